@@ -1,0 +1,3 @@
+module github.com/augur-perf/augur
+
+go 1.26.8
