@@ -1,0 +1,616 @@
+package checker
+
+import (
+	"fmt"
+	"math"
+	"sort"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// system is the linear equation system every unbounded property reduces to:
+//
+//	x_s = Σ_{t∈U} P(s,t)·x_t + b_s   for s ∈ U,
+//
+// where U are the states whose value the graph precomputation could not fix, and b already holds
+// what transitions out of U contribute. From every state of U the chain leaves U with probability
+// 1 (the precomputation guarantees it), so the system has exactly one solution.
+type system struct {
+	g       *graph
+	unknown []bool
+	b       []float64
+}
+
+// solution is x on U together with how it was found.
+type solution struct {
+	x      []float64
+	lo, hi []float64 // sound bounds (interval method only)
+	stats  Stats
+}
+
+// Stats says how a result was computed, for the user who must judge how far to trust it.
+type Stats struct {
+	Method     string `json:"method"`
+	Unknowns   int    `json:"unknowns"`
+	SCCs       int    `json:"sccs"`
+	DirectSCCs int    `json:"direct_sccs"`
+	DenseSCCs  int    `json:"dense_sccs"`
+	IterSCCs   int    `json:"iterative_sccs"`
+	Iterations int    `json:"iterations"`
+	Converged  bool   `json:"converged"`
+	// ErrEstimate is the estimated relative error of the iterative parts (0 when all were direct,
+	// +Inf when the convergence rate gave no estimate); JSON has no infinity, so callers encode it.
+	ErrEstimate float64  `json:"-"`
+	Notes       []string `json:"notes,omitempty"`
+}
+
+func (st *Stats) merge(o Stats) {
+	st.Unknowns += o.Unknowns
+	st.SCCs += o.SCCs
+	st.DirectSCCs += o.DirectSCCs
+	st.DenseSCCs += o.DenseSCCs
+	st.IterSCCs += o.IterSCCs
+	st.Iterations += o.Iterations
+	st.Converged = st.Converged && o.Converged
+	st.ErrEstimate = math.Max(st.ErrEstimate, o.ErrEstimate)
+	st.Notes = append(st.Notes, o.Notes...)
+}
+
+func (sys *system) solve(opt *Options) (*solution, error) {
+	switch opt.Method {
+	case Interval:
+		return sys.interval(opt)
+	case PRISM:
+		return sys.jacobi(opt)
+	default:
+		return sys.bySCC(opt)
+	}
+}
+
+// bySCC solves the components of U one at a time, sinks first, so that each component sees the
+// final values of everything it can reach. Each is solved directly when that is affordable and
+// by Gauss–Seidel otherwise (or always, for the GaussSeidel method).
+func (sys *system) bySCC(opt *Options) (*solution, error) {
+	m := sys.g.m
+	x := make([]float64, m.N)
+	states, bounds := sys.g.sccs(sys.unknown)
+	sol := &solution{x: x, stats: Stats{Method: opt.Method.String(), Converged: true}}
+	sol.stats.Unknowns = len(states)
+	sol.stats.SCCs = len(bounds) - 1
+	loc := make([]int32, m.N)
+	for i := range loc {
+		loc[i] = -1
+	}
+	ws := &workspace{}
+	for c := 0; c+1 < len(bounds); c++ {
+		comp := states[bounds[c]:bounds[c+1]]
+		for i, s := range comp {
+			loc[s] = int32(i)
+		}
+		local := ws.localSystem(sys, comp, loc, x)
+		var err error
+		switch {
+		case len(comp) == 1:
+			err = local.single(x, comp)
+			sol.stats.DirectSCCs++
+		case opt.Method == GaussSeidel:
+			err = local.gaussSeidel(x, comp, opt, &sol.stats)
+		default:
+			if ok, e := local.eliminate(x, comp, ws); e != nil {
+				err = e
+			} else if ok {
+				sol.stats.DirectSCCs++
+			} else if len(comp) <= opt.denseMax() {
+				err = local.denseLU(x, comp)
+				sol.stats.DenseSCCs++
+			} else {
+				err = local.gaussSeidel(x, comp, opt, &sol.stats)
+			}
+		}
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range comp {
+			loc[s] = -1
+		}
+	}
+	return sol, nil
+}
+
+// workspace holds buffers reused across components so that a model with a million small loops
+// does not allocate a million times.
+type workspace struct {
+	ptr  []int
+	col  []int32
+	val  []float64
+	diag []float64
+	leak []float64
+	b    []float64
+}
+
+// localSystem is one component's rows in local numbering, with the diagonal apart and everything
+// leaving the component folded into b (values) and leak (probability).
+type localSystem struct {
+	ptr  []int
+	col  []int32
+	val  []float64
+	diag []float64
+	leak []float64
+	b    []float64
+}
+
+func (ws *workspace) localSystem(sys *system, comp []int, loc []int32, x []float64) *localSystem {
+	m := sys.g.m
+	ws.ptr = append(ws.ptr[:0], 0)
+	ws.col, ws.val = ws.col[:0], ws.val[:0]
+	ws.diag, ws.leak, ws.b = ws.diag[:0], ws.leak[:0], ws.b[:0]
+	for _, s := range comp {
+		diag, leak, b := 0.0, 0.0, sys.b[s]
+		for k := m.RowPtr[s]; k < m.RowPtr[s+1]; k++ {
+			t, p := m.Col[k], m.Prob[k]
+			switch {
+			case t == s:
+				diag += p
+			case loc[t] >= 0:
+				ws.col = append(ws.col, loc[t])
+				ws.val = append(ws.val, p)
+			default:
+				// Leaving the component: to a state of U solved earlier, or out of U (whose
+				// value the caller already put into b).
+				leak += p
+				if sys.unknown[t] {
+					b += p * x[t]
+				}
+			}
+		}
+		ws.diag = append(ws.diag, diag)
+		ws.leak = append(ws.leak, leak)
+		ws.b = append(ws.b, b)
+		ws.ptr = append(ws.ptr, len(ws.col))
+	}
+	return &localSystem{ptr: ws.ptr, col: ws.col, val: ws.val, diag: ws.diag, leak: ws.leak, b: ws.b}
+}
+
+// exitRate is 1 - P(i,i), computed as the sum of what leaves i: subtracting from 1 would lose
+// every digit on stiff chains whose self-loops are 1-1e-20 (the GTH idea).
+func (l *localSystem) exitRate(i int) float64 {
+	r := l.leak[i]
+	for _, v := range l.val[l.ptr[i]:l.ptr[i+1]] {
+		r += v
+	}
+	return r
+}
+
+func (l *localSystem) single(x []float64, comp []int) error {
+	r := l.exitRate(0)
+	if r == 0 {
+		return fmt.Errorf("internal error: state %d never leaves the unknown states", comp[0])
+	}
+	x[comp[0]] = l.b[0] / r
+	return nil
+}
+
+// eliminate solves a component by Gaussian elimination on the sparse graph (state elimination),
+// keeping every pivot an exit rate computed by addition so that no digits are lost to
+// cancellation (Grassmann–Taksar–Heyman). States are eliminated in reverse depth-first preorder,
+// which for the flow graphs of structured code removes loop bodies inside-out with little fill. It
+// gives up (ok=false) when fill exceeds a small multiple of the component's size, leaving the
+// component to the dense or iterative solvers.
+func (l *localSystem) eliminate(x []float64, comp []int, ws *workspace) (ok bool, err error) {
+	n := len(comp)
+	type entry struct {
+		col int32
+		val float64
+	}
+	rows := make([][]entry, n)
+	preds := make([][]int32, n)
+	stored := 0
+	for i := 0; i < n; i++ {
+		row := make([]entry, 0, l.ptr[i+1]-l.ptr[i]+1)
+		for k := l.ptr[i]; k < l.ptr[i+1]; k++ {
+			row = append(row, entry{l.col[k], l.val[k]})
+			preds[l.col[k]] = append(preds[l.col[k]], int32(i))
+		}
+		if l.diag[i] != 0 {
+			row = append(row, entry{int32(i), l.diag[i]})
+		}
+		sort.Slice(row, func(a, b int) bool { return row[a].col < row[b].col })
+		rows[i] = row
+		stored += len(row)
+	}
+	budget := 3*stored + 4*n + 64
+	leak := append([]float64(nil), l.leak...)
+	b := append([]float64(nil), l.b...)
+	order := l.dfsPreorder(n)
+	done := make([]bool, n)
+	mark := make([]int32, n)
+	for i := range mark {
+		mark[i] = -1
+	}
+	var scratch []entry
+	for step := n - 1; step >= 0; step-- {
+		v := int32(order[step])
+		rate := leak[v]
+		for _, e := range rows[v] {
+			if e.col != v {
+				rate += e.val
+			}
+		}
+		if rate == 0 {
+			return false, fmt.Errorf("internal error: state %d never leaves the unknown states", comp[v])
+		}
+		// v's row without its diagonal, divided by its exit rate, is its back-substitution row.
+		out := rows[v][:0]
+		for _, e := range rows[v] {
+			if e.col != v {
+				out = append(out, entry{e.col, e.val / rate})
+			}
+		}
+		rows[v] = out
+		bv, lv := b[v]/rate, leak[v]/rate
+		b[v] = bv
+		done[v] = true
+		for _, u := range preds[v] {
+			if done[u] || mark[u] == v {
+				continue
+			}
+			mark[u] = v
+			ru := rows[u]
+			j := sort.Search(len(ru), func(k int) bool { return ru[k].col >= v })
+			if j == len(ru) || ru[j].col != v {
+				continue
+			}
+			f := ru[j].val
+			b[u] += f * bv
+			leak[u] += f * lv
+			scratch = scratch[:0]
+			p, q := 0, 0
+			for p < len(ru) || q < len(out) {
+				switch {
+				case q == len(out) || (p < len(ru) && ru[p].col < out[q].col):
+					if ru[p].col != v {
+						scratch = append(scratch, ru[p])
+					}
+					p++
+				case p == len(ru) || out[q].col < ru[p].col:
+					scratch = append(scratch, entry{out[q].col, f * out[q].val})
+					preds[out[q].col] = append(preds[out[q].col], u)
+					q++
+				default:
+					scratch = append(scratch, entry{ru[p].col, ru[p].val + f*out[q].val})
+					p++
+					q++
+				}
+			}
+			stored += len(scratch) - len(ru)
+			rows[u] = append(ru[:0], scratch...)
+		}
+		if stored > budget {
+			return false, nil
+		}
+	}
+	for step := 0; step < n; step++ {
+		v := order[step]
+		s := b[v]
+		for _, e := range rows[v] {
+			s += e.val * x[comp[e.col]]
+		}
+		x[comp[v]] = s
+	}
+	return true, nil
+}
+
+// dfsPreorder orders a strongly connected component by depth-first discovery from its first
+// state, which in models made from code is the loop head.
+func (l *localSystem) dfsPreorder(n int) []int {
+	order := make([]int, 0, n)
+	seen := make([]bool, n)
+	type frame struct{ v, k int }
+	for root := 0; root < n; root++ {
+		if seen[root] {
+			continue
+		}
+		seen[root] = true
+		order = append(order, root)
+		stack := []frame{{root, l.ptr[root]}}
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			if f.k == l.ptr[f.v+1] {
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			w := int(l.col[f.k])
+			f.k++
+			if !seen[w] {
+				seen[w] = true
+				order = append(order, w)
+				stack = append(stack, frame{w, l.ptr[w]})
+			}
+		}
+	}
+	return order
+}
+
+// denseLU solves (I - A) x = b for a component with gonum's LU factorisation with partial
+// pivoting.
+func (l *localSystem) denseLU(x []float64, comp []int) error {
+	n := len(comp)
+	a := mat.NewDense(n, n, nil)
+	for i := 0; i < n; i++ {
+		a.Set(i, i, l.exitRate(i))
+		for k := l.ptr[i]; k < l.ptr[i+1]; k++ {
+			j := int(l.col[k])
+			a.Set(i, j, a.At(i, j)-l.val[k])
+		}
+	}
+	var lu mat.LU
+	lu.Factorize(a)
+	var sol mat.VecDense
+	if err := lu.SolveVecTo(&sol, false, mat.NewVecDense(n, append([]float64(nil), l.b...))); err != nil {
+		return fmt.Errorf("dense LU on a component of %d states: %v", n, err)
+	}
+	for i, s := range comp {
+		x[s] = sol.AtVec(i)
+	}
+	return nil
+}
+
+// gaussSeidel iterates a component to the relative convergence criterion
+// max_i |x_i' - x_i| / |x_i'| < ε. That criterion is not an error bound: when it stops, the
+// remaining error is estimated from the observed contraction rate λ as δ·λ/(1-λ), and reported.
+func (l *localSystem) gaussSeidel(x []float64, comp []int, opt *Options, st *Stats) error {
+	n := len(comp)
+	rate := make([]float64, n)
+	for i := range rate {
+		rate[i] = l.exitRate(i)
+		if rate[i] == 0 {
+			return fmt.Errorf("internal error: state %d never leaves the unknown states", comp[i])
+		}
+	}
+	order := l.exitOrder(n)
+	v := make([]float64, n)
+	eps, maxIter := opt.epsilon(), opt.maxIter()
+	prev, delta := math.Inf(1), math.Inf(1)
+	it := 0
+	for it < maxIter {
+		it++
+		prev, delta = delta, 0
+		for _, i := range order {
+			s := l.b[i]
+			for k := l.ptr[i]; k < l.ptr[i+1]; k++ {
+				s += l.val[k] * v[l.col[k]]
+			}
+			s /= rate[i]
+			delta = math.Max(delta, relChange(v[i], s))
+			v[i] = s
+		}
+		if delta < eps {
+			break
+		}
+	}
+	for i, s := range comp {
+		x[s] = v[i]
+	}
+	st.IterSCCs++
+	st.Iterations += it
+	est := math.Inf(1)
+	if lambda := delta / prev; lambda < 1 {
+		est = delta * lambda / (1 - lambda)
+	}
+	st.ErrEstimate = math.Max(st.ErrEstimate, est)
+	if delta >= eps {
+		st.Converged = false
+		st.Notes = append(st.Notes, fmt.Sprintf("Gauss-Seidel did not converge in %d iterations on a component of %d states (last relative change %.3g)", it, n, delta))
+	}
+	return nil
+}
+
+func relChange(old, cur float64) float64 {
+	d := math.Abs(cur - old)
+	if cur != 0 {
+		d /= math.Abs(cur)
+	}
+	return d
+}
+
+// exitOrder orders states by their distance from the component's exits, nearest first, so that a
+// Gauss–Seidel sweep carries values from the exits inwards within one sweep.
+func (l *localSystem) exitOrder(n int) []int {
+	predPtr := make([]int, n+1)
+	for _, c := range l.col {
+		predPtr[c+1]++
+	}
+	for i := 0; i < n; i++ {
+		predPtr[i+1] += predPtr[i]
+	}
+	pred := make([]int32, len(l.col))
+	fill := append([]int(nil), predPtr[:n]...)
+	for i := 0; i < n; i++ {
+		for k := l.ptr[i]; k < l.ptr[i+1]; k++ {
+			c := l.col[k]
+			pred[fill[c]] = int32(i)
+			fill[c]++
+		}
+	}
+	seen := make([]bool, n)
+	order := make([]int, 0, n)
+	for i := 0; i < n; i++ {
+		if l.leak[i] > 0 {
+			seen[i] = true
+			order = append(order, i)
+		}
+	}
+	for h := 0; h < len(order); h++ {
+		v := order[h]
+		for _, u := range pred[predPtr[v]:predPtr[v+1]] {
+			if !seen[u] {
+				seen[u] = true
+				order = append(order, int(u))
+			}
+		}
+	}
+	for i := 0; i < n; i++ {
+		if !seen[i] {
+			order = append(order, i)
+		}
+	}
+	return order
+}
+
+// globalRows is U as one system (no decomposition), for the methods that iterate on all of it.
+type globalRows struct {
+	idx  []int // local → state
+	ptr  []int
+	col  []int32
+	val  []float64
+	diag []float64
+	leak []float64
+	b    []float64
+}
+
+func (sys *system) rows() *globalRows {
+	m := sys.g.m
+	loc := make([]int32, m.N)
+	r := &globalRows{ptr: []int{0}}
+	for s := 0; s < m.N; s++ {
+		loc[s] = -1
+		if sys.unknown[s] {
+			loc[s] = int32(len(r.idx))
+			r.idx = append(r.idx, s)
+		}
+	}
+	for _, s := range r.idx {
+		diag, leak := 0.0, 0.0
+		for k := m.RowPtr[s]; k < m.RowPtr[s+1]; k++ {
+			t, p := m.Col[k], m.Prob[k]
+			switch {
+			case t == s:
+				diag += p
+			case loc[t] >= 0:
+				r.col = append(r.col, loc[t])
+				r.val = append(r.val, p)
+			default:
+				leak += p
+			}
+		}
+		r.diag = append(r.diag, diag)
+		r.leak = append(r.leak, leak)
+		r.b = append(r.b, sys.b[s])
+		r.ptr = append(r.ptr, len(r.col))
+	}
+	return r
+}
+
+// jacobi is PRISM's default iterative method, reproduced so that published PRISM figures can be
+// matched: Jacobi iteration from 0 on all unknown states at once, x_s' = (b_s + Σ_{t≠s} a_st·x_t) /
+// (1 - a_ss), stopping when the relative change max |x'-x|/|x'| drops below ε (PRISM's default
+// 1e-6) and failing after the iteration limit (PRISM's default 10000).
+func (sys *system) jacobi(opt *Options) (*solution, error) {
+	r := sys.rows()
+	n := len(r.idx)
+	v, w := make([]float64, n), make([]float64, n)
+	eps, maxIter := opt.epsilon(), opt.maxIter()
+	it := 0
+	for {
+		if it == maxIter {
+			return nil, fmt.Errorf("iterative method did not converge within %d iterations (PRISM-compatible Jacobi, relative ε=%g); raise --max-iter or use another method", maxIter, eps)
+		}
+		it++
+		delta := 0.0
+		for i := 0; i < n; i++ {
+			s := r.b[i]
+			for k := r.ptr[i]; k < r.ptr[i+1]; k++ {
+				s += r.val[k] * v[r.col[k]]
+			}
+			if r.diag[i] != 0 {
+				s /= 1 - r.diag[i]
+			}
+			w[i] = s
+			delta = math.Max(delta, relChange(v[i], s))
+		}
+		v, w = w, v
+		if delta < eps {
+			break
+		}
+	}
+	x := make([]float64, sys.g.m.N)
+	for i, s := range r.idx {
+		x[s] = v[i]
+	}
+	return &solution{x: x, stats: Stats{Method: opt.Method.String(), Unknowns: n, Iterations: it, Converged: true,
+		Notes: []string{fmt.Sprintf("PRISM-compatible Jacobi: %d iterations, relative change below %g (not an error bound)", it, eps)}}}, nil
+}
+
+// interval computes sound lower and upper bounds with Quatmann and Katoen's sound value iteration
+// (CAV 2018): after k steps, x_k is the reward gathered and y_k the probability of still being in
+// U, so x = x_k + A^k x, and with z_k = 1 - y_k accumulated separately (by addition, to keep
+// stiff chains exact) every solution lies within x_k + y_k·[min x_k/z_k, max x_k/z_k]. It stops
+// when the bounds are within 2ε of each other relative to their midpoint, which is then the value.
+// Unlike a convergence criterion, the bounds hold whenever it stops.
+func (sys *system) interval(opt *Options) (*solution, error) {
+	r := sys.rows()
+	n := len(r.idx)
+	xs, ys, zs := make([]float64, n), make([]float64, n), make([]float64, n)
+	xn, yn, zn := make([]float64, n), make([]float64, n), make([]float64, n)
+	for i := range ys {
+		ys[i] = 1
+	}
+	lo, hi := make([]float64, n), make([]float64, n)
+	for i := range hi {
+		hi[i] = math.Inf(1)
+	}
+	eps, maxIter := opt.epsilon(), opt.maxIter()
+	it, converged := 0, n == 0
+	for !converged && it < maxIter {
+		it++
+		for i := 0; i < n; i++ {
+			x, y, z := r.b[i]+r.diag[i]*xs[i], r.diag[i]*ys[i], r.leak[i]+r.diag[i]*zs[i]
+			for k := r.ptr[i]; k < r.ptr[i+1]; k++ {
+				c := r.col[k]
+				x += r.val[k] * xs[c]
+				y += r.val[k] * ys[c]
+				z += r.val[k] * zs[c]
+			}
+			xn[i], yn[i], zn[i] = x, y, z
+		}
+		xs, xn, ys, yn, zs, zn = xn, xs, yn, ys, zn, zs
+		lower, upper, ok := math.Inf(1), 0.0, true
+		for i := 0; i < n; i++ {
+			if zs[i] <= 0 {
+				ok = false
+				break
+			}
+			q := xs[i] / zs[i]
+			lower, upper = math.Min(lower, q), math.Max(upper, q)
+		}
+		if !ok {
+			continue
+		}
+		converged = true
+		for i := 0; i < n; i++ {
+			l, h := xs[i]+ys[i]*lower, xs[i]+ys[i]*upper
+			lo[i], hi[i] = math.Max(lo[i], l), math.Min(hi[i], h)
+			if hi[i]-lo[i] > eps*(hi[i]+lo[i]) {
+				converged = false
+			}
+		}
+	}
+	sol := &solution{x: make([]float64, sys.g.m.N), lo: make([]float64, sys.g.m.N), hi: make([]float64, sys.g.m.N),
+		stats: Stats{Method: opt.Method.String(), Unknowns: n, Iterations: it, Converged: converged}}
+	worst := 0.0
+	for i, s := range r.idx {
+		sol.lo[s], sol.hi[s] = lo[i], hi[i]
+		sol.x[s] = lo[i] + (hi[i]-lo[i])/2
+		if math.IsInf(hi[i], 1) {
+			sol.x[s] = lo[i]
+		}
+		if mid := sol.x[s]; mid > 0 {
+			worst = math.Max(worst, (hi[i]-lo[i])/2/mid)
+		}
+	}
+	sol.stats.ErrEstimate = worst
+	if !converged {
+		sol.stats.Notes = append(sol.stats.Notes, fmt.Sprintf("interval iteration stopped after %d iterations before the bounds met (relative half-width %.3g); the bounds still hold", it, worst))
+	}
+	return sol, nil
+}

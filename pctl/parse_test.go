@@ -1,0 +1,676 @@
+package pctl
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// dump prints every semantic field of a tree, and no position, so that two trees are equal
+// exactly when their dumps are: structure tests compare against it and round trips use it as
+// equality.
+func dump(n Node) string {
+	switch n := n.(type) {
+	case nil:
+		return "<nil>"
+	case *Bool:
+		return strconv.FormatBool(n.Value)
+	case *Label:
+		return strconv.Quote(n.Name)
+	case *StateCmp:
+		return fmt.Sprintf("(%s %s %d)", n.Op, n.Var, n.Value)
+	case *Not:
+		return "(! " + dump(n.F) + ")"
+	case *Binary:
+		return fmt.Sprintf("(%s %s %s)", n.Op, dump(n.L), dump(n.R))
+	case *Prob:
+		return fmt.Sprintf("(P%s %s)", dumpBound(n.Bound), dump(n.Path))
+	case *Steady:
+		return fmt.Sprintf("(S%s %s)", dumpBound(n.Bound), dump(n.F))
+	case *Reward:
+		return fmt.Sprintf("(R{%q,%d}%s %s)", n.RewardName, n.RewardIndex, dumpBound(n.Bound), dump(n.Kind))
+	case *Reach:
+		return "(F " + dump(n.Target) + ")"
+	case *Cumulative:
+		if n.Total {
+			return "(C)"
+		}
+		return fmt.Sprintf("(C<=%d)", n.K)
+	case *Instant:
+		return fmt.Sprintf("(I=%d)", n.K)
+	case *Next:
+		return "(X " + dump(n.F) + ")"
+	case *Until:
+		return fmt.Sprintf("(U%s %s %s)", dumpStep(n.Bounded, n.Bound), dump(n.L), dump(n.R))
+	case *Eventually:
+		return fmt.Sprintf("(F%s %s)", dumpStep(n.Bounded, n.Bound), dump(n.F))
+	case *Globally:
+		return fmt.Sprintf("(G%s %s)", dumpStep(n.Bounded, n.Bound), dump(n.F))
+	}
+	return fmt.Sprintf("<unknown %T>", n)
+}
+
+func dumpBound(b Bound) string {
+	if b.Op == Query {
+		return "=?"
+	}
+	return fmt.Sprintf("%s%v", b.Op, b.Value)
+}
+
+func dumpStep(bounded bool, k int) string {
+	if bounded {
+		return fmt.Sprintf("<=%d", k)
+	}
+	if k != 0 {
+		return fmt.Sprintf("<unbounded with %d>", k)
+	}
+	return ""
+}
+
+// children lists a node's sub-nodes in source order.
+func children(n Node) []Node {
+	switch n := n.(type) {
+	case *Not:
+		return []Node{n.F}
+	case *Binary:
+		return []Node{n.L, n.R}
+	case *Prob:
+		return []Node{n.Path}
+	case *Steady:
+		return []Node{n.F}
+	case *Reward:
+		return []Node{n.Kind}
+	case *Reach:
+		return []Node{n.Target}
+	case *Next:
+		return []Node{n.F}
+	case *Until:
+		return []Node{n.L, n.R}
+	case *Eventually:
+		return []Node{n.F}
+	case *Globally:
+		return []Node{n.F}
+	}
+	return nil
+}
+
+// positions lists "Type@col" in preorder.
+func positions(n Node) string {
+	var out []string
+	var walk func(Node)
+	walk = func(n Node) {
+		out = append(out, fmt.Sprintf("%s@%d", strings.TrimPrefix(fmt.Sprintf("%T", n), "*pctl."), n.Pos()))
+		for _, c := range children(n) {
+			walk(c)
+		}
+	}
+	walk(n)
+	return strings.Join(out, " ")
+}
+
+// roundTrips is every construct with its canonical text.
+var roundTrips = []struct{ in, want string }{
+	{`true`, `true`},
+	{`false`, `false`},
+	{`"a"`, `"a"`},
+	{`"with space_1"`, `"with space_1"`},
+	{`s=8`, `s=8`},
+	{`s != 3`, `s!=3`},
+	{`s<5`, `s<5`},
+	{`s<=5`, `s<=5`},
+	{`s>2`, `s>2`},
+	{`s>=2`, `s>=2`},
+	{`s = - 3`, `s=-3`},
+	{`state_2>=0`, `state_2>=0`},
+	{`!"a"`, `!"a"`},
+	{`! ! "a"`, `!!"a"`},
+	{`"a" & "b"`, `"a" & "b"`},
+	{`"a"|"b"`, `"a" | "b"`},
+	{`"a"=>"b"`, `"a" => "b"`},
+	{`"a"<=>"b"`, `"a" <=> "b"`},
+	{`("a")`, `"a"`},
+	{`(("a" & "b"))`, `"a" & "b"`},
+	{`"a" & ("b" & "c")`, `"a" & ("b" & "c")`},
+	{`("a" & "b") & "c"`, `"a" & "b" & "c"`},
+	{`("a" | "b") & "c"`, `("a" | "b") & "c"`},
+	{`"a" | "b" & "c"`, `"a" | "b" & "c"`},
+	{`("a" => "b") => "c"`, `("a" => "b") => "c"`},
+	{`"a" => ("b" => "c")`, `"a" => "b" => "c"`},
+	{`"a" <=> ("b" <=> "c")`, `"a" <=> ("b" <=> "c")`},
+	{`!("a" | "b")`, `!("a" | "b")`},
+	{`!(!"a")`, `!!"a"`},
+	{`P=? [ F "end" ]`, `P=? [ F "end" ]`},
+	{`P=?[F"end"]`, `P=? [ F "end" ]`},
+	{`P = ? [ F "end" ]`, `P=? [ F "end" ]`},
+	{`P>=0.9 [ G "safe" ]`, `P>=0.9 [ G "safe" ]`},
+	{`P<0.1 [ X "a" ]`, `P<0.1 [ X "a" ]`},
+	{`P>0 [ "a" U "b" ]`, `P>0 [ "a" U "b" ]`},
+	{`P<=1 [ "a" U<=4 "b" ]`, `P<=1 [ "a" U<=4 "b" ]`},
+	{`P=? [ F<=10 s=3 ]`, `P=? [ F<=10 s=3 ]`},
+	{`P=? [ G<=0 !"a" ]`, `P=? [ G<=0 !"a" ]`},
+	{`P>=1e-3 [ F "a" ]`, `P>=0.001 [ F "a" ]`},
+	{`P>=1E-7 [ F "a" ]`, `P>=1e-07 [ F "a" ]`},
+	{`P>=.5 [ F "a" ]`, `P>=0.5 [ F "a" ]`},
+	{`P>=0.50 [ F "a" ]`, `P>=0.5 [ F "a" ]`},
+	{`P>=-0 [ F "a" ]`, `P>=0 [ F "a" ]`},
+	{`P=? [ "a" | "b" U "c" ]`, `P=? [ ("a" | "b") U "c" ]`},
+	{`P=? [ F "a" | "b" ]`, `P=? [ F ("a" | "b") ]`},
+	{`P=? [ X !"a" ]`, `P=? [ X !"a" ]`},
+	{`P=? [ "a" U P>0.9 [ X "b" ] ]`, `P=? [ "a" U P>0.9 [ X "b" ] ]`},
+	{`P>0.5 [ F "a" ] & !"b"`, `P>0.5 [ F "a" ] & !"b"`},
+	{`!P>0.5 [ F "a" ]`, `!P>0.5 [ F "a" ]`},
+	{`P=? [ G<=10 P>=0.5 [ F<=2 s=0 ] ]`, `P=? [ G<=10 P>=0.5 [ F<=2 s=0 ] ]`},
+	{`R{"time"}=? [ F "end" ]`, `R{"time"}=? [ F "end" ]`},
+	{`R=? [ F "end" ]`, `R=? [ F "end" ]`},
+	{`R{2}=? [ F "end" ]`, `R{2}=? [ F "end" ]`},
+	{`R{"time"}<=5 [ C<=3 ]`, `R{"time"}<=5 [ C<=3 ]`},
+	{`R=? [ C ]`, `R=? [ C ]`},
+	{`R=?[C<=0]`, `R=? [ C<=0 ]`},
+	{`R{1}>2.5 [ I=7 ]`, `R{1}>2.5 [ I=7 ]`},
+	{`R>=0 [ F "a" | "b" ]`, `R>=0 [ F ("a" | "b") ]`},
+	{`R<1e20 [ C ]`, `R<1e+20 [ C ]`},
+	{`S=? [ "a" ]`, `S=? [ "a" ]`},
+	{`S>=0.5 [ "a" & !"b" ]`, `S>=0.5 [ "a" & !"b" ]`},
+	{`S<0.1 [ P>0.5 [ F "a" ] ]`, `S<0.1 [ P>0.5 [ F "a" ] ]`},
+	{`(P>=0.9 [ F "a" ]) => S<0.1 [ "b" ]`, `P>=0.9 [ F "a" ] => S<0.1 [ "b" ]`},
+	{`(P=? [ F "a" ])`, `P=? [ F "a" ]`},
+	// A nested query parses: the checker rejects it, with the column of the nested operator.
+	{`P=? [ F P=? [ X "six" ] ]`, `P=? [ F P=? [ X "six" ] ]`},
+	{`"a" & R=? [ C ]`, `"a" & R=? [ C ]`},
+	{"\tP=?\n[\tF\r\n\"a\" ]", `P=? [ F "a" ]`},
+	{`P=? /* why */ [ F "a" ] // trailing`, `P=? [ F "a" ]`},
+	{`P=? [ F "// not a comment" ]`, `P=? [ F "// not a comment" ]`},
+	{`"é" & "日本"`, `"é" & "日本"`},
+}
+
+func TestParseRoundTrip(t *testing.T) {
+	for _, tc := range roundTrips {
+		f, err := Parse(tc.in)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tc.in, err)
+			continue
+		}
+		if got := f.String(); got != tc.want {
+			t.Errorf("Parse(%q).String() = %q, want %q", tc.in, got, tc.want)
+		}
+		g, err := Parse(f.String())
+		if err != nil {
+			t.Errorf("Parse(%q) (the String of %q): %v", f.String(), tc.in, err)
+			continue
+		}
+		if dump(g) != dump(f) {
+			t.Errorf("round trip of %q changed the tree:\n got %s\nwant %s", tc.in, dump(g), dump(f))
+		}
+	}
+}
+
+func TestParseStructure(t *testing.T) {
+	tests := []struct{ in, want string }{
+		// Precedence, loosest to tightest: <=>, =>, |, &, !.
+		{`"a" | "b" & "c"`, `(| "a" (& "b" "c"))`},
+		{`"a" & "b" | "c"`, `(| (& "a" "b") "c")`},
+		{`"a" | "b" => "c" & "d"`, `(=> (| "a" "b") (& "c" "d"))`},
+		{`"a" => "b" <=> "c"`, `(<=> (=> "a" "b") "c")`},
+		{`"a" <=> "b" => "c" | "d" & !"e"`, `(<=> "a" (=> "b" (| "c" (& "d" (! "e")))))`},
+		{`!"a" & "b"`, `(& (! "a") "b")`},
+		{`!("a" & "b")`, `(! (& "a" "b"))`},
+		{`!!"a"`, `(! (! "a"))`},
+		{`!s=3`, `(! (= s 3))`},
+		// Associativity: & | <=> to the left, => to the right.
+		{`"a" & "b" & "c"`, `(& (& "a" "b") "c")`},
+		{`"a" | "b" | "c"`, `(| (| "a" "b") "c")`},
+		{`"a" <=> "b" <=> "c"`, `(<=> (<=> "a" "b") "c")`},
+		{`"a" => "b" => "c"`, `(=> "a" (=> "b" "c"))`},
+		{`("a" => "b") => "c"`, `(=> (=> "a" "b") "c")`},
+		// U takes whole state formulas on both sides.
+		{`P=? [ "a" | "b" U "c" ]`, `(P=? (U (| "a" "b") "c"))`},
+		{`P=? [ "a" U "b" & "c" ]`, `(P=? (U "a" (& "b" "c")))`},
+		{`P=? [ "a" => "b" U<=3 "c" <=> "d" ]`, `(P=? (U<=3 (=> "a" "b") (<=> "c" "d")))`},
+		{`P=? [ F "a" | "b" ]`, `(P=? (F (| "a" "b")))`},
+		{`P=? [ G<=2 !"a" & "b" ]`, `(P=? (G<=2 (& (! "a") "b")))`},
+		{`P=? [ X "a" => "b" ]`, `(P=? (X (=> "a" "b")))`},
+		// Operators as atoms of state formulas, and nested in each other.
+		{`P>0.5 [ F "a" ] & !"b"`, `(& (P>0.5 (F "a")) (! "b"))`},
+		{`P=? [ "a" U P>0.9 [ X "b" ] ]`, `(P=? (U "a" (P>0.9 (X "b"))))`},
+		{`S>=0.5 [ R<=3 [ C<=2 ] ]`, `(S>=0.5 (R{"",0}<=3 (C<=2)))`},
+		{`R=? [ F S>0.2 [ "a" ] ]`, `(R{"",0}=? (F (S>0.2 "a")))`},
+		{`!S=? [ "a" ] | P=? [ F "b" ]`, `(| (! (S=? "a")) (P=? (F "b")))`},
+		// Every bound and kind.
+		{`P=? [ F "end" ]`, `(P=? (F "end"))`},
+		{`P>=0.9 [ F "a" ]`, `(P>=0.9 (F "a"))`},
+		{`P>0.9 [ F "a" ]`, `(P>0.9 (F "a"))`},
+		{`P<=0.9 [ F "a" ]`, `(P<=0.9 (F "a"))`},
+		{`P<0.9 [ F "a" ]`, `(P<0.9 (F "a"))`},
+		{`P>=1e-3 [ F "a" ]`, `(P>=0.001 (F "a"))`},
+		{`P=? [ F<=5 "a" ]`, `(P=? (F<=5 "a"))`},
+		{`P=? [ G "a" ]`, `(P=? (G "a"))`},
+		{`P=? [ G<=5 "a" ]`, `(P=? (G<=5 "a"))`},
+		{`P=? [ X "a" ]`, `(P=? (X "a"))`},
+		{`P=? [ "a" U "b" ]`, `(P=? (U "a" "b"))`},
+		{`P=? [ "a" U<=0 "b" ]`, `(P=? (U<=0 "a" "b"))`},
+		{`P=?[true U<=12"b"]`, `(P=? (U<=12 true "b"))`},
+		{`R{"time"}=? [ F "end" ]`, `(R{"time",0}=? (F "end"))`},
+		{`R=? [ F "end" ]`, `(R{"",0}=? (F "end"))`},
+		{`R{2}=? [ C<=4 ]`, `(R{"",2}=? (C<=4))`},
+		{`R{"time"}<=5 [ C ]`, `(R{"time",0}<=5 (C))`},
+		{`R>=0 [ I=3 ]`, `(R{"",0}>=0 (I=3))`},
+		{`R > 1.5 [ I = 0 ]`, `(R{"",0}>1.5 (I=0))`},
+		{`S=? [ "a" ]`, `(S=? "a")`},
+		{`S>=0.5 [ "a" | "b" ]`, `(S>=0.5 (| "a" "b"))`},
+		{`s=8 & s!=3 | s<5 & s<=5 & s>2 & s>=-2`, `(| (& (= s 8) (!= s 3)) (& (& (& (< s 5) (<= s 5)) (> s 2)) (>= s -2)))`},
+		{`true | false`, `(| true false)`},
+	}
+	for _, tc := range tests {
+		f, err := Parse(tc.in)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tc.in, err)
+			continue
+		}
+		if got := dump(f); got != tc.want {
+			t.Errorf("Parse(%q):\n got %s\nwant %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestParsePositions(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`"a" | "b" & "c"`, `Binary@1 Label@1 Binary@7 Label@7 Label@13`},
+		{`  true`, `Bool@3`},
+		{`!("a" | "b") & s=3`, `Binary@1 Not@1 Binary@3 Label@3 Label@9 StateCmp@16`},
+		{`(("a")) & "b"`, `Binary@1 Label@3 Label@11`},
+		{`P=? [ "a" U<=3 "b" ]`, `Prob@1 Until@7 Label@7 Label@16`},
+		{`P=? [ ("a") U "b" ]`, `Prob@1 Until@7 Label@8 Label@15`},
+		{`P=? [ X "a" ]`, `Prob@1 Next@7 Label@9`},
+		{`P=? [ F<=2 "a" ]`, `Prob@1 Eventually@7 Label@12`},
+		{`P>0.5 [ G "a" ]`, `Prob@1 Globally@9 Label@11`},
+		{`  R{"t"}=? [ C<=5 ]`, `Reward@3 Cumulative@14`},
+		{`R=? [ C ]`, `Reward@1 Cumulative@7`},
+		{`R=? [ I=2 ]`, `Reward@1 Instant@7`},
+		{`R{3}=? [ F "x" ]`, `Reward@1 Reach@10 Label@12`},
+		{`S=? [ !"a" ]`, `Steady@1 Not@7 Label@8`},
+		{`"é" & "b"`, `Binary@1 Label@1 Label@7`},
+		{"\"a\" &\n\"b\"", `Binary@1 Label@1 Label@7`},
+		{`/* ü */ "a"`, `Label@9`},
+		{`"a" & P>0.5 [ F "b" ]`, `Binary@1 Label@1 Prob@7 Eventually@15 Label@17`},
+	}
+	for _, tc := range tests {
+		f, err := Parse(tc.in)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", tc.in, err)
+			continue
+		}
+		if got := positions(f); got != tc.want {
+			t.Errorf("Parse(%q) positions:\n got %s\nwant %s", tc.in, got, tc.want)
+		}
+	}
+}
+
+var errorCases = []struct {
+	in  string
+	col int
+	msg string
+}{
+	{``, 1, `expected a property, found end of input`},
+	{"  // only a comment\n", 21, `expected a property, found end of input`},
+	{`P=?`, 4, `expected "[" after P=?, found end of input`},
+	{`P=? F "a"`, 5, `expected "[" after P=?, found "F"`},
+	{`P>=0.9 F "a"`, 8, `expected "[" after P>=0.9, found "F"`},
+	{`P=? [ F "a"`, 12, `expected "]" to close P[...], found end of input`},
+	{`P=? [ F "a" )`, 13, `expected "]" to close P[...], found ")"`},
+	{`P=? [ X "a" U "b" ]`, 13, `expected "]" to close P[...], found "U"`},
+	{`P>=1.5 [ F "a" ]`, 4, `expected a probability in [0,1], found "1.5"`},
+	{`P<-0.1 [ F "a" ]`, 3, `expected a probability in [0,1], found "-0.1"`},
+	{`P>1e400 [ F "a" ]`, 3, `expected a probability in [0,1], found "1e400"`},
+	{`P>= [ F "a" ]`, 5, `expected a probability after P>=, found "["`},
+	{`P [ F "a" ]`, 3, `expected a bound (=?, <, <=, > or >=) after "P", found "["`},
+	{`P!=0.5 [ F "a" ]`, 2, `expected a bound (=?, <, <=, > or >=) after "P", found "!="`},
+	{`P=0.5 [ F "a" ]`, 3, `expected "?" after P= (P=? asks for the value; a bound uses <, <=, > or >=), found "0.5"`},
+	{`Pmax=? [ F "a" ]`, 1, `expected "P" (a DTMC has no nondeterminism to minimise or maximise over), found "Pmax"`},
+	{`"abc`, 1, `expected a closing quote for the string, found end of input`},
+	{"P=? [ F \"abc\n\" ]", 9, `expected a closing quote for the string, found end of line`},
+	{`""`, 1, `expected a label name between the quotes, found ""`},
+	{`P=? [ F<=-1 "a" ]`, 10, `expected a non-negative integer step bound after F<=, found "-"`},
+	{`P=? [ "a" U<=2.5 "b" ]`, 14, `expected a non-negative integer step bound after U<=, found "2.5"`},
+	{`P=? [ G<=k "a" ]`, 10, `expected a non-negative integer step bound after G<=, found "k"`},
+	{`P=? [ F<=99999999999999999999 "a" ]`, 10, `expected a non-negative integer step bound that fits in 64 bits, found "99999999999999999999"`},
+	{`P=? [ F<3 "a" ]`, 8, `expected "<=" (the only step bound is F<=k), found "<"`},
+	{`P=? [ "a" U>=3 "b" ]`, 12, `expected "<=" (the only step bound is U<=k), found ">="`},
+	{`P=? [ F F "a" ]`, 9, `expected a state formula after "F", found "F"`},
+	{`P=? [ ]`, 7, `expected a path formula (X, F, G or U), found "]"`},
+	{`P=? [ "a" ]`, 11, `expected "U" (P[...] needs a path formula: X, F, G or U), found "]"`},
+	{`P=? [ "a" "b" ]`, 11, `expected "U" (P[...] needs a path formula: X, F, G or U), found "b"`},
+	{`P=? [ "a" U ]`, 13, `expected a state formula after "U", found "]"`},
+	{`P=? [ F "a" ] x`, 15, `expected "&", "|", "=>", "<=>" or end of input, found "x"`},
+	{`"a" "b"`, 5, `expected "&", "|", "=>", "<=>" or end of input, found "b"`},
+	{`"a" | "b" U "c"`, 11, `expected "&", "|", "=>", "<=>" or end of input, found "U"`},
+	{`P=? [ F "a" ];`, 14, `expected "&", "|", "=>", "<=>" or end of input, found ";"`},
+	{`P=? [ F "a" ] #`, 15, `expected "&", "|", "=>", "<=>" or end of input, found unexpected character "#"`},
+	{`P=? [ F "a" ] /* open`, 15, `expected "*/" to close the comment, found end of input`},
+	{`"a" &`, 6, `expected a state formula after "&", found end of input`},
+	{`"a" | | "b"`, 7, `expected a state formula after "|", found "|"`},
+	{`"a" => `, 8, `expected a state formula after "=>", found end of input`},
+	{`"a" <=> )`, 9, `expected a state formula after "<=>", found ")"`},
+	{`!`, 2, `expected a state formula after "!", found end of input`},
+	{`("a" & "b"`, 11, `expected ")" to close the "(" at column 1, found end of input`},
+	{`( )`, 3, `expected a state formula after "(", found ")"`},
+	{`F "a"`, 1, `expected a state formula, found "F"`},
+	{`U`, 1, `expected a state formula, found "U"`},
+	{`s`, 2, `expected a comparison (=, !=, <, <=, > or >=) after "s", found end of input`},
+	{`s => 3`, 3, `expected a comparison (=, !=, <, <=, > or >=) after "s", found "=>"`},
+	{`s=`, 3, `expected an integer after s=, found end of input`},
+	{`s=2.5`, 3, `expected an integer after s=, found "2.5"`},
+	{`s = 1e3`, 5, `expected an integer after s=, found "1e3"`},
+	{`s<99999999999999999999`, 3, `expected an integer that fits in 64 bits, found "99999999999999999999"`},
+	{`8=s`, 1, `expected a state formula, found "8"`},
+	{`R{`, 3, `expected a reward structure name ("name") or index (1, 2, ...) after R{, found end of input`},
+	{`R{"time" =? [ C ]`, 10, `expected "}" to close R{...}, found "="`},
+	{`R{"time"=? [ C ]`, 9, `expected "}" to close R{...}, found "="`},
+	{`R{""}=? [ C ]`, 3, `expected a reward structure name between the quotes, found ""`},
+	{`R{0}=? [ C ]`, 3, `expected a reward structure index >= 1, found "0"`},
+	{`R{1.5}=? [ C ]`, 3, `expected a reward structure name ("name") or index (1, 2, ...) after R{, found "1.5"`},
+	{`R{time}=? [ C ]`, 3, `expected a reward structure name ("name") or index (1, 2, ...) after R{, found "time"`},
+	{`R{"t"} [ C ]`, 8, `expected a bound (=?, <, <=, > or >=) after R{"t"}, found "["`},
+	{`R<=-1 [ C ]`, 4, `expected a finite reward bound >= 0, found "-1"`},
+	{`R<=1e999 [ C ]`, 4, `expected a finite reward bound >= 0, found "1e999"`},
+	{`R=? [ G "a" ]`, 7, `expected a reward kind (F φ, C<=k, C or I=k), found "G"`},
+	{`R=? [ F<=3 "a" ]`, 8, `expected a state formula after "F" (R[F φ] takes no step bound), found "<="`},
+	{`R=? [ C<3 ]`, 8, `expected "<=" (the only step bound is C<=k), found "<"`},
+	{`R=? [ C<=2.0 ]`, 10, `expected a non-negative integer step bound after C<=, found "2.0"`},
+	{`R=? [ I 3 ]`, 9, `expected "=" after "I" (I=k), found "3"`},
+	{`R=? [ I=-3 ]`, 9, `expected a non-negative integer step after I=, found "-"`},
+	{`R=? [ C "a" ]`, 9, `expected "]" to close R[...], found "a"`},
+	{`S=? [ "a"`, 10, `expected "]" to close S[...], found end of input`},
+	{`S>2 [ "a" ]`, 3, `expected a probability in [0,1], found "2"`},
+	{`S=? [ X "a" ]`, 7, `expected a state formula inside S[...], found "X"`},
+	{`P=? [ F "日本 ]`, 9, `expected a closing quote for the string, found end of input`},
+	{`"日本" & 日`, 8, `expected a state formula after "&", found unexpected character "日"`},
+	{"\"a\" & \x00", 7, `expected a state formula after "&", found unexpected character "\x00"`},
+	{`P=? [ F "a" ] & 1.`, 17, `expected a state formula after "&", found "1"`},
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tc := range errorCases {
+		f, err := Parse(tc.in)
+		if err == nil {
+			t.Errorf("Parse(%q) = %s, want an error", tc.in, f)
+			continue
+		}
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("Parse(%q) error %T (%v), want *SyntaxError", tc.in, err, err)
+			continue
+		}
+		if f != nil {
+			t.Errorf("Parse(%q) returned %v with its error", tc.in, f)
+		}
+		if se.Col != tc.col || se.Msg != tc.msg || se.Line != 0 {
+			t.Errorf("Parse(%q):\n got line %d, column %d: %s\nwant column %d: %s", tc.in, se.Line, se.Col, se.Msg, tc.col, tc.msg)
+		}
+		if want := fmt.Sprintf("column %d: %s", tc.col, tc.msg); err.Error() != want {
+			t.Errorf("Parse(%q).Error() = %q, want %q", tc.in, err.Error(), want)
+		}
+	}
+}
+
+func TestParseLongTokenInMessage(t *testing.T) {
+	_, err := Parse(`"a" ` + strings.Repeat("y", 100))
+	want := `column 5: expected "&", "|", "=>", "<=>" or end of input, found "` + strings.Repeat("y", 27) + `..."`
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+}
+
+func TestParseNesting(t *testing.T) {
+	for _, depth := range []int{10, maxNesting / 2} {
+		for _, src := range []string{
+			strings.Repeat("(", depth) + `"a"` + strings.Repeat(")", depth),
+			strings.Repeat("!", depth) + `"a"`,
+			strings.Repeat(`"a" => `, depth) + `"a"`,
+			strings.Repeat(`P>0.5 [ F `, depth) + `"a"` + strings.Repeat(" ]", depth),
+		} {
+			f, err := Parse(src)
+			if err != nil {
+				t.Errorf("depth %d: %v", depth, err)
+				continue
+			}
+			if g, err := Parse(f.String()); err != nil || g.String() != f.String() {
+				t.Errorf("depth %d: round trip failed: %v", depth, err)
+			}
+		}
+	}
+	for _, src := range []string{
+		strings.Repeat("(", 5000),
+		strings.Repeat("!", 5000),
+		strings.Repeat(`"a" => `, 5000),
+		strings.Repeat(`P>0.5 [ F `, 5000),
+	} {
+		_, err := Parse(src)
+		var se *SyntaxError
+		if !errors.As(err, &se) || !strings.Contains(se.Msg, "nested operators") {
+			t.Errorf("Parse(%.20q...) = %v, want a nesting error", src, err)
+		}
+	}
+	// Long flat chains are loops, not recursion, and are not limited.
+	src := strings.Repeat(`s=1 | `, 5000) + `s=2`
+	if _, err := Parse(src); err != nil {
+		t.Errorf("long disjunction: %v", err)
+	}
+}
+
+func TestStringOfHandBuiltTrees(t *testing.T) {
+	tests := []struct {
+		f    StateFormula
+		want string
+	}{
+		{&Binary{Op: And, L: &Label{Name: "a"}, R: &Binary{Op: Or, L: &Label{Name: "b"}, R: &Bool{Value: true}}}, `"a" & ("b" | true)`},
+		{&Binary{Op: Implies, L: &Binary{Op: Iff, L: &Label{Name: "a"}, R: &Label{Name: "b"}}, R: &Label{Name: "c"}}, `("a" <=> "b") => "c"`},
+		{&Not{F: &Binary{Op: Iff, L: &Label{Name: "a"}, R: &Label{Name: "b"}}}, `!("a" <=> "b")`},
+		{&Prob{Bound: Bound{Op: GE, Value: 0.25}, Path: &Until{L: &Binary{Op: And, L: &Label{Name: "a"}, R: &Label{Name: "b"}}, R: &Label{Name: "c"}, Bounded: true, Bound: 7}}, `P>=0.25 [ ("a" & "b") U<=7 "c" ]`},
+		{&Reward{RewardName: "cost", Bound: Bound{Op: Query}, Kind: &Instant{K: 4}}, `R{"cost"}=? [ I=4 ]`},
+		{&Reward{RewardIndex: 3, Bound: Bound{Op: LT, Value: 2}, Kind: &Cumulative{Total: true}}, `R{3}<2 [ C ]`},
+		{&Steady{Bound: Bound{Op: LE, Value: 1}, F: &StateCmp{Var: "s", Op: NE, Value: -1}}, `S<=1 [ s!=-1 ]`},
+		// Broken trees must still print, so that they can be shown in a checker's error.
+		{&Binary{Op: And}, `<nil> & <nil>`},
+		{&Prob{Bound: Bound{Op: Query}}, `P=? [ <nil> ]`},
+		{&Not{}, `!<nil>`},
+	}
+	for _, tc := range tests {
+		if got := tc.f.String(); got != tc.want {
+			t.Errorf("String() = %q, want %q", got, tc.want)
+		}
+	}
+	if s := BinOp(9).String() + CmpOp(9).String(); s != "BinOp(9)CmpOp(9)" {
+		t.Errorf("unknown operators print as %q", s)
+	}
+}
+
+const propsFile = `// Properties for the queue model.
+/* A block comment
+   spanning lines. */
+"reach": P=? [ F "end" ]   // trailing comment
+
+P>=0.9 [ G "safe" ]; "cost" : R{"time"}=? [ F "end" ]
+  S=? [ "busy" ] ;;
+"multi": P=? [ F /* a comment
+ across lines */ "done" ]
+	"last": R=? [ C<=10 ];
+"end"
+`
+
+func TestParseFile(t *testing.T) {
+	want := []Property{
+		{Name: "reach", Line: 4, Text: `"reach": P=? [ F "end" ]`},
+		{Line: 6, Text: `P>=0.9 [ G "safe" ]`},
+		{Name: "cost", Line: 6, Text: `"cost" : R{"time"}=? [ F "end" ]`},
+		{Line: 7, Text: `S=? [ "busy" ]`},
+		{Name: "multi", Line: 8, Text: "\"multi\": P=? [ F /* a comment\n across lines */ \"done\" ]"},
+		{Name: "last", Line: 10, Text: `"last": R=? [ C<=10 ]`},
+		{Line: 11, Text: `"end"`},
+	}
+	formulas := []string{`P=? [ F "end" ]`, `P>=0.9 [ G "safe" ]`, `R{"time"}=? [ F "end" ]`, `S=? [ "busy" ]`, `P=? [ F "done" ]`, `R=? [ C<=10 ]`, `"end"`}
+	cols := []string{`Prob@10 Eventually@16 Label@18`, `Prob@1 Globally@10 Label@12`, `Reward@31 Reach@45 Label@47`, `Steady@3 Label@9`, `Prob@10 Eventually@16 Label@18`, `Reward@10 Cumulative@16`, `Label@1`}
+	for _, crlf := range []bool{false, true} {
+		src := propsFile
+		if crlf {
+			src = strings.ReplaceAll(src, "\n", "\r\n")
+		}
+		props, err := ParseFile(src)
+		if err != nil {
+			t.Fatalf("crlf %v: %v", crlf, err)
+		}
+		if len(props) != len(want) {
+			t.Fatalf("crlf %v: got %d properties, want %d", crlf, len(props), len(want))
+		}
+		for i, p := range props {
+			w := want[i]
+			text := strings.ReplaceAll(p.Text, "\r", "")
+			if p.Name != w.Name || p.Line != w.Line || text != w.Text {
+				t.Errorf("crlf %v, property %d: got name %q line %d text %q, want %q %d %q", crlf, i, p.Name, p.Line, text, w.Name, w.Line, w.Text)
+			}
+			if got := p.Formula.String(); got != formulas[i] {
+				t.Errorf("crlf %v, property %d: formula %s, want %s", crlf, i, got, formulas[i])
+			}
+			if got := positions(p.Formula); got != cols[i] {
+				t.Errorf("crlf %v, property %d: positions %s, want %s", crlf, i, got, cols[i])
+			}
+		}
+	}
+}
+
+func TestParseFileEmpty(t *testing.T) {
+	for _, src := range []string{"", "\n\n", "// nothing\n/* at\nall */ ;; \n ; "} {
+		props, err := ParseFile(src)
+		if err != nil || len(props) != 0 {
+			t.Errorf("ParseFile(%q) = %v, %v; want no properties", src, props, err)
+		}
+	}
+}
+
+func TestParseFileErrors(t *testing.T) {
+	tests := []struct {
+		in   string
+		want string
+	}{
+		{"P=? [ F \"a\" ]\nP=? [ F \"b\" \nP=? [F \"c\"]", `line 2, column 13: expected "]" to close P[...], found end of line`},
+		{"P=? [ F \"a\" ]\r\nP=? [ F \"b\" \r\n", `line 2, column 14: expected "]" to close P[...], found end of line`},
+		{`P=? [ F "a"; ]`, `line 1, column 12: expected "]" to close P[...], found ";"`},
+		{`P=? [ F "a" ] P=? [ F "b" ]`, `line 1, column 15: expected "&", "|", "=>", "<=>", ";" or end of line, found "P"`},
+		{"\"a\": P=? [F \"x\"]\n\n\"a\": P=? [F \"y\"]", `line 3, column 1: expected a property name not used before, found "a" (already used on line 1)`},
+		{`"": P=? [F "a"]`, `line 1, column 1: expected a property name between the quotes, found ""`},
+		{"\"x\":\n", `line 1, column 5: expected a property, found end of line`},
+		{`"x": ;`, `line 1, column 6: expected a property, found ";"`},
+		{`"x"`, ``}, // a label alone is a property, not a name
+		{"// c\n\n  P=? [ F \"abc ]\nP=? [ F \"d\" ]", `line 3, column 11: expected a closing quote for the string, found end of line`},
+		{"P=? [ F \"a\" ] /* open\n\n", `line 1, column 15: expected "*/" to close the comment, found end of input`},
+		{"/* a\nb */ P>=1.5 [ F \"a\" ]", `line 2, column 9: expected a probability in [0,1], found "1.5"`},
+		{"P=? [ F /*\n*/ F \"a\" ]", `line 2, column 4: expected a state formula after "F", found "F"`},
+		{"name: P=? [ F \"a\" ]", `line 1, column 5: expected a comparison (=, !=, <, <=, > or >=) after "name", found ":"`},
+	}
+	for _, tc := range tests {
+		props, err := ParseFile(tc.in)
+		if tc.want == "" {
+			if err != nil {
+				t.Errorf("ParseFile(%q): %v", tc.in, err)
+			}
+			continue
+		}
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("ParseFile(%q) = %v, %v; want *SyntaxError", tc.in, props, err)
+			continue
+		}
+		if err.Error() != tc.want {
+			t.Errorf("ParseFile(%q):\n got %s\nwant %s", tc.in, err, tc.want)
+		}
+		if props != nil {
+			t.Errorf("ParseFile(%q) returned properties with its error", tc.in)
+		}
+	}
+}
+
+// checkParse is FuzzParse's property, also run on the seeds by go test.
+func checkParse(t *testing.T, src string) {
+	f, err := Parse(src)
+	if err != nil {
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Fatalf("Parse(%q) error %T (%v), want *SyntaxError", src, err, err)
+		}
+		if n := utf8.RuneCountInString(src); se.Col < 1 || se.Col > n+1 || se.Line != 0 {
+			t.Fatalf("Parse(%q): line %d, column %d outside 1..%d", src, se.Line, se.Col, n+1)
+		}
+		if !strings.HasPrefix(se.Msg, "expected ") || !strings.Contains(se.Msg, ", found ") {
+			t.Fatalf("Parse(%q): message %q does not say what was expected and found", src, se.Msg)
+		}
+		return
+	}
+	checkPositions(t, src, f)
+	s := f.String()
+	g, err := Parse(s)
+	if err != nil {
+		t.Fatalf("Parse(%q) ok as %q, but that does not parse: %v", src, s, err)
+	}
+	if g.String() != s || dump(g) != dump(f) {
+		t.Fatalf("Parse(%q): round trip changed %q (%s) into %q (%s)", src, s, dump(f), g.String(), dump(g))
+	}
+	checkPositions(t, s, g)
+}
+
+func checkPositions(t *testing.T, src string, f Node) {
+	n := utf8.RuneCountInString(src)
+	var walk func(Node)
+	walk = func(x Node) {
+		if x == nil {
+			t.Fatalf("Parse(%q): nil node in %s", src, dump(f))
+		}
+		if x.Pos() < 1 || x.Pos() > n {
+			t.Fatalf("Parse(%q): %T at column %d outside 1..%d", src, x, x.Pos(), n)
+		}
+		for _, c := range children(x) {
+			walk(c)
+		}
+	}
+	walk(f)
+}
+
+func FuzzParse(f *testing.F) {
+	for _, tc := range roundTrips {
+		f.Add(tc.in)
+		f.Add(tc.want)
+	}
+	for _, tc := range errorCases {
+		f.Add(tc.in)
+	}
+	f.Add(propsFile)
+	f.Fuzz(checkParse)
+}
+
+func FuzzParseFile(f *testing.F) {
+	f.Add(propsFile)
+	f.Add(strings.ReplaceAll(propsFile, "\n", "\r\n"))
+	for _, tc := range roundTrips {
+		f.Add(tc.in)
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		props, err := ParseFile(src)
+		if err != nil {
+			var se *SyntaxError
+			if !errors.As(err, &se) || se.Line < 1 || se.Col < 1 {
+				t.Fatalf("ParseFile(%q): bad error %#v", src, err)
+			}
+			return
+		}
+		for _, p := range props {
+			if p.Line < 1 || p.Text == "" || p.Formula == nil {
+				t.Fatalf("ParseFile(%q): bad property %+v", src, p)
+			}
+			s := p.Formula.String()
+			if g, err := Parse(s); err != nil || g.String() != s {
+				t.Fatalf("ParseFile(%q): %q does not round-trip: %v", src, s, err)
+			}
+		}
+	})
+}
