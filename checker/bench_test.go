@@ -28,6 +28,7 @@ func benchCheck(b *testing.B, m *dtmc.Model, prop string, opt Options) {
 	b.StopTimer()
 	b.ReportMetric(float64(m.N), "states")
 	b.ReportMetric(float64(r.Stats.IterSCCs), "iterative-sccs")
+	b.ReportMetric(float64(r.Stats.Iterations), "iterations")
 }
 
 func BenchmarkReachRewardCode(b *testing.B) {

@@ -96,7 +96,12 @@ func (sys *system) bySCC(opt *Options) (*solution, error) {
 		case opt.Method == GaussSeidel:
 			err = local.gaussSeidel(x, comp, opt, &sol.stats)
 		default:
-			if ok, e := local.eliminate(x, comp, ws); e != nil {
+			ok := false
+			var e error
+			if local.eliminationLikely() {
+				ok, e = local.eliminate(x, comp, ws)
+			}
+			if e != nil {
 				err = e
 			} else if ok {
 				sol.stats.DirectSCCs++
@@ -218,7 +223,10 @@ func (l *localSystem) eliminate(x []float64, comp []int, ws *workspace) (ok bool
 		rows[i] = row
 		stored += len(row)
 	}
-	budget := 3*stored + 4*n + 64
+	// Elimination pays off when it removes entries as it goes, as it does on the flow graphs of
+	// code. On expander-like graphs every step adds entries; stop as soon as the live entries
+	// grow past a small margin, before the attempt costs more than iterating would.
+	budget := stored + n/16 + 256
 	leak := append([]float64(nil), l.leak...)
 	b := append([]float64(nil), l.b...)
 	order := l.dfsPreorder(n)
@@ -285,6 +293,8 @@ func (l *localSystem) eliminate(x []float64, comp []int, ws *workspace) (ok bool
 			stored += len(scratch) - len(ru)
 			rows[u] = append(ru[:0], scratch...)
 		}
+		// v's row now serves back substitution only: it no longer counts as live.
+		stored -= len(out)
 		if stored > budget {
 			return false, nil
 		}
@@ -298,6 +308,29 @@ func (l *localSystem) eliminate(x []float64, comp []int, ws *workspace) (ok bool
 		x[comp[v]] = s
 	}
 	return true, nil
+}
+
+// eliminationLikely predicts whether elimination will stay sparse: eliminating a state with a
+// predecessors and b successors adds up to a·b entries and removes a+b, so it fills in only when
+// a·b > a+b. Flow graphs of code have almost no such states; random expander-like graphs have
+// little else, and trying them first would only waste time and memory.
+func (l *localSystem) eliminationLikely() bool {
+	n := len(l.diag)
+	if n < 4096 {
+		return true
+	}
+	in := make([]int32, n)
+	for _, c := range l.col {
+		in[c]++
+	}
+	bad := 0
+	for i := 0; i < n; i++ {
+		a, b := int(in[i]), l.ptr[i+1]-l.ptr[i]
+		if a*b > a+b {
+			bad++
+		}
+	}
+	return bad*4 < n
 }
 
 // dfsPreorder orders a strongly connected component by depth-first discovery from its first
@@ -360,14 +393,15 @@ func (l *localSystem) denseLU(x []float64, comp []int) error {
 // remaining error is estimated from the observed contraction rate λ as δ·λ/(1-λ), and reported.
 func (l *localSystem) gaussSeidel(x []float64, comp []int, opt *Options, st *Stats) error {
 	n := len(comp)
+	order := l.exitOrder(n)
+	l = l.permute(order)
 	rate := make([]float64, n)
 	for i := range rate {
 		rate[i] = l.exitRate(i)
 		if rate[i] == 0 {
-			return fmt.Errorf("internal error: state %d never leaves the unknown states", comp[i])
+			return fmt.Errorf("internal error: state %d never leaves the unknown states", comp[order[i]])
 		}
 	}
-	order := l.exitOrder(n)
 	v := make([]float64, n)
 	eps, maxIter := opt.epsilon(), opt.maxIter()
 	prev, delta := math.Inf(1), math.Inf(1)
@@ -375,7 +409,7 @@ func (l *localSystem) gaussSeidel(x []float64, comp []int, opt *Options, st *Sta
 	for it < maxIter {
 		it++
 		prev, delta = delta, 0
-		for _, i := range order {
+		for i := 0; i < n; i++ {
 			s := l.b[i]
 			for k := l.ptr[i]; k < l.ptr[i+1]; k++ {
 				s += l.val[k] * v[l.col[k]]
@@ -388,8 +422,8 @@ func (l *localSystem) gaussSeidel(x []float64, comp []int, opt *Options, st *Sta
 			break
 		}
 	}
-	for i, s := range comp {
-		x[s] = v[i]
+	for i, j := range order {
+		x[comp[j]] = v[i]
 	}
 	st.IterSCCs++
 	st.Iterations += it
@@ -411,6 +445,27 @@ func relChange(old, cur float64) float64 {
 		d /= math.Abs(cur)
 	}
 	return d
+}
+
+// permute renumbers the system so that new state i is old state order[i]: a sweep in the new
+// numbering then reads the rows sequentially, which matters once they outgrow the caches.
+func (l *localSystem) permute(order []int) *localSystem {
+	n := len(order)
+	inv := make([]int32, n)
+	for i, j := range order {
+		inv[j] = int32(i)
+	}
+	p := &localSystem{ptr: make([]int, 1, n+1), col: make([]int32, 0, len(l.col)), val: make([]float64, 0, len(l.val)),
+		diag: make([]float64, n), leak: make([]float64, n), b: make([]float64, n)}
+	for i, j := range order {
+		for k := l.ptr[j]; k < l.ptr[j+1]; k++ {
+			p.col = append(p.col, inv[l.col[k]])
+			p.val = append(p.val, l.val[k])
+		}
+		p.ptr = append(p.ptr, len(p.col))
+		p.diag[i], p.leak[i], p.b[i] = l.diag[j], l.leak[j], l.b[j]
+	}
+	return p
 }
 
 // exitOrder orders states by their distance from the component's exits, nearest first, so that a
