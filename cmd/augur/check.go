@@ -62,7 +62,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	maxIter := fs.Int("max-iter", 0, "iteration limit for iterative methods (0: the method's default)")
 	allStates := fs.Bool("all-states", false, "print the value of every state, not only the initial distribution's")
 	asJSON := fs.Bool("json", false, "print results as JSON")
-	pos, err := parse(fs, args)
+	pos, err := parse(fs, args, stdout)
 	if err != nil {
 		return err
 	}

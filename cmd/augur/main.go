@@ -89,15 +89,16 @@ func (c *command) flags(stderr io.Writer) *flag.FlagSet {
 }
 
 // parse parses flags anywhere among the positional arguments (augur check model.json --prop ...),
-// which the standard flag package alone does not allow. "--" ends flag parsing.
-func parse(fs *flag.FlagSet, args []string) ([]string, error) {
+// which the standard flag package alone does not allow. "--" ends flag parsing. --help prints the
+// command's usage to stdout, as asked for rather than as an error.
+func parse(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) {
 	for _, a := range args {
 		if a == "--" {
 			break
 		}
 		if a == "-h" || a == "--help" || a == "-help" {
 			out := fs.Output()
-			fs.SetOutput(os.Stdout)
+			fs.SetOutput(stdout)
 			fs.Usage()
 			fs.SetOutput(out)
 			return nil, flag.ErrHelp
