@@ -406,3 +406,13 @@ func TestPropertyErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestPRISMModeIterate pins what the PRISM-compatible mode computes on the die: Jacobi from 0
+// stops after 22 iterations at the first iterate whose relative change is below 1e-6, so the
+// answer is that iterate, not 1/6. (PRISM itself cannot run here to confirm its digits.)
+func TestPRISMModeIterate(t *testing.T) {
+	r := check(t, knuthDie(), `P=? [ F "one" ]`, Options{Method: PRISM})
+	if r.Initial != 0.16666650772094727 || r.Stats.Iterations != 22 {
+		t.Errorf("PRISM mode: %.17g after %d iterations, want 0.16666650772094727 after 22", r.Initial, r.Stats.Iterations)
+	}
+}
