@@ -86,7 +86,7 @@ func TestCheckBadModelFile(t *testing.T) {
 }
 
 func TestHelpTeaches(t *testing.T) {
-	for _, cmd := range []string{"check"} {
+	for _, cmd := range []string{"check", "analyze"} {
 		code, out, _ := runCLI(t, cmd, "--help")
 		if code != 0 || !strings.Contains(out, "Examples:") || !strings.Contains(out, "Options:") {
 			t.Errorf("%s --help: exit %d\n%s", cmd, code, out)
