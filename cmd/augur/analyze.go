@@ -145,7 +145,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
 	if fl.emit != "" {
-		if err := emit(fl, fn, outs[0]); err != nil {
+		if err := emit(fl, fn, outs[0], stderr); err != nil {
 			return err
 		}
 	}
@@ -358,7 +358,7 @@ func shortPath(p string) string {
 	return p
 }
 
-func emit(fl analyzeFlags, fn *frontend.Func, o *outcome) error {
+func emit(fl analyzeFlags, fn *frontend.Func, o *outcome, stderr io.Writer) error {
 	base := fl.out
 	if base == "" {
 		base = fn.Decl.Name.Name
@@ -413,7 +413,7 @@ func emit(fl analyzeFlags, fn *frontend.Func, o *outcome) error {
 	default:
 		return fmt.Errorf("--emit %q: choose prism, storm, dot or json", fl.emit)
 	}
-	fmt.Fprintf(os.Stderr, "wrote %s\n", strings.Join(written, ", "))
+	fmt.Fprintf(stderr, "wrote %s\n", strings.Join(written, ", "))
 	return nil
 }
 
