@@ -14,6 +14,7 @@ import (
 	"github.com/augur-perf/augur/checker"
 	"github.com/augur-perf/augur/export"
 	"github.com/augur-perf/augur/frontend"
+	"github.com/augur-perf/augur/instrument"
 	"github.com/augur-perf/augur/modelio"
 	"github.com/augur-perf/augur/pctl"
 	"github.com/augur-perf/augur/profile"
@@ -199,7 +200,20 @@ func readProfile(path string, fn *frontend.Func) (*profile.Profile, error) {
 	}
 	switch head.Format {
 	case profile.Format:
-		return profile.Read(path)
+		p, err := profile.Read(path)
+		if err != nil {
+			return nil, err
+		}
+		if pf, ok := p.Funcs[fn.Name]; ok && pf.Hash != "" {
+			hash, err := instrument.FuncHash(fn)
+			if err != nil {
+				return nil, err
+			}
+			if pf.Hash != hash {
+				return nil, fmt.Errorf("%s: %s was measured on other source (it changed since): run 'augur profile' again", path, fn.Name)
+			}
+		}
+		return p, nil
 	case usage.Format:
 		u, err := usage.ReadFile(path)
 		if err != nil {

@@ -1,0 +1,39 @@
+// Package instrument owns augur's measurement of usage profiles: it rewrites the source of the
+// packages that hold selected functions so that running them counts, for every selected
+// function, its invocations, how often each node of its frontend CFG ran, how often each
+// decision outcome was taken and how often a node was unwound by a panic the CFG does not
+// show; and it turns the counters a run leaves behind into a profile.Profile.
+//
+// It must not touch the user's files or go.mod: every rewritten file and the injected runtime
+// file are written into a work directory and reach the go command through -overlay only. It
+// builds no model (synthesis does) and defines no CFG (frontend does).
+//
+// # How counting works
+//
+// Each instrumented package gets one extra file (zz_augur_rt.go) declaring _augur_c, a pointer
+// to a fixed-size array of uint64 counters. When the environment variable AUGUR_PROFILE_DIR
+// names a directory, the array is a MAP_SHARED memory mapping of a file created there (one per
+// package per process, with a JSON header naming the package, the layout and its functions), so
+// counts survive os.Exit and crashes; otherwise it is a plain array and the program runs as
+// usual. The probes are plain increments of constant indices (_augur_c[37]++), inserted on the
+// existing lines, so line numbers in errors, panics and stack traces are the user's.
+//
+// Not every quantity is counted: per function the runtime counts invocations, one outcome
+// counter at the start of each branch target (then-block, loop body, case clause, select
+// clause) except one "free" outcome per decision, deferred-call runs, and panics; every other
+// node count and outcome is derived exactly by flow conservation (Count = inflow; a decision's
+// Count = Σ outcomes + Panics; a plain node's outflow = Count − Panics). Where the free outcomes
+// leave a cycle undetermined (an infinite loop, a goto loop), more counters are added until
+// the equations determine everything; Plan checks this when instrumenting, not after the run.
+//
+// Panics the CFG does not show are found without recover: a function that can panic keeps a
+// local frame {cur, chain}; a node that may panic (it calls, indexes, dereferences, divides,
+// asserts, sends, ...) stores its ID in cur before it runs; return statements set chain to
+// "returning" after their results are evaluated; a deferred _augur_exit, registered first and so
+// run last, sees a frame still "in the body" only when the function is unwinding, and counts
+// Panics[cur] unless cur is an explicit panic/Goexit the CFG shows. Deferred calls are bracketed
+// by two more deferred hooks (pre counts the DeferRun node of the current chain, post detects
+// whether the call returned, panicked, or recovered by looking at the runtime frame that called
+// it: runtime.gopanic, runtime.Goexit, or the function). Nothing calls recover: behaviour,
+// output, exit status and panic messages are unchanged.
+package instrument
