@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -26,7 +27,7 @@ func init() {
 	register(&command{
 		name:    "analyze",
 		summary: "predict a Go function's expected time, cost, energy… from its Markov model and a usage profile",
-		usage:   "FUNC --profile PROFILE [--set NAME@FILE:LINE=VALUE]... [--rewards FILE]... [--compare] [--emit FORMAT] [options]",
+		usage:   "FUNC (--profile PROFILE | -- WORKLOAD) [--set NAME@FILE:LINE=VALUE]... [--rewards FILE]... [--compare] [--emit FORMAT] [options]",
 		help: `Builds the Markov model of a Go function (one state per statement and decision, PROPER's
 rules), takes its branch and loop probabilities from a usage profile and its rewards from
 annotations such as // @time=2.5 or // @time=2.5, @energy=85 (trailing on a statement's line or
@@ -35,7 +36,12 @@ any --prop. Prints the expected reward per invocation and the hot spots: each li
 executions and expected reward per invocation.
 
 FUNC is import/path.Func, import/path.(*T).Method or import/path.T.Method, loaded from the module
-in the current directory (or --dir). PROFILE is measured by 'augur profile'.
+in the current directory (or --dir). The usage profile is measured by 'augur profile' (or given,
+as PROPER's counts, in format augur-usage/1), or measured on the spot: a go test or go run
+WORKLOAD after "--" is run on an instrumented copy of FUNC first (its output goes to stderr).
+With --time the workload also records a CPU profile and the model gets a measured reward, "time"
+(nanoseconds of CPU per execution of each statement; "time_measured" if an annotation already
+uses "time"), so a model of expected time needs no annotation at all.
 
 What-if, without running the code again:
   --set time@distance.go:20=1.8    the statement at that line costs 1.8 instead (a faster call)
@@ -44,6 +50,7 @@ What-if, without running the code again:
   --compare                        print the baseline and each scenario side by side
 
 Examples:
+  augur analyze github.com/augur-perf/augur/examples/distance.L1 -- go test ./examples/distance -run Workload
   augur profile ./examples/distance -o distance.prof.json -- go test ./examples/distance -run Workload
   augur analyze github.com/augur-perf/augur/examples/distance.L1 --profile distance.prof.json
   augur analyze github.com/augur-perf/augur/examples/distance.L1 --profile distance.prof.json \
@@ -68,6 +75,7 @@ type analyzeFlags struct {
 	compact  bool
 	method   string
 	asJSON   bool
+	time     bool
 }
 
 func runAnalyze(args []string, stdout, stderr io.Writer) error {
@@ -87,7 +95,16 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&fl.compact, "compact", false, "merge straight-line statements into one state (for large functions)")
 	fs.StringVar(&fl.method, "method", "direct", "checker method: direct, gauss-seidel, interval, prism or exact")
 	fs.BoolVar(&fl.asJSON, "json", false, "print results as JSON")
-	pos, err := parse(fs, args, stdout)
+	fs.BoolVar(&fl.time, "time", false, "with a WORKLOAD: record a CPU profile and add a measured \"time\" reward (ns per execution)")
+	var workload []string
+	flagArgs := args
+	for i, a := range args {
+		if a == "--" {
+			flagArgs, workload = args[:i], args[i+1:]
+			break
+		}
+	}
+	pos, err := parse(fs, flagArgs, stdout)
 	if err != nil {
 		return err
 	}
@@ -96,8 +113,11 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errUsage
 	}
-	if len(fl.profiles) == 0 {
-		return fmt.Errorf("no --profile: measure one with 'augur profile' (see 'augur profile --help')")
+	if len(fl.profiles) == 0 && len(workload) == 0 {
+		return fmt.Errorf("no usage profile: give --profile FILE (from 'augur profile') or a workload after \"--\" (go test ... or go run ...)")
+	}
+	if fl.time && len(workload) == 0 {
+		return fmt.Errorf("--time needs a workload after \"--\" (or record it with 'augur profile --time')")
 	}
 	unseen, err := synth.ParseUnseen(fl.unseen)
 	if err != nil {
@@ -107,7 +127,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fn, err := loadFunc(fl.dir, pos[0])
+	prog, fn, err := loadFunc(fl.dir, pos[0])
 	if err != nil {
 		return err
 	}
@@ -115,11 +135,28 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	profs := make([]*profile.Profile, len(fl.profiles))
-	for i, p := range fl.profiles {
-		if profs[i], err = readProfile(p, fn); err != nil {
+	var profs []*profile.Profile
+	if len(workload) > 0 {
+		cmdArgs, err := workloadArgs(workload)
+		if err != nil {
 			return err
 		}
+		p, code, err := measure(prog, []*frontend.Func{fn}, cmdArgs, measureOptions{cpu: fl.time, stdout: stderr, stderr: stderr})
+		if err != nil {
+			return err
+		}
+		if code != 0 {
+			fmt.Fprintf(stderr, "augur analyze: warning: the workload exited with status %d; the profile covers what ran\n", code)
+		}
+		profs = append(profs, p)
+		fl.profiles = append([]string{"workload: " + strings.Join(workload, " ")}, fl.profiles...)
+	}
+	for _, path := range fl.profiles[len(profs):] {
+		p, err := readProfile(path, fn)
+		if err != nil {
+			return err
+		}
+		profs = append(profs, p)
 	}
 	baseline := scenario{name: "baseline", rewards: base, prof: profs[0], profName: fl.profiles[0]}
 	scenarios, err := whatIf(fn, baseline, fl, profs)
@@ -158,7 +195,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 }
 
 // loadFunc loads the package of spec and selects one function.
-func loadFunc(dir, spec string) (*frontend.Func, error) {
+func loadFunc(dir, spec string) (*frontend.Program, *frontend.Func, error) {
 	path := spec
 	if i := strings.LastIndex(spec, "/"); i >= 0 {
 		if j := strings.Index(spec[i:], "."); j >= 0 {
@@ -169,20 +206,20 @@ func loadFunc(dir, spec string) (*frontend.Func, error) {
 	}
 	prog, err := frontend.Load(dir, path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	fns, err := prog.Select(spec)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if len(fns) != 1 {
 		names := make([]string, len(fns))
 		for i, f := range fns {
 			names[i] = f.Name
 		}
-		return nil, fmt.Errorf("%s names %d functions (%s); analyze takes one", spec, len(fns), strings.Join(names, ", "))
+		return nil, nil, fmt.Errorf("%s names %d functions (%s); analyze takes one", spec, len(fns), strings.Join(names, ", "))
 	}
-	return fns[0], nil
+	return prog, fns[0], nil
 }
 
 // readProfile reads a measured profile (augur-profile/1) or a given one (augur-usage/1, counts as
@@ -243,9 +280,22 @@ type outcome struct {
 }
 
 func (sc scenario) run(fn *frontend.Func, opt synth.Options, copt checker.Options, extra []string) (*outcome, error) {
+	warn := ""
 	pf, ok := sc.prof.Funcs[fn.Name]
 	if !ok {
 		return nil, fmt.Errorf("profile %s has no counts for %s (it has %d functions): profile the package that declares it", sc.profName, fn.Name, len(sc.prof.Funcs))
+	}
+	if sc.prof.CPU != nil {
+		// A measured time reward from the CPU samples, named so as not to hide an annotation.
+		sc.rewards = cloneRewards(sc.rewards)
+		name := "time"
+		if _, taken := sc.rewards[name]; taken {
+			name = "time_measured"
+		}
+		sc.rewards[name] = annot.FromCPU(fn.CFG, pf, sc.prof.CPU)
+		if !slices.ContainsFunc(sc.rewards[name], func(v float64) bool { return v > 0 }) {
+			warn = fmt.Sprintf("the CPU profile has no samples in %s: the workload spent too little time there (pprof samples every 10 ms); run it longer (go test -count, -benchtime)", fn.Name)
+		}
 	}
 	opt.Rewards = sc.rewards
 	res, err := synth.Synthesize(fn.CFG, pf, opt)
@@ -253,6 +303,9 @@ func (sc scenario) run(fn *frontend.Func, opt synth.Options, copt checker.Option
 		return nil, err
 	}
 	o := &outcome{sc: sc, pf: pf, synth: res, names: sc.rewards.Names()}
+	if warn != "" {
+		o.synth.Warnings = append(o.synth.Warnings, synth.Warning{Msg: warn})
+	}
 	for _, n := range o.names {
 		o.props = append(o.props, fmt.Sprintf(`R{"%s"}=? [ F "end" ]`, n))
 	}

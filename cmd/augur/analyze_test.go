@@ -63,7 +63,9 @@ func TestAnalyzeErrors(t *testing.T) {
 	}{
 		{[]string{"analyze", l1, "--profile", "examples/distance/usage.json", "--set", "time@distance.go:22=1.8"}, "distance.go:22: no statement"},
 		{[]string{"analyze", l1, "--profile", "examples/distance/usage.json", "--set", "time@distance.go:21=fast"}, "--set"},
-		{[]string{"analyze", l1}, "no --profile"},
+		{[]string{"analyze", l1}, "no usage profile"},
+		{[]string{"analyze", l1, "--time", "--profile", "examples/distance/usage.json"}, "--time needs a workload"},
+		{[]string{"analyze", l1, "--", "make", "test"}, "must be a go command"},
 		{[]string{"analyze", l1 + "X", "--profile", "examples/distance/usage.json"}, "L1X"},
 		{[]string{"analyze", l1, "--profile", "examples/die/die.json"}, "neither"},
 	}

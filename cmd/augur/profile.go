@@ -61,6 +61,7 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("o", "augur.profile.json", "the profile to write")
 	merge := fs.Bool("merge", false, "add the counts into the existing -o profile instead of replacing it")
 	keep := fs.Bool("keep", false, "keep the work directory (rewritten files, overlay, counter files) and print its path")
+	cpu := fs.Bool("time", false, "also record a CPU profile (go test workloads) and keep the sampled time of every line, from which analyze makes a measured \"time\" reward")
 	var workload []string
 	flagArgs := args
 	for i, a := range args {
@@ -100,55 +101,10 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 		}
 		fns = append(fns, sel...)
 	}
-	work, err := os.MkdirTemp("", "augur-profile-")
+	p, code, err := measure(prog, fns, cmdArgs, measureOptions{keep: *keep, cpu: *cpu, stdout: stdout, stderr: stderr})
 	if err != nil {
 		return err
 	}
-	if *keep {
-		fmt.Fprintf(stderr, "augur profile: work directory %s\n", work)
-	} else {
-		defer os.RemoveAll(work)
-	}
-	build, err := instrument.Instrument(prog, fns, filepath.Join(work, "src"))
-	if err != nil {
-		return err
-	}
-	counters := filepath.Join(work, "counters")
-	if err := os.Mkdir(counters, 0o755); err != nil {
-		return err
-	}
-
-	// Insert -overlay (and -count=1 for go test) right after the subcommand.
-	extra := []string{"-overlay=" + build.Overlay}
-	if cmdArgs[1] == "test" && !hasFlag(cmdArgs[2:], "count") {
-		extra = append(extra, "-count=1")
-	}
-	full := append(append(append([]string{}, cmdArgs[:2]...), extra...), cmdArgs[2:]...)
-	cmd := exec.Command(full[0], full[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, stdout, stderr
-	cmd.Env = append(os.Environ(), instrument.EnvDir+"="+counters)
-	runErr := cmd.Run()
-	code := 0
-	if runErr != nil {
-		var ee *exec.ExitError
-		if !errors.As(runErr, &ee) {
-			return fmt.Errorf("running %s: %v", strings.Join(workload, " "), runErr)
-		}
-		code = ee.ExitCode()
-		if code < 0 {
-			code = 1
-		}
-	}
-
-	p, files, err := build.Collect(counters)
-	if err != nil && p == nil {
-		return err
-	}
-	if err != nil {
-		fmt.Fprintf(stderr, "augur profile: warning: %v\n", err)
-	}
-	p.Runs = 1
-	p.Workload = workload
 	if *merge {
 		if old, rerr := profile.Read(*out); rerr == nil {
 			if err := old.Merge(p); err != nil {
@@ -170,11 +126,8 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 		}
 		total += f.Invocations
 	}
-	fmt.Fprintf(stderr, "augur profile: %d functions instrumented in %d packages, %d invoked, %d invocations (%d processes); wrote %s (%d runs)\n",
-		len(p.Funcs), len(build.Packages), invoked, total, files, *out, p.Runs)
-	if files == 0 {
-		fmt.Fprintf(stderr, "augur profile: warning: no instrumented process ran (does the workload import the packages?)\n")
-	}
+	fmt.Fprintf(stderr, "augur profile: %d functions, %d invoked, %d invocations; wrote %s (%d runs)\n",
+		len(p.Funcs), invoked, total, *out, p.Runs)
 	if code != 0 {
 		fmt.Fprintf(stderr, "augur profile: warning: the workload exited with status %d; the profile covers what ran\n", code)
 		profileExit(code)
@@ -216,4 +169,89 @@ func hasFlag(args []string, name string) bool {
 		}
 	}
 	return false
+}
+
+type measureOptions struct {
+	keep, cpu      bool
+	stdout, stderr io.Writer
+}
+
+// measure runs a go workload (go test or go run, checked by workloadArgs) on an instrumented copy
+// of the packages of fns and returns the profile and the workload's exit status. A workload that
+// fails still yields the profile of what ran.
+func measure(prog *frontend.Program, fns []*frontend.Func, cmdArgs []string, o measureOptions) (*profile.Profile, int, error) {
+	work, err := os.MkdirTemp("", "augur-profile-")
+	if err != nil {
+		return nil, 0, err
+	}
+	if o.keep {
+		fmt.Fprintf(o.stderr, "augur: work directory %s\n", work)
+	} else {
+		defer os.RemoveAll(work)
+	}
+	build, err := instrument.Instrument(prog, fns, filepath.Join(work, "src"))
+	if err != nil {
+		return nil, 0, err
+	}
+	counters := filepath.Join(work, "counters")
+	if err := os.Mkdir(counters, 0o755); err != nil {
+		return nil, 0, err
+	}
+
+	// Insert -overlay (and -count=1 for go test) right after the subcommand.
+	extra := []string{"-overlay=" + build.Overlay}
+	if cmdArgs[1] == "test" && !hasFlag(cmdArgs[2:], "count") {
+		extra = append(extra, "-count=1")
+	}
+	cpuFile := filepath.Join(work, "cpu.pprof")
+	if o.cpu {
+		if cmdArgs[1] != "test" {
+			return nil, 0, fmt.Errorf("--time needs a go test workload (it records the CPU profile with go test -cpuprofile); for a program, wrap the run in a test or benchmark")
+		}
+		if hasFlag(cmdArgs[2:], "cpuprofile") {
+			return nil, 0, fmt.Errorf("--time adds -cpuprofile itself: remove it from the workload")
+		}
+		extra = append(extra, "-cpuprofile="+cpuFile)
+	}
+	full := append(append(append([]string{}, cmdArgs[:2]...), extra...), cmdArgs[2:]...)
+	cmd := exec.Command(full[0], full[1:]...)
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, o.stdout, o.stderr
+	cmd.Env = append(os.Environ(), instrument.EnvDir+"="+counters)
+	runErr := cmd.Run()
+	code := 0
+	if runErr != nil {
+		var ee *exec.ExitError
+		if !errors.As(runErr, &ee) {
+			return nil, 0, fmt.Errorf("running %s: %v", strings.Join(cmdArgs, " "), runErr)
+		}
+		code = ee.ExitCode()
+		if code < 0 {
+			code = 1
+		}
+	}
+
+	p, files, err := build.Collect(counters)
+	if err != nil && p == nil {
+		return nil, code, err
+	}
+	if err != nil {
+		fmt.Fprintf(o.stderr, "augur: warning: %v\n", err)
+	}
+	if files == 0 {
+		fmt.Fprintf(o.stderr, "augur: warning: no instrumented process ran (does the workload import the packages?)\n")
+	}
+	p.Runs = 1
+	p.Workload = cmdArgs
+	if o.cpu {
+		// The counts are worth keeping even when the CPU profile is not.
+		if f, err := os.Open(cpuFile); err != nil {
+			fmt.Fprintf(o.stderr, "augur: warning: --time: the workload wrote no CPU profile (%v); go test writes one only when it tests a single package\n", err)
+		} else {
+			defer f.Close()
+			if p.CPU, err = profile.CPUByLine(f); err != nil {
+				fmt.Fprintf(o.stderr, "augur: warning: --time: %v\n", err)
+			}
+		}
+	}
+	return p, code, nil
 }

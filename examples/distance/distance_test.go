@@ -43,3 +43,29 @@ func TestWorkload(t *testing.T) {
 		t.Fatal("the workload computed no distance")
 	}
 }
+
+// BenchmarkL1 spends its time in L1 itself (the vectors are made beforehand), so a CPU profile of
+// it says what L1's statements cost: `augur analyze --time` turns that into a "time" reward.
+func BenchmarkL1(b *testing.B) {
+	r := rand.New(rand.NewPCG(2021, 2))
+	var as, bs [][]int
+	for i := 0; i < 100; i++ {
+		n := r.IntN(200)
+		m := n
+		if i%10 == 9 {
+			m++
+		}
+		a, c := make([]int, n), make([]int, m)
+		for j := range a {
+			a[j] = r.IntN(100)
+		}
+		for j := range c {
+			c[j] = r.IntN(100)
+		}
+		as, bs = append(as, a), append(bs, c)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		L1(as[i%100], bs[i%100])
+	}
+}
