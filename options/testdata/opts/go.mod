@@ -1,0 +1,3 @@
+module example.com/opts
+
+go 1.26

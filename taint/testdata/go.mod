@@ -1,0 +1,3 @@
+module example.com/taintdata
+
+go 1.26
