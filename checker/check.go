@@ -406,16 +406,38 @@ func (e *evaluator) next(phi []bool) *values {
 	if e.opt.Method == Exact {
 		return e.exactNext(phi)
 	}
-	x := make([]float64, e.m.N)
-	for s := range x {
-		cols, probs := e.m.Row(s)
-		for k, t := range cols {
-			if phi[t] {
-				x[s] += probs[k]
+	return &values{x: e.iterate(1, indicatorF(phi), func(int) float64 { return 0 }, func(int) bool { return true })}
+}
+
+// iterate runs x⁰ = start, xⁱ(s) = add(s) + Σ_t P(s,t)·xⁱ⁻¹(t) for the states where step holds
+// (others keep add(s)), k times: the one recurrence behind every step-bounded operator. start is
+// not written to, so add may read it.
+func (e *evaluator) iterate(k int, start []float64, add func(int) float64, step func(int) bool) []float64 {
+	x, y := append([]float64(nil), start...), make([]float64, e.m.N)
+	for i := 0; i < k; i++ {
+		for s := range y {
+			v := add(s)
+			if step(s) {
+				cols, probs := e.m.Row(s)
+				for j, t := range cols {
+					v += probs[j] * x[t]
+				}
 			}
+			y[s] = v
+		}
+		x, y = y, x
+	}
+	return x
+}
+
+func indicatorF(b []bool) []float64 {
+	x := make([]float64, len(b))
+	for i, in := range b {
+		if in {
+			x[i] = 1
 		}
 	}
-	return &values{x: x}
+	return x
 }
 
 // boundedUntil iterates k steps: x⁰ = [φ2], xⁱ = [φ2] + [φ1∧¬φ2]·P·xⁱ⁻¹.
@@ -423,32 +445,8 @@ func (e *evaluator) boundedUntil(l, r []bool, k int) *values {
 	if e.opt.Method == Exact {
 		return e.exactBoundedUntil(l, r, k)
 	}
-	n := e.m.N
-	x, y := make([]float64, n), make([]float64, n)
-	for s := range x {
-		if r[s] {
-			x[s] = 1
-		}
-	}
-	for i := 0; i < k; i++ {
-		for s := 0; s < n; s++ {
-			switch {
-			case r[s]:
-				y[s] = 1
-			case !l[s]:
-				y[s] = 0
-			default:
-				cols, probs := e.m.Row(s)
-				v := 0.0
-				for j, t := range cols {
-					v += probs[j] * x[t]
-				}
-				y[s] = v
-			}
-		}
-		x, y = y, x
-	}
-	return &values{x: x}
+	ind := indicatorF(r)
+	return &values{x: e.iterate(k, ind, func(s int) float64 { return ind[s] }, func(s int) bool { return l[s] && !r[s] })}
 }
 
 // until solves unbounded φ1 U φ2 after Prob0/Prob1 precomputation.

@@ -416,3 +416,21 @@ func TestPRISMModeIterate(t *testing.T) {
 		t.Errorf("PRISM mode: %.17g after %d iterations, want 0.16666650772094727 after 22", r.Initial, r.Stats.Iterations)
 	}
 }
+
+// TestBoundedMatchesExact: every step-bounded operator gives the exact method's answer in floats,
+// for bounds past the first few steps, on random chains.
+func TestBoundedMatchesExact(t *testing.T) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for i := 0; i < 10; i++ {
+		m := randomChain(r, 8+r.IntN(20), 2, 0.2, true)
+		for _, prop := range []string{`P=? [ F<=7 "goal" ]`, `P=? [ !"goal" U<=6 s>3 ]`, `P=? [ G<=5 !"goal" ]`, `R=? [ C<=9 ]`, `R=? [ I=8 ]`, `P=? [ X "goal" ]`} {
+			ex := check(t, m, prop, Options{Method: Exact})
+			fl := check(t, m, prop, Options{})
+			for s := range fl.Values {
+				if !near(fl.Values[s], ex.Values[s], 1e-12) && math.Abs(fl.Values[s]-ex.Values[s]) > 1e-14 {
+					t.Fatalf("chain %d %s state %d: %v, exact %v", i, prop, s, fl.Values[s], ex.Values[s])
+				}
+			}
+		}
+	}
+}

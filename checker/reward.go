@@ -123,20 +123,11 @@ func (e *evaluator) cumulative(rew *dtmc.Reward, k int) *values {
 	if e.opt.Method == Exact {
 		return e.exactCumulative(rew, k)
 	}
-	n := e.m.N
-	x, y := make([]float64, n), make([]float64, n)
-	for i := 0; i < k; i++ {
-		for s := 0; s < n; s++ {
-			v := stepReward(e.m, rew, s)
-			cols, probs := e.m.Row(s)
-			for j, t := range cols {
-				v += probs[j] * x[t]
-			}
-			y[s] = v
-		}
-		x, y = y, x
+	step := make([]float64, e.m.N)
+	for s := range step {
+		step[s] = stepReward(e.m, rew, s)
 	}
-	return &values{x: x}
+	return &values{x: e.iterate(k, make([]float64, e.m.N), func(s int) float64 { return step[s] }, func(int) bool { return true })}
 }
 
 // instant is R[I=k]: the expected state reward at step k, xⁱ = P·xⁱ⁻¹ from x⁰ = the state rewards.
@@ -144,21 +135,9 @@ func (e *evaluator) instant(rew *dtmc.Reward, k int) *values {
 	if e.opt.Method == Exact {
 		return e.exactInstant(rew, k)
 	}
-	n := e.m.N
-	x, y := make([]float64, n), make([]float64, n)
+	start := make([]float64, e.m.N)
 	if rew.State != nil {
-		copy(x, rew.State)
+		copy(start, rew.State)
 	}
-	for i := 0; i < k; i++ {
-		for s := 0; s < n; s++ {
-			cols, probs := e.m.Row(s)
-			v := 0.0
-			for j, t := range cols {
-				v += probs[j] * x[t]
-			}
-			y[s] = v
-		}
-		x, y = y, x
-	}
-	return &values{x: x}
+	return &values{x: e.iterate(k, start, func(int) float64 { return 0 }, func(int) bool { return true })}
 }

@@ -512,48 +512,21 @@ func (l *localSystem) exitOrder(n int) []int {
 	return order
 }
 
-// globalRows is U as one system (no decomposition), for the methods that iterate on all of it.
-type globalRows struct {
-	idx  []int // local → state
-	ptr  []int
-	col  []int32
-	val  []float64
-	diag []float64
-	leak []float64
-	b    []float64
-}
-
-func (sys *system) rows() *globalRows {
+// allRows is U as one system (no decomposition), for the methods that iterate on all of it, with
+// the state of each local row. Every unknown state is in it, so nothing is folded in from solved
+// components and x is never read.
+func (sys *system) allRows() (*localSystem, []int) {
 	m := sys.g.m
 	loc := make([]int32, m.N)
-	r := &globalRows{ptr: []int{0}}
+	var idx []int
 	for s := 0; s < m.N; s++ {
 		loc[s] = -1
 		if sys.unknown[s] {
-			loc[s] = int32(len(r.idx))
-			r.idx = append(r.idx, s)
+			loc[s] = int32(len(idx))
+			idx = append(idx, s)
 		}
 	}
-	for _, s := range r.idx {
-		diag, leak := 0.0, 0.0
-		for k := m.RowPtr[s]; k < m.RowPtr[s+1]; k++ {
-			t, p := m.Col[k], m.Prob[k]
-			switch {
-			case t == s:
-				diag += p
-			case loc[t] >= 0:
-				r.col = append(r.col, loc[t])
-				r.val = append(r.val, p)
-			default:
-				leak += p
-			}
-		}
-		r.diag = append(r.diag, diag)
-		r.leak = append(r.leak, leak)
-		r.b = append(r.b, sys.b[s])
-		r.ptr = append(r.ptr, len(r.col))
-	}
-	return r
+	return (&workspace{}).localSystem(sys, idx, loc, nil), idx
 }
 
 // jacobi is PRISM's default iterative method, reproduced so that published PRISM figures can be
@@ -561,8 +534,8 @@ func (sys *system) rows() *globalRows {
 // (1 - a_ss), stopping when the relative change max |x'-x|/|x'| drops below ε (PRISM's default
 // 1e-6) and failing after the iteration limit (PRISM's default 10000).
 func (sys *system) jacobi(opt *Options) (*solution, error) {
-	r := sys.rows()
-	n := len(r.idx)
+	r, idx := sys.allRows()
+	n := len(idx)
 	v, w := make([]float64, n), make([]float64, n)
 	eps, maxIter := opt.epsilon(), opt.maxIter()
 	it := 0
@@ -589,7 +562,7 @@ func (sys *system) jacobi(opt *Options) (*solution, error) {
 		}
 	}
 	x := make([]float64, sys.g.m.N)
-	for i, s := range r.idx {
+	for i, s := range idx {
 		x[s] = v[i]
 	}
 	return &solution{x: x, stats: Stats{Method: opt.Method.String(), Unknowns: n, Iterations: it, Converged: true,
@@ -603,8 +576,8 @@ func (sys *system) jacobi(opt *Options) (*solution, error) {
 // when the bounds are within 2ε of each other relative to their midpoint, which is then the value.
 // Unlike a convergence criterion, the bounds hold whenever it stops.
 func (sys *system) interval(opt *Options) (*solution, error) {
-	r := sys.rows()
-	n := len(r.idx)
+	r, idx := sys.allRows()
+	n := len(idx)
 	xs, ys, zs := make([]float64, n), make([]float64, n), make([]float64, n)
 	xn, yn, zn := make([]float64, n), make([]float64, n), make([]float64, n)
 	for i := range ys {
@@ -653,7 +626,7 @@ func (sys *system) interval(opt *Options) (*solution, error) {
 	sol := &solution{x: make([]float64, sys.g.m.N), lo: make([]float64, sys.g.m.N), hi: make([]float64, sys.g.m.N),
 		stats: Stats{Method: opt.Method.String(), Unknowns: n, Iterations: it, Converged: converged}}
 	worst := 0.0
-	for i, s := range r.idx {
+	for i, s := range idx {
 		sol.lo[s], sol.hi[s] = lo[i], hi[i]
 		sol.x[s] = lo[i] + (hi[i]-lo[i])/2
 		if math.IsInf(hi[i], 1) {

@@ -96,14 +96,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&fl.method, "method", "direct", "checker method: direct, gauss-seidel, interval, prism or exact")
 	fs.BoolVar(&fl.asJSON, "json", false, "print results as JSON")
 	fs.BoolVar(&fl.time, "time", false, "with a WORKLOAD: record a CPU profile and add a measured \"time\" reward (ns per execution)")
-	var workload []string
-	flagArgs := args
-	for i, a := range args {
-		if a == "--" {
-			flagArgs, workload = args[:i], args[i+1:]
-			break
-		}
-	}
+	flagArgs, workload := splitWorkload(args)
 	pos, err := parse(fs, flagArgs, stdout)
 	if err != nil {
 		return err

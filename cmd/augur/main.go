@@ -121,6 +121,16 @@ func parse(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) 
 	}
 }
 
+// splitWorkload separates a command's own arguments from the workload after the first "--".
+func splitWorkload(args []string) (own, workload []string) {
+	for i, a := range args {
+		if a == "--" {
+			return args[:i], args[i+1:]
+		}
+	}
+	return args, nil
+}
+
 // multi is a repeatable string flag.
 type multi []string
 

@@ -62,14 +62,7 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	merge := fs.Bool("merge", false, "add the counts into the existing -o profile instead of replacing it")
 	keep := fs.Bool("keep", false, "keep the work directory (rewritten files, overlay, counter files) and print its path")
 	cpu := fs.Bool("time", false, "also record a CPU profile (go test workloads) and keep the sampled time of every line, from which analyze makes a measured \"time\" reward")
-	var workload []string
-	flagArgs := args
-	for i, a := range args {
-		if a == "--" {
-			flagArgs, workload = args[:i], args[i+1:]
-			break
-		}
-	}
+	flagArgs, workload := splitWorkload(args)
 	pkgs, err := parse(fs, flagArgs, stdout)
 	if err != nil {
 		return err
