@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/augur-perf/augur/dtmc"
+	"github.com/augur-perf/augur/internal/testmodels"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
@@ -35,9 +36,9 @@ func golden(t *testing.T, name string, got string) {
 }
 
 func TestPRISMGolden(t *testing.T) {
-	for _, s := range samples {
-		t.Run(s.name, func(t *testing.T) {
-			m := s.model(t)
+	for _, s := range testmodels.Samples {
+		t.Run(s.Name, func(t *testing.T) {
+			m := s.Model(t)
 			p, err := PRISM(m, PRISMOptions{})
 			if err != nil {
 				t.Fatal(err)
@@ -45,20 +46,20 @@ func TestPRISMGolden(t *testing.T) {
 			if len(p.Consts) != 0 {
 				t.Errorf("plain export has constants %v", p.Consts)
 			}
-			golden(t, s.name+".prism", p.Text)
+			golden(t, s.Name+".prism", p.Text)
 
 			p, err = PRISM(m, PRISMOptions{Parametric: true})
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, s.name+".param.prism", p.Text+"==> values <==\n"+p.ValuesFile()+"==> -const <==\n"+p.ConstFlag()+"\n")
+			golden(t, s.Name+".param.prism", p.Text+"==> values <==\n"+p.ValuesFile()+"==> -const <==\n"+p.ConstFlag()+"\n")
 		})
 	}
 }
 
 func TestDOTGolden(t *testing.T) {
-	for _, s := range samples {
-		golden(t, s.name+".dot", DOT(s.model(t)))
+	for _, s := range testmodels.Samples {
+		golden(t, s.Name+".dot", DOT(s.Model(t)))
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/augur-perf/augur/checker"
 	"github.com/augur-perf/augur/dtmc"
+	"github.com/augur-perf/augur/internal/testmodels"
 	"github.com/augur-perf/augur/pctl"
 )
 
@@ -15,14 +16,14 @@ import (
 func TestRoundTripAnswers(t *testing.T) {
 	props := []string{`P=? [ F "done" ]`, `P=? [ F<=5 "done" ]`, `R=? [ F "done" ]`, `R=? [ C<=3 ]`, `S=? [ "done" ]`}
 	checked := 0
-	for _, smp := range samples {
-		m := smp.model(t)
+	for _, smp := range testmodels.Samples {
+		m := smp.Model(t)
 		if _, ok := m.Labels["done"]; !ok || len(m.Rewards) == 0 {
 			continue
 		}
 		checked++
 		dir := t.TempDir()
-		base := filepath.Join(dir, smp.name)
+		base := filepath.Join(dir, smp.Name)
 		if err := WriteJSONFile(base+".json", m); err != nil {
 			t.Fatal(err)
 		}

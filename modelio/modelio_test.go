@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/augur-perf/augur/dtmc"
+	"github.com/augur-perf/augur/internal/testmodels"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden from the current output")
@@ -67,15 +68,15 @@ func strip(m *dtmc.Model, actions, exact bool) *dtmc.Model {
 }
 
 func TestJSONGoldenAndRoundTrip(t *testing.T) {
-	for _, s := range samples {
-		t.Run(s.name, func(t *testing.T) {
-			m := s.model(t)
+	for _, s := range testmodels.Samples {
+		t.Run(s.Name, func(t *testing.T) {
+			m := s.Model(t)
 			var buf bytes.Buffer
 			if err := WriteJSON(&buf, m); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, s.name+".json", buf.Bytes())
-			back, err := ReadJSON(bytes.NewReader(buf.Bytes()), s.name+".json")
+			golden(t, s.Name+".json", buf.Bytes())
+			back, err := ReadJSON(bytes.NewReader(buf.Bytes()), s.Name+".json")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -98,15 +99,15 @@ func TestJSONGoldenAndRoundTrip(t *testing.T) {
 }
 
 func TestPRISMExplicitGoldenAndRoundTrip(t *testing.T) {
-	for _, s := range samples {
-		t.Run(s.name, func(t *testing.T) {
-			m := s.model(t)
+	for _, s := range testmodels.Samples {
+		t.Run(s.Name, func(t *testing.T) {
+			m := s.Model(t)
 			dir := t.TempDir()
 			f, err := WritePRISMFiles(filepath.Join(dir, "out"), m, PRISMWriteOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
-			golden(t, s.name+".prism-explicit", concatFiles(t, append(append([]string{f.Tra, f.Lab}, f.Srew...), f.Trew...)...))
+			golden(t, s.Name+".prism-explicit", concatFiles(t, append(append([]string{f.Tra, f.Lab}, f.Srew...), f.Trew...)...))
 			back, err := LoadPRISM(filepath.Join(dir, "out"))
 			if err != nil {
 				t.Fatal(err)
@@ -132,11 +133,11 @@ func TestPRISMExplicitGoldenAndRoundTrip(t *testing.T) {
 }
 
 func TestStormGoldenAndRoundTrip(t *testing.T) {
-	for _, s := range samples {
-		t.Run(s.name, func(t *testing.T) {
-			m := s.model(t)
+	for _, s := range testmodels.Samples {
+		t.Run(s.Name, func(t *testing.T) {
+			m := s.Model(t)
 			dir := t.TempDir()
-			f, err := WriteStormFiles(filepath.Join(dir, s.name), m)
+			f, err := WriteStormFiles(filepath.Join(dir, s.Name), m)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,7 +145,7 @@ func TestStormGoldenAndRoundTrip(t *testing.T) {
 			for _, r := range f.Rewards {
 				paths = append(paths, r.State, r.Trans)
 			}
-			golden(t, s.name+".storm", concatFiles(t, paths...))
+			golden(t, s.Name+".storm", concatFiles(t, paths...))
 			back, err := ReadStorm(f)
 			if err != nil {
 				t.Fatal(err)
@@ -261,7 +262,7 @@ func TestPRISMExplicitSemantics(t *testing.T) {
 	b.Add(1, 1, 1)
 	b.AddInit(0, 0.25)
 	b.AddInit(1, 0.75)
-	nu := mustBuild(t, b)
+	nu := testmodels.MustBuild(t, b)
 	if err := WritePRISMLab(&bytes.Buffer{}, nu); err == nil || !strings.Contains(err.Error(), "not uniform") {
 		t.Errorf("non-uniform init: %v", err)
 	}

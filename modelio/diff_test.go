@@ -1,103 +1,11 @@
 package modelio
 
-// The three sample models of the golden tests. export/testmodels_test.go holds the same three;
-// keep them in step.
-
 import (
 	"fmt"
-	"math/big"
 	"strings"
-	"testing"
 
 	"github.com/augur-perf/augur/dtmc"
 )
-
-type sample struct {
-	name  string
-	model func(t testing.TB) *dtmc.Model
-}
-
-var samples = []sample{
-	{"die", knuthDie},
-	{"geometric", geometricLoop},
-	{"protocol", lossyProtocol},
-}
-
-func mustBuild(t testing.TB, b *dtmc.Builder) *dtmc.Model {
-	t.Helper()
-	m, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return m
-}
-
-// knuthDie is the Knuth–Yao die: fair coin flips in states 0..6 until one of the faces 7..12
-// (one..six) is reached.
-func knuthDie(t testing.TB) *dtmc.Model {
-	b := dtmc.NewBuilder(13)
-	flips := [][3]int{{0, 1, 2}, {1, 3, 4}, {2, 5, 6}, {3, 1, 7}, {4, 8, 9}, {5, 10, 11}, {6, 2, 12}}
-	for _, f := range flips {
-		b.Add(f[0], f[1], 0.5)
-		b.Add(f[0], f[2], 0.5)
-		b.AddStateReward("flips", f[0], 1)
-		b.SetLine(f[0], 10+f[0])
-	}
-	faces := []string{"one", "two", "three", "four", "five", "six"}
-	for i, face := range faces {
-		s := 7 + i
-		b.Add(s, s, 1)
-		b.Label("done", s)
-		b.Label(face, s)
-	}
-	b.SetInit(0)
-	return mustBuild(t, b)
-}
-
-// geometricLoop retries with exact probability 2/3 and carries a reward on two states and
-// named parameters.
-func geometricLoop(t testing.TB) *dtmc.Model {
-	b := dtmc.NewBuilder(3)
-	b.AddExact(0, 0, big.NewRat(2, 3))
-	b.SetParam("p_retry")
-	b.AddExact(0, 1, big.NewRat(1, 3))
-	b.SetParam("p_ok")
-	b.Add(1, 2, 1)
-	b.Add(2, 2, 1)
-	b.AddStateReward("cost", 0, 2.5)
-	b.AddStateReward("cost", 1, 0.75)
-	b.Label("ok", 1)
-	b.Label("end", 2)
-	b.SetInit(0)
-	return mustBuild(t, b)
-}
-
-// lossyProtocol has actions, transition rewards, two initial states and an empty label.
-func lossyProtocol(t testing.TB) *dtmc.Model {
-	b := dtmc.NewBuilder(4)
-	b.Add(0, 1, 0.9)
-	b.SetAction("send")
-	b.Add(0, 2, 0.1)
-	b.SetAction("send")
-	b.Add(1, 3, 1)
-	b.SetAction("ack")
-	b.Add(2, 0, 1)
-	b.SetAction("retry")
-	b.Add(3, 3, 1)
-	b.AddTransReward("energy", 0, 1, 2)
-	b.AddTransReward("energy", 0, 2, 2)
-	b.AddTransReward("energy", 2, 0, 0.5)
-	b.AddStateReward("time", 0, 1)
-	b.AddStateReward("time", 1, 1)
-	b.AddStateReward("time", 2, 1)
-	b.AddTransReward("time", 1, 3, 3)
-	b.Label("delivered", 3)
-	b.Label("lost", 2)
-	b.DeclareLabel("empty")
-	b.AddInit(0, 0.5)
-	b.AddInit(2, 0.5)
-	return mustBuild(t, b)
-}
 
 // diffModels describes the first difference between two models, field by field; "" if none.
 // Exact values are compared as numbers, since equal rationals may differ in representation.

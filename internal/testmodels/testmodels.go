@@ -1,7 +1,7 @@
-package export
-
-// The three sample models of the golden tests. modelio/testmodels_test.go holds the same three;
-// keep them in step.
+// Package testmodels holds the small sample DTMCs that the golden-file and round-trip tests of
+// several packages share, so that every package tests against the same models. Only tests
+// import it.
+package testmodels
 
 import (
 	"math/big"
@@ -10,18 +10,21 @@ import (
 	"github.com/augur-perf/augur/dtmc"
 )
 
-type sample struct {
-	name  string
-	model func(t testing.TB) *dtmc.Model
+// Sample is a named model maker.
+type Sample struct {
+	Name  string
+	Model func(t testing.TB) *dtmc.Model
 }
 
-var samples = []sample{
-	{"die", knuthDie},
-	{"geometric", geometricLoop},
-	{"protocol", lossyProtocol},
+// Samples are the three models of the golden and round-trip tests.
+var Samples = []Sample{
+	{"die", KnuthDie},
+	{"geometric", GeometricLoop},
+	{"protocol", LossyProtocol},
 }
 
-func mustBuild(t testing.TB, b *dtmc.Builder) *dtmc.Model {
+// MustBuild builds b or fails the test.
+func MustBuild(t testing.TB, b *dtmc.Builder) *dtmc.Model {
 	t.Helper()
 	m, err := b.Build()
 	if err != nil {
@@ -30,9 +33,9 @@ func mustBuild(t testing.TB, b *dtmc.Builder) *dtmc.Model {
 	return m
 }
 
-// knuthDie is the Knuth–Yao die: fair coin flips in states 0..6 until one of the faces 7..12
+// KnuthDie is the Knuth–Yao die: fair coin flips in states 0..6 until one of the faces 7..12
 // (one..six) is reached.
-func knuthDie(t testing.TB) *dtmc.Model {
+func KnuthDie(t testing.TB) *dtmc.Model {
 	b := dtmc.NewBuilder(13)
 	flips := [][3]int{{0, 1, 2}, {1, 3, 4}, {2, 5, 6}, {3, 1, 7}, {4, 8, 9}, {5, 10, 11}, {6, 2, 12}}
 	for _, f := range flips {
@@ -49,12 +52,12 @@ func knuthDie(t testing.TB) *dtmc.Model {
 		b.Label(face, s)
 	}
 	b.SetInit(0)
-	return mustBuild(t, b)
+	return MustBuild(t, b)
 }
 
-// geometricLoop retries with exact probability 2/3 and carries a reward on two states and
+// GeometricLoop retries with exact probability 2/3 and carries a reward on two states and
 // named parameters.
-func geometricLoop(t testing.TB) *dtmc.Model {
+func GeometricLoop(t testing.TB) *dtmc.Model {
 	b := dtmc.NewBuilder(3)
 	b.AddExact(0, 0, big.NewRat(2, 3))
 	b.SetParam("p_retry")
@@ -67,11 +70,11 @@ func geometricLoop(t testing.TB) *dtmc.Model {
 	b.Label("ok", 1)
 	b.Label("end", 2)
 	b.SetInit(0)
-	return mustBuild(t, b)
+	return MustBuild(t, b)
 }
 
-// lossyProtocol has actions, transition rewards, two initial states and an empty label.
-func lossyProtocol(t testing.TB) *dtmc.Model {
+// LossyProtocol has actions, transition rewards, two initial states and an empty label.
+func LossyProtocol(t testing.TB) *dtmc.Model {
 	b := dtmc.NewBuilder(4)
 	b.Add(0, 1, 0.9)
 	b.SetAction("send")
@@ -94,5 +97,5 @@ func lossyProtocol(t testing.TB) *dtmc.Model {
 	b.DeclareLabel("empty")
 	b.AddInit(0, 0.5)
 	b.AddInit(2, 0.5)
-	return mustBuild(t, b)
+	return MustBuild(t, b)
 }
