@@ -187,32 +187,43 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// loadFunc loads the package of spec and selects one function.
+// loadFunc loads the package of spec and selects one function. The package path ends at one of
+// the dots of spec's last path element (gopkg.in/yaml.v3.Unmarshal has two candidates): the
+// longest that loads wins.
 func loadFunc(dir, spec string) (*frontend.Program, *frontend.Func, error) {
-	path := spec
-	if i := strings.LastIndex(spec, "/"); i >= 0 {
-		if j := strings.Index(spec[i:], "."); j >= 0 {
-			path = spec[:i+j]
+	slash := strings.LastIndex(spec, "/") + 1
+	var candidates []string
+	for i := len(spec) - 1; i > slash; i-- {
+		if spec[i] == '.' {
+			candidates = append(candidates, spec[:i])
 		}
-	} else if j := strings.Index(spec, "."); j >= 0 {
-		path = spec[:j]
 	}
-	prog, err := frontend.Load(dir, path)
-	if err != nil {
-		return nil, nil, err
+	if len(candidates) == 0 {
+		return nil, nil, fmt.Errorf("%q names no function: give import/path.Func, import/path.T.Method or import/path.(*T).Method", spec)
 	}
-	fns, err := prog.Select(spec)
-	if err != nil {
-		return nil, nil, err
-	}
-	if len(fns) != 1 {
-		names := make([]string, len(fns))
-		for i, f := range fns {
-			names[i] = f.Name
+	var firstErr error
+	for _, path := range candidates {
+		prog, err := frontend.Load(dir, path)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
 		}
-		return nil, nil, fmt.Errorf("%s names %d functions (%s); analyze takes one", spec, len(fns), strings.Join(names, ", "))
+		fns, err := prog.Select(spec)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(fns) != 1 {
+			names := make([]string, len(fns))
+			for i, f := range fns {
+				names[i] = f.Name
+			}
+			return nil, nil, fmt.Errorf("%s names %d functions (%s); analyze takes one", spec, len(fns), strings.Join(names, ", "))
+		}
+		return prog, fns[0], nil
 	}
-	return prog, fns[0], nil
+	return nil, nil, firstErr
 }
 
 // readProfile reads a measured profile (augur-profile/1) or a given one (augur-usage/1, counts as
