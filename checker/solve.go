@@ -310,13 +310,17 @@ func (l *localSystem) eliminate(x []float64, comp []int, ws *workspace) (ok bool
 	return true, nil
 }
 
+// largeComponent is the size from which a component is worth a test before elimination and an
+// accelerated Gauss–Seidel after it.
+const largeComponent = 4096
+
 // eliminationLikely predicts whether elimination will stay sparse: eliminating a state with a
 // predecessors and b successors adds up to a·b entries and removes a+b, so it fills in only when
 // a·b > a+b. Flow graphs of code have almost no such states; random expander-like graphs have
 // little else, and trying them first would only waste time and memory.
 func (l *localSystem) eliminationLikely() bool {
 	n := len(l.diag)
-	if n < 4096 {
+	if n < largeComponent {
 		return true
 	}
 	in := make([]int32, n)
@@ -402,25 +406,64 @@ func (l *localSystem) gaussSeidel(x []float64, comp []int, opt *Options, st *Sta
 			return fmt.Errorf("internal error: state %d never leaves the unknown states", comp[order[i]])
 		}
 	}
-	v := make([]float64, n)
+	// On large components, each sweep ends with a coarse correction along the constant vector (one
+	// aggregate, as in iterative aggregation–disaggregation) that makes the residuals sum to zero:
+	// Gauss–Seidel alone damps that smooth error mode slowest on well-mixed chains (116 sweeps
+	// instead of 33 on the random benchmark). It needs only the column sums, not another pass
+	// over the matrix.
+	colSum := make([]float64, n)
+	for k, c := range l.col {
+		colSum[c] += l.val[k]
+	}
+	sumB, sumLeak := 0.0, 0.0
+	for i := 0; i < n; i++ {
+		sumB += l.b[i]
+		sumLeak += l.leak[i]
+	}
+	v, old := make([]float64, n), make([]float64, n)
 	eps, maxIter := opt.epsilon(), opt.maxIter()
-	prev, delta := math.Inf(1), math.Inf(1)
-	it := 0
-	for it < maxIter {
-		it++
-		prev, delta = delta, 0
+	// sweep is one Gauss–Seidel sweep, with or without the coarse correction; it returns the
+	// largest relative change.
+	sweep := func(correct bool) float64 {
+		copy(old, v)
 		for i := 0; i < n; i++ {
 			s := l.b[i]
 			for k := l.ptr[i]; k < l.ptr[i+1]; k++ {
 				s += l.val[k] * v[l.col[k]]
 			}
-			s /= rate[i]
-			delta = math.Max(delta, relChange(v[i], s))
-			v[i] = s
+			v[i] = s / rate[i]
 		}
-		if delta < eps {
-			break
+		if correct && sumLeak > 0 {
+			sumR := sumB
+			for i := 0; i < n; i++ {
+				sumR += v[i] * (colSum[i] - rate[i])
+			}
+			alpha := sumR / sumLeak
+			for i := range v {
+				v[i] += alpha
+			}
 		}
+		d := 0.0
+		for i := 0; i < n; i++ {
+			d = math.Max(d, relChange(old[i], v[i]))
+		}
+		return d
+	}
+	// The remaining error is estimated as δ·λ/(1-λ) from the contraction rate λ of plain sweeps.
+	// Large components (where elimination failed, and plain sweeps would take too long) iterate
+	// with the correction and then take two plain sweeps for the estimate, which is less
+	// reliable there: interval iteration is the method for a guarantee.
+	correct := n >= largeComponent
+	prev, delta := math.Inf(1), math.Inf(1)
+	it := 0
+	for it < maxIter && delta >= eps {
+		it++
+		prev, delta = delta, sweep(correct)
+	}
+	if correct {
+		prev = sweep(false)
+		delta = sweep(false)
+		it += 2
 	}
 	for i, j := range order {
 		x[comp[j]] = v[i]

@@ -26,8 +26,26 @@
 // leave a cycle undetermined (an infinite loop, a goto loop), more counters are added until
 // the equations determine everything; Plan checks this when instrumenting, not after the run.
 //
-// Panics the CFG does not show are found without recover: a function that can panic keeps a
-// local frame {cur, chain}; a node that may panic (it calls, indexes, dereferences, divides,
+// A function without defer statements keeps no frame: its Panics are unknowns of the same
+// equations, and more counters are placed until the equations determine them (Panics = Count −
+// outflow): the count of a statement before it runs, the outflow of a may-panic statement after
+// it completes (a return: after its results are evaluated), an outcome, or the times the
+// function falls off the end of its body. Candidates are tried from the least nested outward and
+// the redundant ones dropped, so the panics of a loop body are usually derived from a count
+// after the loop. Only if that fails does the function get the frame.
+//
+// In a frame-free function, an outermost loop that calls nothing and can end only by unwinding
+// (no channel, map, go, select, defer; range only over slices, arrays, strings and integers;
+// no goto and no labelled jump out of it) counts in local variables, added to _augur_c where
+// the loop is left (after it, before a return in it). If something in it may panic, each local
+// is also stored, after each increment, into a stack array that a deferred _augur_flush adds to
+// the counters when the function unwinds (normal exits leave it zeroed). Such locals are lost
+// only when the process ends while the loop runs in another goroutine (os.Exit or a crash
+// elsewhere, main returning, a signal, a fatal error): in-flight invocations whose counts were
+// not consistent with the frame either.
+//
+// Otherwise panics the CFG does not show are found without recover: a function that defers (or
+// whose panics cannot be derived) keeps a local frame {cur, chain}; a node that may panic (it calls, indexes, dereferences, divides,
 // asserts, sends, ...) stores its ID in cur before it runs; return statements set chain to
 // "returning" after their results are evaluated; a deferred _augur_exit, registered first and so
 // run last, sees a frame still "in the body" only when the function is unwinding, and counts

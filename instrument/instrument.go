@@ -277,7 +277,7 @@ func (p *funcPlan) profileFunc(c []uint64) (*profile.Func, error) {
 	for i, nd := range p.g.Nodes {
 		n := &f.Nodes[i]
 		n.Count = val[i]
-		n.Panics = c[p.pan(i)]
+		n.Panics = val[p.n+p.e+i]
 		if nd.IsDecision() {
 			n.Outcomes = make([]uint64, len(nd.Succs))
 			for k := range nd.Succs {

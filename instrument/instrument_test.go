@@ -405,3 +405,62 @@ func TestCorpusCompiles(t *testing.T) {
 		t.Fatal(msg)
 	}
 }
+
+// TestSchemesAgree runs the kernels (normally and into panics) instrumented as usual (frame-free
+// functions, register loops) and with every function forced to keep the frame, and requires the
+// same profile from both, conserving flow.
+func TestSchemesAgree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds programs")
+	}
+	dir := filepath.Join(workDir, "kern")
+	prog, err := frontend.Load(workDir, "./kern")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fns, err := prog.Select("example.com/work/kern")
+	if err != nil {
+		t.Fatal(err)
+	}
+	measure := func(force bool) *profile.Profile {
+		forceFrame = force
+		b, err := Instrument(prog, fns, t.TempDir())
+		forceFrame = false
+		if err != nil {
+			t.Fatal(err)
+		}
+		bin := filepath.Join(t.TempDir(), "kern.test")
+		if out, err := goCmd(dir, "test", "-c", "-o", bin, "-overlay="+b.Overlay, ".").CombinedOutput(); err != nil {
+			t.Fatalf("go test -c: %v\n%s", err, out)
+		}
+		pdir := t.TempDir()
+		if r := runBin(t, bin, pdir, "-test.run=^TestKernels$"); r.code != 0 {
+			t.Fatalf("kernels failed: %s%s", r.stdout, r.stderr)
+		}
+		p, n, err := b.Collect(pdir)
+		if err != nil || n != 1 {
+			t.Fatalf("%d counter files: %v", n, err)
+		}
+		for _, fn := range fns {
+			if err := conserves(fn.CFG, p.Funcs[fn.Name]); err != nil {
+				t.Errorf("force %v: %s: %v", force, fn.Name, err)
+			}
+		}
+		return p
+	}
+	got, want := measure(false), measure(true)
+	for _, fn := range fns {
+		g, w := got.Funcs[fn.Name], want.Funcs[fn.Name]
+		if fmt.Sprint(g.Invocations, g.Nodes) != fmt.Sprint(w.Invocations, w.Nodes) {
+			t.Errorf("%s:\n got %d %+v\nwant %d %+v", fn.Name, g.Invocations, g.Nodes, w.Invocations, w.Nodes)
+		}
+	}
+	m := got.Funcs["example.com/work/kern.MatMul"]
+	panics := uint64(0)
+	for _, nd := range m.Nodes {
+		panics += nd.Panics
+	}
+	if m.Invocations != 4 || panics != 3 {
+		t.Errorf("MatMul: %d invocations, %d panics; want 4, 3", m.Invocations, panics)
+	}
+}

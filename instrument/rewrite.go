@@ -109,12 +109,111 @@ func (f *fileEdits) beforeStmt(s ast.Stmt, text string) {
 	f.insert(target.Pos(), text)
 }
 
-// rewriteFunc adds the probes of one function to the file's edits.
+// regState maps the counters incremented inside register loops to locals (_augur_l<j>) and,
+// in loops that may panic, to slots of the mirror array _augur_m.
+type regState struct {
+	loops   []*regLoop
+	locals  []int // local j holds counter locals[j]
+	localOf map[int]int
+	slot    map[int]int // local j → mirror slot
+	mirrors []int       // mirror slot → counter
+}
+
+func (r *regState) loopAt(pos token.Pos) *regLoop {
+	for _, l := range r.loops {
+		if l.contains(pos) {
+			return l
+		}
+	}
+	return nil
+}
+
+// add returns the code that adds d (1 or -1) to counter i at pos.
+func (r *regState) add(i int, pos token.Pos, d string) string {
+	l := r.loopAt(pos)
+	if l == nil {
+		return "_augur_c[" + strconv.Itoa(i) + "]" + d + "; "
+	}
+	j, ok := r.localOf[i]
+	if !ok {
+		j = len(r.locals)
+		r.localOf[i] = j
+		r.locals = append(r.locals, i)
+		l.locals = append(l.locals, j)
+		if l.mirror {
+			r.slot[j] = len(r.mirrors)
+			r.mirrors = append(r.mirrors, i)
+		}
+	}
+	v := "_augur_l" + strconv.Itoa(j)
+	t := v + d + "; "
+	if m, ok := r.slot[j]; ok {
+		t += "_augur_m[" + strconv.Itoa(m) + "] = " + v + "; "
+	}
+	return t
+}
+
+// flush returns the code that moves the locals of the register loop at pos (if any) into the
+// counters.
+func (r *regState) flush(pos token.Pos) string {
+	l := r.loopAt(pos)
+	if l == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, j := range l.locals {
+		v := "_augur_l" + strconv.Itoa(j)
+		fmt.Fprintf(&b, "_augur_c[%d] += %s; %s = 0; ", r.locals[j], v, v)
+		if m, ok := r.slot[j]; ok {
+			fmt.Fprintf(&b, "_augur_m[%d] = 0; ", m)
+		}
+	}
+	return b.String()
+}
+
+// rewriteFunc adds the probes of one function to the file's edits. A frame-free function with
+// register loops is rewritten twice: the first pass finds the locals the loops need, so that
+// the second can flush them.
 func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info) error {
+	f.parents(p.fn.Decl.Body)
+	r := &regState{localOf: map[int]int{}, slot: map[int]int{}}
+	if !p.frame {
+		r.loops = findRegLoops(p, info)
+	}
+	e0 := len(f.edits)
+	if err := rewriteBody(f, p, info, r); err != nil || len(r.locals) == 0 {
+		return err
+	}
+	f.edits = f.edits[:e0]
+	if err := rewriteBody(f, p, info, r); err != nil {
+		return err
+	}
+	pro := "var "
+	for j := range r.locals {
+		if j > 0 {
+			pro += ", "
+		}
+		pro += "_augur_l" + strconv.Itoa(j)
+	}
+	pro += " uint64; "
+	if len(r.mirrors) > 0 {
+		pro += fmt.Sprintf("var _augur_m [%d]uint64; defer _augur_flush(_augur_m[:], &_augur_fd[%d]); ", len(r.mirrors), p.k)
+		p.mirrors = r.mirrors
+	}
+	f.insert(p.fn.Decl.Body.Lbrace+1, pro)
+	for _, l := range r.loops {
+		if l.exits && len(l.locals) > 0 {
+			f.add(l.s.End(), token.NoPos, 6, "; "+r.flush(l.s.Pos()))
+		}
+	}
+	return nil
+}
+
+func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error {
 	g, decl := p.g, p.fn.Decl
-	f.parents(decl.Body)
 	fd := fmt.Sprintf("&_augur_fd[%d]", p.k)
 	inc := func(i int) string { return "_augur_c[" + strconv.Itoa(i) + "]++; " }
+	incAt := func(i int, pos token.Pos) string { return r.add(i, pos, "++") }
 	store := func(n int) string {
 		if !p.frame || !p.mayPanic[n] {
 			return ""
@@ -200,16 +299,24 @@ func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info) error {
 				f.beforeStmt(s, t)
 			}
 		case *ast.ReturnStmt:
-			if !p.frame {
-				break
+			before := ""
+			if p.countBefore[i] {
+				before = incAt(p.cnt(i), s.Pos())
 			}
-			if p.mayPanic[i] && len(s.Results) > 0 {
-				if err := rewriteReturn(f, p, info, i, s); err != nil {
-					return err
-				}
-				break
+			var err error
+			switch {
+			case p.frame && p.mayPanic[i] && len(s.Results) > 0:
+				err = rewriteReturn(f, p, info, i, s, before+"_augur_s.cur = "+strconv.Itoa(i)+"; ", ret)
+			case p.doneCount[i]:
+				err = rewriteReturn(f, p, info, i, s, before, incAt(p.flow(i, 0), s.Pos())+r.flush(s.Pos()))
+			case p.frame:
+				f.beforeStmt(s, before+store(i)+ret)
+			case before+r.flush(s.Pos()) != "":
+				f.beforeStmt(s, before+r.flush(s.Pos()))
 			}
-			f.beforeStmt(s, store(i)+ret)
+			if err != nil {
+				return err
+			}
 		case *ast.DeferStmt:
 			if !p.frame {
 				break
@@ -218,13 +325,16 @@ func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info) error {
 			f.beforeStmt(s, store(i)+fmt.Sprintf("defer _augur_post(&_augur_s, %s, %d); ", fd, k))
 			f.insert(s.End(), fmt.Sprintf("; defer _augur_pre(&_augur_s, %s, %d)", fd, k))
 		case ast.Stmt:
+			if p.doneCount[i] {
+				f.add(s.End(), token.NoPos, 4, "; "+incAt(p.flow(i, 0), s.End()))
+			}
 			t := store(i)
-			if p.gotoCount[i] {
-				t += inc(p.cnt(i))
+			if p.countBefore[i] {
+				t += incAt(p.cnt(i), s.Pos())
 			}
 			if br, ok := s.(*ast.BranchStmt); ok && br.Tok == token.FALLTHROUGH {
 				if d, k := fallthroughTarget(f, g, br); d >= 0 && p.rawFlow[p.edge0[d]+k] {
-					t += "_augur_c[" + strconv.Itoa(p.flow(d, k)) + "]--; "
+					t += r.add(p.flow(d, k), s.Pos(), "--")
 				}
 			}
 			if t == "" {
@@ -247,15 +357,16 @@ func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info) error {
 		}
 		// Outcome counters.
 		for k := range nd.Succs {
-			if !p.rawFlow[p.edge0[i]+k] {
+			if !p.rawFlow[p.edge0[i]+k] || p.doneCount[i] {
 				continue
 			}
-			c := inc(p.flow(i, k))
+			c := func(pos token.Pos) string { return incAt(p.flow(i, k), pos) }
 			switch st := p.outcomeSite(i, k); st.kind {
 			case siteAt:
-				f.insert(st.pos, c)
+				f.insert(st.pos, c(st.pos))
 			case siteElse:
-				f.add(nd.AST.(*ast.IfStmt).Body.End(), token.NoPos, 2, " else {"+c+"}")
+				end := nd.AST.(*ast.IfStmt).Body.End()
+				f.add(end, token.NoPos, 2, " else {"+c(end)+"}")
 			case siteDefault:
 				var body *ast.BlockStmt
 				switch s := nd.AST.(type) {
@@ -264,11 +375,14 @@ func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info) error {
 				case *ast.TypeSwitchStmt:
 					body = s.Body
 				}
-				f.add(body.Rbrace, token.NoPos, 2, "; default: "+c)
+				f.add(body.Rbrace, token.NoPos, 2, "; default: "+c(body.Rbrace))
 			default:
 				return fmt.Errorf("%s: internal error: outcome %q of %s has no counter site", nd.Pos, nd.Succs[k].Outcome, nd.Text)
 			}
 		}
+	}
+	if p.fallEnd {
+		f.add(decl.Body.Rbrace, token.NoPos, 3, "; "+inc(p.cnt(g.End)))
 	}
 	if p.frame && (decl.Type.Results == nil || len(decl.Type.Results.List) == 0) {
 		f.add(decl.Body.Rbrace, token.NoPos, 3, "; "+ret)
@@ -333,22 +447,23 @@ func fallthroughTarget(f *fileEdits, g *frontend.CFG, br *ast.BranchStmt) (int, 
 }
 
 // rewriteReturn turns "return e0, e1" whose results may panic into
-// "{cur = n; var _augur_r0 T0 = e0; var _augur_r1 T1 = e1; chain = 1; return _augur_r0, _augur_r1}"
-// on the same lines, so a panic while evaluating the results is charged to the return node
-// and the exit hook sees "returning" only once they are evaluated.
-func rewriteReturn(f *fileEdits, p *funcPlan, info *types.Info, id int, s *ast.ReturnStmt) error {
+// "{head var _augur_r0 T0 = e0; var _augur_r1 T1 = e1; tail return _augur_r0, _augur_r1}"
+// on the same lines, so that tail runs only once the results are evaluated: with a frame, head
+// sets cur and tail sets chain to "returning" (a panic while evaluating the results is charged
+// to the return node); frame-free, tail counts the return's completions.
+func rewriteReturn(f *fileEdits, p *funcPlan, info *types.Info, id int, s *ast.ReturnStmt, head, tail string) error {
 	sig, _ := p.fn.Obj.Type().(*types.Signature)
 	if p.fn.Obj == nil || sig == nil {
 		return fmt.Errorf("%s: no type information for %s", p.g.Nodes[id].Pos, p.fn.Name)
 	}
 	res := sig.Results()
 	qual := qualifier(f.file, p.fn.Pkg.Types)
-	head := "{_augur_s.cur = " + strconv.Itoa(id) + "; "
+	head = "{" + head
 	var names []string
 	for i := 0; i < res.Len(); i++ {
 		names = append(names, "_augur_r"+strconv.Itoa(i))
 	}
-	tail := "; _augur_s.chain = 1; return " + strings.Join(names, ", ") + "}"
+	tail = "; " + tail + "return " + strings.Join(names, ", ") + "}"
 	if len(s.Results) == 1 && res.Len() > 1 {
 		f.beforeStmt(s, head)
 		f.add(s.Return, s.Results[0].Pos(), 1, "var "+strings.Join(names, ", ")+" = ")

@@ -103,6 +103,15 @@ type _augur_fdesc struct {
 	fx       []uint8    // per node: &3 term (1 panic, 2 goexit, 3 exit), 4 recover decision, 8 implicit panic goes on a panic chain
 	run      [4][]int32 // per chain, per defer statement: its DeferRun node, or -1
 	done     [4]int32   // per chain: counter index of the DeferDispatch "done" flow, or -1
+	mx       []int32    // per slot of _augur_m: its counter index
+}
+
+// _augur_flush adds the register-loop counts mirrored in m that the loops had no chance to
+// flush (the function is unwinding; on other exits m is all zeros).
+func _augur_flush(m []uint64, d *_augur_fdesc) {
+	for i, v := range m {
+		_augur_c[d.mx[i]] += v
+	}
 }
 
 func _augur_cond(s *_augur_frame, n int32) bool {
@@ -236,6 +245,7 @@ var _ = _augur_cond
 var _ = _augur_exit
 var _ = _augur_pre
 var _ = _augur_post
+var _ = _augur_flush
 
 var _augur_fd = [...]_augur_fdesc{
 `)
@@ -298,9 +308,13 @@ func descLiteral(p *funcPlan) string {
 			rs = append(rs, "{"+strings.Join(run[c], ", ")+"}")
 		}
 	}
-	return fmt.Sprintf("\t{cnt: %d, pan: %d, fl: []int32{%s}, fx: []uint8{%s}, run: [4][]int32{%s}, done: [4]int32{%d, %d, %d, %d}}, // %s\n",
+	var mx []string
+	for _, c := range p.mirrors {
+		mx = append(mx, strconv.Itoa(c))
+	}
+	return fmt.Sprintf("\t{cnt: %d, pan: %d, fl: []int32{%s}, fx: []uint8{%s}, run: [4][]int32{%s}, done: [4]int32{%d, %d, %d, %d}, mx: []int32{%s}}, // %s\n",
 		p.cnt(0), p.pan(0), strings.Join(fl, ", "), strings.Join(fx, ", "), strings.Join(rs, ", "),
-		done[0], done[1], done[2], done[3], p.fn.Name)
+		done[0], done[1], done[2], done[3], strings.Join(mx, ", "), p.fn.Name)
 }
 
 // fileStem makes a file name from an import path.

@@ -36,3 +36,78 @@ func BenchmarkCollatz(b *testing.B) {
 		sink += Collatz(300)
 	}
 }
+
+func BenchmarkInsertionSort(b *testing.B) {
+	src := make([]int, 256)
+	for i := range src {
+		src[i] = (i * 7919) % 1009
+	}
+	xs := make([]int, len(src))
+	for b.Loop() {
+		copy(xs, src)
+		InsertionSort(xs)
+	}
+}
+
+func BenchmarkFNV1a(b *testing.B) {
+	data := make([]byte, 4096)
+	for i := range data {
+		data[i] = byte(i * 31)
+	}
+	for b.Loop() {
+		sink += int(FNV1a(data))
+	}
+}
+
+func BenchmarkTokens(b *testing.B) {
+	s := ""
+	for i := 0; i < 64; i++ {
+		s += "x1 = foo_bar + 42*(baz - 7) / qux_99;\n"
+	}
+	for b.Loop() {
+		i, n, o := Tokens(s)
+		sink += i + n + o
+	}
+}
+
+func BenchmarkSearch(b *testing.B) {
+	xs := make([]int, 1024)
+	for i := range xs {
+		xs[i] = 2 * i
+	}
+	for b.Loop() {
+		for x := 0; x < 2048; x += 7 {
+			sink += Search(xs, x)
+		}
+	}
+}
+
+func BenchmarkEditDistance(b *testing.B) {
+	x := "the quick brown fox jumps over the lazy dog; pack my box with five dozen liquor jugs"
+	y := "the quack brown fix jumped over a lazy dog: pack my bag with five dozen liquid jugs!"
+	for b.Loop() {
+		sink += EditDistance(x, y)
+	}
+}
+
+// TestKernels runs every kernel, some of them into panics, for the instrumentation tests.
+func TestKernels(t *testing.T) {
+	xs := []int{5, 2, 9, 1, 7}
+	InsertionSort(xs)
+	sink += Sum(xs) + Fib(8) + Collatz(30) + Search(xs, 7) + Search(xs, 0) + EditDistance("kitten", "sitting")
+	sink += int(FNV1a([]byte("hello")))
+	i, n, o := Tokens("a1 = b + 42*(c_d - 7);")
+	sink += i + n + o
+	a := []float64{1, 2, 3, 4}
+	MatMul(a, a, make([]float64, 4), 2)
+	for _, f := range []func(){
+		func() { MatMul(a, a, make([]float64, 3), 2) },     // panics storing c[3]
+		func() { MatMul(a[:3], a, make([]float64, 4), 2) }, // panics reading a[3]
+		func() { MatMul(a, a, make([]float64, 4), 3) },     // panics in the inner loop
+	} {
+		func() {
+			defer func() { recover() }()
+			f()
+		}()
+	}
+}

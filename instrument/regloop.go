@@ -1,0 +1,199 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+)
+
+// A regLoop is an outermost loop of a frame-free function whose counters live in local
+// variables (registers) while it runs and are added to _augur_c when it is left: a memory
+// increment per iteration is a load-add-store chain (store-forwarding latency) that costs more
+// than a small loop body. The loop calls nothing and does nothing that can end the process or
+// the goroutine without unwinding (no calls, channel or map operations, go, select, defer), and
+// it is left only by falling through or breaking out of it (then the locals are flushed after
+// it), by a return inside it (flushed before the return) or by a panic. When something in it may
+// panic (indexing, division, a nil dereference: runtime errors, which unwind), each increment
+// also stores the local into a stack array (_augur_m) that a deferred _augur_flush adds to the
+// counters if the function unwinds; a plain store is off the critical path.
+type regLoop struct {
+	s      ast.Stmt // *ast.ForStmt or *ast.RangeStmt
+	init   ast.Stmt
+	mirror bool
+	rets   []*ast.ReturnStmt
+	exits  bool // the loop can end normally (condition, range, break)
+	locals []int
+}
+
+func (l *regLoop) contains(p token.Pos) bool {
+	if p < l.s.Pos() || p >= l.s.End() {
+		return false
+	}
+	return l.init == nil || p < l.init.Pos() || p >= l.init.End()
+}
+
+var pureBuiltins = map[string]bool{"len": true, "cap": true, "min": true, "max": true, "real": true, "imag": true, "complex": true}
+
+// findRegLoops returns the outermost loops of p's function that can keep their counters in
+// registers.
+func findRegLoops(p *funcPlan, info *types.Info) []*regLoop {
+	var out []*regLoop
+	ast.Inspect(p.fn.Decl.Body, func(n ast.Node) bool {
+		switch s := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt, *ast.RangeStmt:
+			if l := regLoopOf(p, info, s.(ast.Stmt)); l != nil {
+				out = append(out, l)
+				return false
+			}
+		}
+		return true
+	})
+	return out
+}
+
+func regLoopOf(p *funcPlan, info *types.Info, s ast.Stmt) *regLoop {
+	l := &regLoop{s: s}
+	var body *ast.BlockStmt
+	switch s := s.(type) {
+	case *ast.ForStmt:
+		l.init, body = s.Init, s.Body
+		l.exits = s.Cond != nil
+	case *ast.RangeStmt:
+		body = s.Body
+		l.exits = true
+		if !rangeOK(info, s) {
+			return nil
+		}
+	}
+	labels := map[string]bool{}
+	ast.Inspect(s, func(n ast.Node) bool {
+		if ls, ok := n.(*ast.LabeledStmt); ok {
+			labels[ls.Label.Name] = true
+		}
+		return true
+	})
+	own, _ := parentLabel(p.fn.Decl.Body, s)
+	ok := true
+	depth := 0 // breakable statements between s and the node being inspected
+	var stack []ast.Node
+	check := func(n ast.Node) bool {
+		if !ok {
+			return false
+		}
+		if n == nil {
+			if top := stack[len(stack)-1]; isBreakable(top) {
+				depth--
+			}
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		if isBreakable(n) {
+			depth++
+		}
+		switch x := n.(type) {
+		case *ast.CallExpr:
+			if tv, ok2 := info.Types[x.Fun]; ok2 && tv.IsType() {
+				break
+			}
+			if id, ok2 := ast.Unparen(x.Fun).(*ast.Ident); ok2 {
+				if b, ok2 := info.Uses[id].(*types.Builtin); ok2 && pureBuiltins[b.Name()] {
+					break
+				}
+			}
+			ok = false
+		case *ast.IndexExpr:
+			if tv, ok2 := info.Types[x.X]; ok2 {
+				if _, isMap := tv.Type.Underlying().(*types.Map); isMap {
+					ok = false
+				}
+			}
+		case *ast.UnaryExpr:
+			if x.Op == token.ARROW {
+				ok = false
+			}
+		case *ast.FuncLit, *ast.CompositeLit, *ast.SendStmt, *ast.GoStmt, *ast.DeferStmt, *ast.SelectStmt:
+			ok = false
+		case *ast.RangeStmt:
+			if !rangeOK(info, x) {
+				ok = false
+			}
+		case *ast.BranchStmt:
+			switch {
+			case x.Tok == token.GOTO:
+				ok = false
+			case x.Label != nil && !labels[x.Label.Name] && x.Label.Name != own:
+				ok = false
+			case x.Tok == token.BREAK && (x.Label == nil && depth == 0 || x.Label != nil && x.Label.Name == own):
+				l.exits = true
+			}
+		case *ast.ReturnStmt:
+			l.rets = append(l.rets, x)
+		}
+		return ok
+	}
+	parts := []ast.Node{body}
+	if f, isFor := s.(*ast.ForStmt); isFor {
+		if f.Cond != nil {
+			parts = append(parts, f.Cond)
+		}
+		if f.Post != nil {
+			parts = append(parts, f.Post)
+		}
+	}
+	for _, part := range parts {
+		stack, depth = nil, 0
+		ast.Inspect(part, check)
+	}
+	if !ok {
+		return nil
+	}
+	if !l.exits && len(l.rets) == 0 {
+		return nil
+	}
+	for i, nd := range p.g.Nodes {
+		if p.mayPanic[i] && nd.AST != nil && l.contains(nd.AST.Pos()) {
+			l.mirror = true
+		}
+	}
+	return l
+}
+
+// rangeOK reports whether a range loop runs no code but its own: not over a map (a concurrent
+// write is a fatal error, which does not unwind), a channel or a function.
+func rangeOK(info *types.Info, s *ast.RangeStmt) bool {
+	tv, ok := info.Types[s.X]
+	if !ok {
+		return false
+	}
+	switch u := tv.Type.Underlying().(type) {
+	case *types.Basic, *types.Slice, *types.Array:
+		return true
+	case *types.Pointer:
+		_, ok := u.Elem().Underlying().(*types.Array)
+		return ok
+	}
+	return false
+}
+
+func isBreakable(n ast.Node) bool {
+	switch n.(type) {
+	case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+		return true
+	}
+	return false
+}
+
+// parentLabel returns the label of s, if s is a labelled statement's statement.
+func parentLabel(body *ast.BlockStmt, s ast.Stmt) (string, bool) {
+	name, found := "", false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if ls, ok := n.(*ast.LabeledStmt); ok && ls.Stmt == s {
+			name, found = ls.Label.Name, true
+		}
+		return !found
+	})
+	return name, found
+}
