@@ -88,6 +88,13 @@ func (g *graph) sccs(sub []bool) (states []int, bounds []int) {
 		index[i] = unvisited
 	}
 	onStack := make([]bool, n)
+	size := 0
+	for _, in := range sub {
+		if in {
+			size++
+		}
+	}
+	states = make([]int, 0, size)
 	var stack []int
 	type frame struct{ s, k int }
 	var call []frame

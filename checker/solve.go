@@ -146,9 +146,15 @@ type localSystem struct {
 
 func (ws *workspace) localSystem(sys *system, comp []int, loc []int32, x []float64) *localSystem {
 	m := sys.g.m
-	ws.ptr = append(ws.ptr[:0], 0)
-	ws.col, ws.val = ws.col[:0], ws.val[:0]
-	ws.diag, ws.leak, ws.b = ws.diag[:0], ws.leak[:0], ws.b[:0]
+	// Sized up front: a million-state component would otherwise allocate several times its size
+	// in append's doublings.
+	nnz := 0
+	for _, s := range comp {
+		nnz += m.RowPtr[s+1] - m.RowPtr[s]
+	}
+	ws.ptr = append(grow(ws.ptr, len(comp)+1), 0)
+	ws.col, ws.val = grow(ws.col, nnz), grow(ws.val, nnz)
+	ws.diag, ws.leak, ws.b = grow(ws.diag, len(comp)), grow(ws.leak, len(comp)), grow(ws.b, len(comp))
 	for _, s := range comp {
 		diag, leak, b := 0.0, 0.0, sys.b[s]
 		for k := m.RowPtr[s]; k < m.RowPtr[s+1]; k++ {
@@ -174,6 +180,14 @@ func (ws *workspace) localSystem(sys *system, comp []int, loc []int32, x []float
 		ws.ptr = append(ws.ptr, len(ws.col))
 	}
 	return &localSystem{ptr: ws.ptr, col: ws.col, val: ws.val, diag: ws.diag, leak: ws.leak, b: ws.b}
+}
+
+// grow empties s and makes room for n elements.
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, 0, n)
+	}
+	return s[:0]
 }
 
 // exitRate is 1 - P(i,i), computed as the sum of what leaves i: subtracting from 1 would lose
