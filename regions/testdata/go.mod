@@ -1,0 +1,3 @@
+module example.com/regionsdata
+
+go 1.26

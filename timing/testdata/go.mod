@@ -1,0 +1,3 @@
+module example.com/timingdata
+
+go 1.26

@@ -1,0 +1,157 @@
+package timing
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/augur-perf/augur/options"
+	"github.com/augur-perf/augur/regions"
+	"github.com/augur-perf/augur/taint"
+)
+
+// build analyses the package in dir, instruments its Algorithm 2 regions
+// (before optimisation, so each decision is one region) and builds it with
+// the overlay.
+func build(t *testing.T, dir string) (*Build, string, []regions.Region) {
+	t.Helper()
+	pkgs, err := taint.Load(taint.Config{Dir: dir}, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := taint.Analyze(pkgs, options.Decls{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	regs, _, err := regions.Find(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	work := t.TempDir()
+	b, err := Instrument(res, regs, work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(work, "prog")
+	cmd := exec.Command("go", "build", "-overlay", b.Overlay, "-o", bin, ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		for _, f := range b.Files {
+			src, _ := os.ReadFile(f)
+			t.Logf("%s:\n%s", f, src)
+		}
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return b, bin, regs
+}
+
+func run(t *testing.T, b *Build, bin string, args ...string) *Times {
+	t.Helper()
+	dir := t.TempDir()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), EnvDir+"="+dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s %v: %v\n%s", bin, args, err, out)
+	}
+	tm, err := b.Collect(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tm
+}
+
+func byFunc(t *testing.T, regs []regions.Region, fn string) int {
+	for _, r := range regs {
+		if r.Func == fn && strings.HasPrefix(r.Text, "if ") {
+			return r.ID
+		}
+	}
+	t.Fatalf("no if region in %s", fn)
+	return 0
+}
+
+func ms(ns int64) float64 { return float64(ns) / 1e6 }
+
+// TestExits checks that regions left by return, break, goto and a
+// recovered panic are closed there: each region's self time is its own
+// sleep, the base region excludes them, and nothing is reported.
+func TestExits(t *testing.T) {
+	b, bin, regs := build(t, "testdata/exits")
+	if !b.Base {
+		t.Fatal("main.main not found for the base region")
+	}
+	tm := run(t, b, bin, "-P")
+	if len(tm.Issues) > 0 || tm.Concurrent || len(tm.Open) > 0 {
+		t.Fatalf("issues: %v", tm.Issues)
+	}
+	want := map[string]float64{"ret": 10, "brk": 6, "gt": 7, "pan": 8}
+	for fn, w := range want {
+		r := tm.Regions[byFunc(t, regs, fn)]
+		if got := ms(r.SelfNs); got < w || got > w+4 || r.Entries != 1 {
+			t.Errorf("%s: region self %.2f ms, %d entries; want %.0f ms once", fn, got, r.Entries, w)
+		}
+	}
+	// Base: ms(3) in main and gt's ms(2) after its region.
+	if got := ms(tm.Regions[0].SelfNs); got < 5 || got > 12 {
+		t.Errorf("base region %.2f ms, want about 5", got)
+	}
+	// brk's loop is a region too (the break makes it depend on P): its
+	// self time excludes the nested if region.
+	if got := ms(tm.Regions[byFunc(t, regs, "brk")-1].SelfNs); got > 1 {
+		t.Errorf("brk's loop region %.2f ms, want ≈0", got)
+	}
+	// Off: brk's if region is entered three times, each short.
+	tm = run(t, b, bin)
+	if r := tm.Regions[byFunc(t, regs, "brk")]; r.Entries != 3 || ms(r.SelfNs) > 6 {
+		t.Errorf("brk with P off: %+v", r)
+	}
+	if len(tm.Issues) > 0 {
+		t.Errorf("issues: %v", tm.Issues)
+	}
+}
+
+// TestOsExit checks that os.Exit inside a region keeps completed regions
+// and reports the ones left open.
+func TestOsExit(t *testing.T) {
+	b, bin, regs := build(t, "testdata/exits")
+	tm := run(t, b, bin, "-P", "-X")
+	if r := tm.Regions[byFunc(t, regs, "ret")]; ms(r.SelfNs) < 10 {
+		t.Errorf("completed region lost: %+v", r)
+	}
+	if len(tm.Open) != 2 || tm.Open[0] != 0 || !strings.Contains(strings.Join(tm.Issues, "\n"), "os.Exit") {
+		t.Errorf("open %v issues %v", tm.Open, tm.Issues)
+	}
+}
+
+// TestConcurrent checks that regions entered from two goroutines (while main
+// owns the stack) are detected and reported, not timed.
+func TestConcurrent(t *testing.T) {
+	b, bin, regs := build(t, "testdata/conc")
+	tm := run(t, b, bin, "-P")
+	id := byFunc(t, regs, "work")
+	if !tm.Concurrent || tm.Regions[id].Foreign != 4 || tm.Regions[id].SelfNs != 0 {
+		t.Errorf("concurrent %v region %+v", tm.Concurrent, tm.Regions[id])
+	}
+	if !strings.Contains(strings.Join(tm.Issues, "\n"), "did not own") {
+		t.Errorf("issues: %v", tm.Issues)
+	}
+}
+
+// TestLinesKept checks that rewritten files keep every line where it was.
+func TestLinesKept(t *testing.T) {
+	b, _, _ := build(t, "../examples/options")
+	for orig, dst := range b.Files {
+		a, _ := os.ReadFile(orig)
+		c, _ := os.ReadFile(dst)
+		if strings.Count(string(a), "\n") != strings.Count(string(c), "\n") {
+			t.Errorf("%s: line count changed", orig)
+		}
+		if !strings.Contains(string(c), "_augurT_in(&_augurT_f, 1); if a {") {
+			t.Errorf("%s: probe missing:\n%s", dst, c)
+		}
+	}
+	_ = time.Now
+}
