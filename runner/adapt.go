@@ -59,7 +59,9 @@ func Measurements(r *Result, regs []regions.Region) []RegionRuns {
 					continue
 				}
 				ns := rt.SelfNs
-				if rt.ID == 0 && !hasBase(run) {
+				if rt.ID == 0 {
+					// The base region is the whole program, as the baselines measure it: start-up
+					// and exit included, not just main's own code.
 					ns = run.WallNs - sum
 				}
 				out[k].Runs = append(out[k].Runs, influence.Measurement{Config: cfg, Seconds: float64(ns) / 1e9})
@@ -69,10 +71,6 @@ func Measurements(r *Result, regs []regions.Region) []RegionRuns {
 	return out
 }
 
-// hasBase reports whether the run timed the base region itself.
-func hasBase(run RunRecord) bool {
-	return len(run.Times.Regions) > 0 && run.Times.Regions[0].Entries > 0
-}
 
 // Model builds every region's local model and sums them (influence.Global).
 func Model(r *Result, regs []regions.Region) (influence.Model, []influence.Local, error) {

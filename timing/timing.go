@@ -224,6 +224,11 @@ func Instrument(res *taint.Result, regs []regions.Region, dir string) (*Build, e
 		}
 		replace[filepath.Join(d, RuntimeFile)] = dst
 	}
+	if mainFile := findMain(res); mainFile != "" {
+		if err := relocate(replace, dir, mainFile); err != nil {
+			return nil, err
+		}
+	}
 	ov, _ := json.MarshalIndent(map[string]any{"Replace": replace}, "", " ")
 	b.Overlay = filepath.Join(dir, "overlay.json")
 	if err := os.WriteFile(b.Overlay, ov, 0o644); err != nil {
