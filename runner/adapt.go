@@ -71,7 +71,6 @@ func Measurements(r *Result, regs []regions.Region) []RegionRuns {
 	return out
 }
 
-
 // Model builds every region's local model and sums them (influence.Global).
 func Model(r *Result, regs []regions.Region) (influence.Model, []influence.Local, error) {
 	var locals []influence.Local
