@@ -37,9 +37,16 @@
 // In a frame-free function, an outermost loop that calls nothing and can end only by unwinding
 // (no channel, map, go, select, defer; range only over slices, arrays, strings and integers;
 // no goto and no labelled jump out of it) counts in local variables, added to _augur_c where
-// the loop is left (after it, before a return in it). If something in it may panic, each local
-// is also stored, after each increment, into a stack array that a deferred _augur_flush adds to
-// the counters when the function unwinds (normal exits leave it zeroed). Such locals are lost
+// the loop is left (after it, before a return in it). If something in it may panic and every
+// such operation is an index of a slice, string or array or an integer division (in a statement,
+// an if or switch without init, or the condition of a for loop without init and post), each one
+// is preceded by a guard that repeats the runtime's check and flushes the locals only when it
+// would fail (if uint64(i) >= uint64(len(s)) { flush }): no defer, so the function stays
+// inlinable, and the compiler drops the guard wherever it drops the bounds check. Otherwise, and
+// in nests three or more loops deep (where a guard the compiler cannot drop costs more per
+// iteration than the deferred flush costs per call), each local is also stored, after each
+// increment, into a stack array that a deferred _augur_flush adds to the counters when the
+// function unwinds (normal exits leave it zeroed). Such locals are lost
 // only when the process ends while the loop runs in another goroutine (os.Exit or a crash
 // elsewhere, main returning, a signal, a fatal error): in-flight invocations whose counts were
 // not consistent with the frame either.

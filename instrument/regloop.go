@@ -20,6 +20,9 @@ type regLoop struct {
 	s      ast.Stmt // *ast.ForStmt or *ast.RangeStmt
 	init   ast.Stmt
 	mirror bool
+	// guards holds, when mirror is not set, the terms of the guard of each may-panic node
+	// (see guardBuilder).
+	guards map[int][]string
 	rets   []*ast.ReturnStmt
 	exits  bool // the loop can end normally (condition, range, break)
 	locals []int
@@ -36,14 +39,14 @@ var pureBuiltins = map[string]bool{"len": true, "cap": true, "min": true, "max":
 
 // findRegLoops returns the outermost loops of p's function that can keep their counters in
 // registers.
-func findRegLoops(p *funcPlan, info *types.Info) []*regLoop {
+func findRegLoops(p *funcPlan, info *types.Info, src func(ast.Expr) (string, bool)) []*regLoop {
 	var out []*regLoop
 	ast.Inspect(p.fn.Decl.Body, func(n ast.Node) bool {
 		switch s := n.(type) {
 		case *ast.FuncLit:
 			return false
 		case *ast.ForStmt, *ast.RangeStmt:
-			if l := regLoopOf(p, info, s.(ast.Stmt)); l != nil {
+			if l := regLoopOf(p, info, src, s.(ast.Stmt)); l != nil {
 				out = append(out, l)
 				return false
 			}
@@ -53,8 +56,8 @@ func findRegLoops(p *funcPlan, info *types.Info) []*regLoop {
 	return out
 }
 
-func regLoopOf(p *funcPlan, info *types.Info, s ast.Stmt) *regLoop {
-	l := &regLoop{s: s}
+func regLoopOf(p *funcPlan, info *types.Info, src func(ast.Expr) (string, bool), s ast.Stmt) *regLoop {
+	l := &regLoop{s: s, guards: map[int][]string{}}
 	var body *ast.BlockStmt
 	switch s := s.(type) {
 	case *ast.ForStmt:
@@ -155,8 +158,22 @@ func regLoopOf(p *funcPlan, info *types.Info, s ast.Stmt) *regLoop {
 	}
 	for i, nd := range p.g.Nodes {
 		if p.mayPanic[i] && nd.AST != nil && l.contains(nd.AST.Pos()) {
-			l.mirror = true
+			terms, ok := nodeGuard(info, src, nd.AST)
+			if !ok {
+				l.mirror = true
+			} else if len(terms) > 0 {
+				l.guards[i] = terms
+			}
 		}
+	}
+	// A nest three or more loops deep does enough work per call to amortize the deferred flush,
+	// and there the mirror stores measured cheaper than guards the compiler cannot drop (MatMul:
+	// 0.84× with the mirror, 1.6× with guards on its two strided indexes).
+	if len(l.guards) > 0 && loopDepth(s) >= 3 {
+		l.mirror = true
+	}
+	if l.mirror {
+		l.guards = nil
 	}
 	return l
 }
@@ -196,4 +213,25 @@ func parentLabel(body *ast.BlockStmt, s ast.Stmt) (string, bool) {
 		return !found
 	})
 	return name, found
+}
+
+// loopDepth is the deepest nesting of loops in s, s included.
+func loopDepth(s ast.Node) int {
+	d := 0
+	var walk func(n ast.Node, k int)
+	walk = func(n ast.Node, k int) {
+		ast.Inspect(n, func(m ast.Node) bool {
+			switch m.(type) {
+			case *ast.ForStmt, *ast.RangeStmt:
+				if m != n {
+					walk(m, k+1)
+					return false
+				}
+			}
+			return true
+		})
+		d = max(d, k)
+	}
+	walk(s, 1)
+	return d
 }

@@ -153,6 +153,16 @@ func (r *regState) add(i int, pos token.Pos, d string) string {
 	return t
 }
 
+// guard returns the code that flushes the locals of the register loop at pos right before
+// node n, if it may panic, would panic (see guardBuilder).
+func (r *regState) guard(n int, pos token.Pos) string {
+	l := r.loopAt(pos)
+	if l == nil || len(l.guards[n]) == 0 || len(l.locals) == 0 {
+		return ""
+	}
+	return "if " + strings.Join(l.guards[n], " || ") + " {" + r.flush(pos) + "}; "
+}
+
 // flush returns the code that moves the locals of the register loop at pos (if any) into the
 // counters.
 func (r *regState) flush(pos token.Pos) string {
@@ -178,7 +188,7 @@ func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info) error {
 	f.parents(p.fn.Decl.Body)
 	r := &regState{localOf: map[int]int{}, slot: map[int]int{}}
 	if !p.frame {
-		r.loops = findRegLoops(p, info)
+		r.loops = findRegLoops(p, info, exprSource(f.src, f.fset, info))
 	}
 	e0 := len(f.edits)
 	if err := rewriteBody(f, p, info, r); err != nil || len(r.locals) == 0 {
@@ -265,12 +275,30 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 				f.insert(s.Cond.Pos(), "_augur_cond(&_augur_s, "+strconv.Itoa(i)+") && (")
 				f.add(s.Cond.End(), token.NoPos, 0, ")")
 			}
+			if t := r.guard(i, s.Pos()); t != "" {
+				f.beforeStmt(s, t)
+			}
 		case *ast.ForStmt:
 			if s.Cond != nil && p.frame && p.mayPanic[i] {
 				f.insert(s.Cond.Pos(), "_augur_cond(&_augur_s, "+strconv.Itoa(i)+") && (")
 				f.add(s.Cond.End(), token.NoPos, 0, ")")
 			}
+			if t := r.guard(i, s.Pos()); t != "" {
+				// The condition runs on entry, after the body falls through and after a
+				// continue (the loop has no post statement). After the body's own probes and
+				// closing braces at the same offset.
+				f.beforeStmt(s, t)
+				f.add(s.Body.Rbrace, token.NoPos, 7, "; "+t)
+				for _, nj := range g.Nodes {
+					if nj.Kind == frontend.KindJump && len(nj.Succs) == 1 && nj.Succs[0].To == i {
+						f.beforeStmt(nj.AST.(ast.Stmt), t)
+					}
+				}
+			}
 		case *ast.RangeStmt, *ast.SelectStmt, *ast.TypeSwitchStmt:
+			if t := r.guard(i, s.Pos()); t != "" {
+				f.beforeStmt(s.(ast.Stmt), t)
+			}
 			if t := store(i); t != "" {
 				if ts, ok := s.(*ast.TypeSwitchStmt); ok && ts.Init != nil {
 					if p.mayPanic[g.StmtNode[ts.Init]] {
@@ -280,6 +308,9 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 				f.beforeStmt(s.(ast.Stmt), t)
 			}
 		case *ast.SwitchStmt:
+			if t := r.guard(i, s.Pos()); t != "" {
+				f.beforeStmt(s, t)
+			}
 			t := store(i)
 			if t == "" {
 				break
@@ -303,6 +334,7 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 			if p.countBefore[i] {
 				before = incAt(p.cnt(i), s.Pos())
 			}
+			before += r.guard(i, s.Pos())
 			var err error
 			switch {
 			case p.frame && p.mayPanic[i] && len(s.Results) > 0:
@@ -337,6 +369,7 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 					t += r.add(p.flow(d, k), s.Pos(), "--")
 				}
 			}
+			t += r.guard(i, s.Pos())
 			if t == "" {
 				break
 			}

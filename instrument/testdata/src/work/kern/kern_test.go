@@ -100,10 +100,17 @@ func TestKernels(t *testing.T) {
 	sink += i + n + o
 	a := []float64{1, 2, 3, 4}
 	MatMul(a, a, make([]float64, 4), 2)
+	sink += Walk([]int{1, 2, 3, -1}, []int{3, 4, 2, 1}, []int{1, 1, 1, 1}, 0, 9)
+	sink += Walk([]int{1, 2, 3, -1}, []int{-1, 4, 2, 1}, []int{1, 1, 1, 1}, 0, 3)
 	for _, f := range []func(){
-		func() { MatMul(a, a, make([]float64, 3), 2) },     // panics storing c[3]
-		func() { MatMul(a[:3], a, make([]float64, 4), 2) }, // panics reading a[3]
-		func() { MatMul(a, a, make([]float64, 4), 3) },     // panics in the inner loop
+		func() { MatMul(a, a, make([]float64, 3), 2) },                                  // panics storing c[3]
+		func() { MatMul(a[:3], a, make([]float64, 4), 2) },                              // panics reading a[3]
+		func() { MatMul(a, a, make([]float64, 4), 3) },                                  // panics in the inner loop
+		func() { Walk([]int{1, 2, 3, -1}, []int{3, 4, 2, 1}, []int{0, 1, 1, 1}, 0, 9) }, // divides by zero
+		func() { Walk([]int{1, 2, 7, -1}, []int{3, 4, 2, 1}, []int{1, 1, 1, 1}, 0, 9) }, // else-if condition
+		func() { Walk([]int{1, 2, 3, -1}, []int{3, 4, 9, 1}, []int{1, 1, 1, 1}, 0, 9) }, // switch clause
+		func() { Walk([]int{1, 2, 3, 4}, []int{3, 4, 2, 1}, []int{1, 1, 1, 1}, 0, 9) },  // loop condition
+		func() { Walk([]int{1, 2, 3, -1}, []int{3, 0, 2, 1}, []int{0, 1, 1, 1}, 0, 9) }, // return
 	} {
 		func() {
 			defer func() { recover() }()

@@ -1,0 +1,287 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// A guard replaces the mirror array and its deferred flush in a register loop whose every
+// may-panic operation is an index or an integer division: right before a statement (or a loop
+// condition) that may panic, "if <it would panic> { flush the locals }" moves the locals into
+// _augur_c exactly when the statement is about to unwind. The condition repeats the check the
+// runtime makes (uint64(i) >= uint64(len(x)), y == 0), so the compiler's prove pass removes it
+// wherever it removes the bounds check itself, and elsewhere it costs a predictable compare:
+// much less than a defer per call (which also stops inlining) and a store per increment.
+// Flushing is correct at any point, so the condition may be true more often than the operation
+// panics (an index behind && is checked unconditionally). Every expression in a register loop
+// is free of side effects (no calls, channel or map operations), so evaluating its operands
+// once more changes nothing; terms are ordered inner first and joined by ||, so a term's
+// operands are evaluated only when none of their own operations would panic.
+type guardBuilder struct {
+	info  *types.Info
+	src   func(ast.Expr) (string, bool)
+	terms []string
+	ok    bool
+}
+
+// guardTerms returns the conditions under which evaluating es would panic, or ok false if some
+// operation in them may panic in a way a guard does not express.
+func guardTerms(info *types.Info, src func(ast.Expr) (string, bool), es ...ast.Expr) ([]string, bool) {
+	g := &guardBuilder{info: info, src: src, ok: true}
+	for _, e := range es {
+		g.expr(e)
+	}
+	return g.terms, g.ok
+}
+
+func (g *guardBuilder) add(t string) {
+	if !slices.Contains(g.terms, t) {
+		g.terms = append(g.terms, t)
+	}
+}
+
+func (g *guardBuilder) text(e ast.Expr) string {
+	t, ok := g.src(e)
+	if !ok {
+		g.ok = false
+	}
+	return "(" + t + ")"
+}
+
+func (g *guardBuilder) expr(e ast.Expr) {
+	if e == nil || !g.ok {
+		return
+	}
+	if tv, ok := g.info.Types[e]; ok && (tv.IsType() || tv.Value != nil) {
+		return
+	}
+	switch x := e.(type) {
+	case *ast.Ident, *ast.BasicLit:
+	case *ast.ParenExpr:
+		g.expr(x.X)
+	case *ast.UnaryExpr:
+		if x.Op == token.ARROW || x.Op == token.AND {
+			g.ok = false
+			return
+		}
+		g.expr(x.X)
+	case *ast.BinaryExpr:
+		g.expr(x.X)
+		if x.Op != token.LAND && x.Op != token.LOR {
+			g.expr(x.Y)
+			break
+		}
+		// Y runs only as X decides: conditioning its terms on X keeps the guard exact, so that
+		// prove drops it where it drops the bounds check (i < len(s) && s[i] > 0).
+		outer := g.terms
+		g.terms = nil
+		g.expr(x.Y)
+		var inner []string
+		for _, t := range g.terms {
+			if !slices.Contains(outer, t) {
+				inner = append(inner, t)
+			}
+		}
+		g.terms = outer
+		if len(inner) == 0 {
+			break
+		}
+		t, ok := g.src(x.X)
+		if !ok {
+			g.terms = append(g.terms, inner...)
+			break
+		}
+		if x.Op == token.LOR {
+			t = "!(" + t + ")"
+		} else {
+			t = "(" + t + ")"
+		}
+		g.terms = append(g.terms, t+" && ("+strings.Join(inner, " || ")+")")
+		switch x.Op {
+		case token.QUO, token.REM:
+			if isInteger(g.info, x) && !nonZeroConst(g.info, x.Y) {
+				g.add(g.text(x.Y) + " == 0")
+			}
+		case token.SHL, token.SHR:
+			if !constShift(g.info, x.Y) {
+				g.ok = false
+			}
+		case token.EQL, token.NEQ:
+			if !simpleComparable(g.info, x.X) || !simpleComparable(g.info, x.Y) {
+				g.ok = false
+			}
+		}
+	case *ast.CallExpr:
+		// Register loops call only pure builtins and conversions.
+		if tv, ok := g.info.Types[x.Fun]; ok && tv.IsType() {
+			if _, basic := tv.Type.Underlying().(*types.Basic); !basic {
+				g.ok = false
+			}
+		}
+		for _, a := range x.Args {
+			g.expr(a)
+		}
+	case *ast.IndexExpr:
+		g.expr(x.X)
+		g.expr(x.Index)
+		g.index(x)
+	case *ast.SelectorExpr:
+		if sel, ok := g.info.Selections[x]; !ok || sel.Kind() != types.FieldVal || sel.Indirect() {
+			g.ok = false
+			return
+		}
+		g.expr(x.X)
+	default:
+		g.ok = false
+	}
+}
+
+func (g *guardBuilder) index(x *ast.IndexExpr) {
+	tv, ok := g.info.Types[x.X]
+	if !ok {
+		g.ok = false
+		return
+	}
+	constIdx := false
+	if iv, ok := g.info.Types[x.Index]; ok && iv.Value != nil {
+		constIdx = true
+	}
+	switch u := tv.Type.Underlying().(type) {
+	case *types.Slice:
+		g.add("uint64" + g.text(x.Index) + " >= uint64(len" + g.text(x.X) + ")")
+	case *types.Basic:
+		if u.Info()&types.IsString == 0 {
+			g.ok = false
+			return
+		}
+		g.add("uint64" + g.text(x.Index) + " >= uint64(len" + g.text(x.X) + ")")
+	case *types.Array:
+		if !constIdx {
+			g.add("uint64" + g.text(x.Index) + " >= " + strconv.FormatInt(u.Len(), 10))
+		}
+	case *types.Pointer:
+		a, ok := u.Elem().Underlying().(*types.Array)
+		if !ok {
+			g.ok = false
+			return
+		}
+		t := g.text(x.X) + " == nil"
+		if !constIdx {
+			t += " || uint64" + g.text(x.Index) + " >= " + strconv.FormatInt(a.Len(), 10)
+		}
+		g.add(t)
+	default:
+		g.ok = false
+	}
+}
+
+// nodeGuard returns the terms guarding may-panic node n of a register loop, and whether n can
+// be guarded where rewriteBody puts guards: right before the statement, before an if or switch
+// without init (conditions, tag and case expressions), before a for loop without init and post
+// and at the end of its body and before its continues (the condition).
+func nodeGuard(info *types.Info, src func(ast.Expr) (string, bool), s ast.Node) ([]string, bool) {
+	switch s := s.(type) {
+	case *ast.IfStmt:
+		if s.Init != nil {
+			return nil, false
+		}
+		return guardTerms(info, src, s.Cond)
+	case *ast.ForStmt:
+		if s.Init != nil || s.Post != nil {
+			return nil, false
+		}
+		return guardTerms(info, src, s.Cond)
+	case *ast.SwitchStmt:
+		if s.Init != nil || s.Tag != nil && !simpleComparable(info, s.Tag) {
+			return nil, false
+		}
+		es := []ast.Expr{s.Tag}
+		for _, c := range s.Body.List {
+			for _, e := range c.(*ast.CaseClause).List {
+				if s.Tag != nil && !simpleComparable(info, e) {
+					return nil, false
+				}
+				es = append(es, e)
+			}
+		}
+		return guardTerms(info, src, es...)
+	case *ast.RangeStmt:
+		if tv, ok := info.Types[s.X]; !ok || !isNonPointer(tv.Type) {
+			return nil, false
+		}
+		return guardTerms(info, src, s.X)
+	case *ast.ExprStmt:
+		return guardTerms(info, src, s.X)
+	case *ast.IncDecStmt:
+		return guardTerms(info, src, s.X)
+	case *ast.ReturnStmt:
+		return guardTerms(info, src, s.Results...)
+	case *ast.AssignStmt:
+		if len(s.Lhs) != len(s.Rhs) {
+			return nil, false
+		}
+		es := append(append([]ast.Expr{}, s.Lhs...), s.Rhs...)
+		terms, ok := guardTerms(info, src, es...)
+		switch s.Tok {
+		case token.QUO_ASSIGN, token.REM_ASSIGN:
+			if isInteger(info, s.Lhs[0]) && !nonZeroConst(info, s.Rhs[0]) {
+				t, ok2 := src(s.Rhs[0])
+				terms, ok = append(terms, "("+t+") == 0"), ok && ok2
+			}
+		case token.SHL_ASSIGN, token.SHR_ASSIGN:
+			if !constShift(info, s.Rhs[0]) {
+				ok = false
+			}
+		}
+		return terms, ok
+	case *ast.DeclStmt:
+		gd, ok := s.Decl.(*ast.GenDecl)
+		if !ok {
+			return nil, false
+		}
+		var es []ast.Expr
+		for _, sp := range gd.Specs {
+			if vs, ok := sp.(*ast.ValueSpec); ok {
+				if len(vs.Values) != 0 && len(vs.Values) != len(vs.Names) {
+					return nil, false
+				}
+				es = append(es, vs.Values...)
+			}
+		}
+		return guardTerms(info, src, es...)
+	case *ast.EmptyStmt, *ast.BranchStmt:
+		return nil, true
+	}
+	return nil, false
+}
+
+func isNonPointer(t types.Type) bool {
+	_, ptr := t.Underlying().(*types.Pointer)
+	return !ptr
+}
+
+// exprSource returns the source of e for a guard, which goes on one line: not if it spans
+// lines or holds a comment, nor if the package redeclares a name the guard uses.
+func exprSource(src []byte, fset *token.FileSet, info *types.Info) func(ast.Expr) (string, bool) {
+	shadow := false
+	for id := range info.Defs {
+		if id.Name == "len" || id.Name == "uint64" {
+			shadow = true
+		}
+	}
+	return func(e ast.Expr) (string, bool) {
+		a, b := fset.Position(e.Pos()).Offset, fset.Position(e.End()).Offset
+		if shadow || a < 0 || b > len(src) || a > b {
+			return "", false
+		}
+		t := string(src[a:b])
+		if strings.ContainsAny(t, "\n\r") || strings.Contains(t, "//") || strings.Contains(t, "/*") {
+			return "", false
+		}
+		return t, true
+	}
+}
