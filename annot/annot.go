@@ -39,18 +39,9 @@ import (
 	"github.com/augur-perf/augur/frontend"
 )
 
-// Error is a malformed or misplaced annotation.
-type Error struct {
-	Pos token.Position
-	Msg string
-}
-
-func (e *Error) Error() string {
-	if e.Pos.IsValid() {
-		return e.Pos.String() + ": " + e.Msg
-	}
-	return e.Msg
-}
+// Error is a malformed or misplaced annotation, at its position (the front end's positioned
+// error, so every stage reports positions alike).
+type Error = frontend.Error
 
 // ErrorList is every error found, in source order.
 type ErrorList []*Error
@@ -265,7 +256,7 @@ func Comments(fset *token.FileSet, file *ast.File) ([]Annotation, error) {
 			}
 			if err != nil {
 				se := err.(*SyntaxError)
-				errs = append(errs, &Error{at(se.Off), se.Msg})
+				errs = append(errs, &Error{Pos: at(se.Off), Msg: se.Msg})
 				continue
 			}
 			trailing := false
@@ -392,17 +383,17 @@ func Parse(fset *token.FileSet, file *ast.File, g *frontend.CFG) (Rewards, error
 			continue
 		}
 		if a.Line == 0 {
-			errs = append(errs, &Error{a.Pos, fmt.Sprintf("@%s attaches to no statement: the line after the comment has no code (annotations go at the end of a statement's line or on the lines directly above it)", a.Name)})
+			errs = append(errs, &Error{Pos: a.Pos, Msg: fmt.Sprintf("@%s attaches to no statement: the line after the comment has no code (annotations go at the end of a statement's line or on the lines directly above it)", a.Name)})
 			continue
 		}
 		id := nodeAt(g, a.Pos.Filename, a.Line, 0)
 		if id < 0 {
-			errs = append(errs, &Error{a.Pos, fmt.Sprintf("@%s attaches to no statement: no statement of %s starts on line %d (case clauses, closing braces and statements inside function literals take no annotations)", a.Name, frontend.FuncName(g.Decl), a.Line)})
+			errs = append(errs, &Error{Pos: a.Pos, Msg: fmt.Sprintf("@%s attaches to no statement: no statement of %s starts on line %d (case clauses, closing braces and statements inside function literals take no annotations)", a.Name, frontend.FuncName(g.Decl), a.Line)})
 			continue
 		}
 		k := key{a.Name, id}
 		if p, dup := first[k]; dup {
-			errs = append(errs, &Error{a.Pos, fmt.Sprintf("@%s is given twice for the statement at line %d (first at %s)", a.Name, a.Line, p)})
+			errs = append(errs, &Error{Pos: a.Pos, Msg: fmt.Sprintf("@%s is given twice for the statement at line %d (first at %s)", a.Name, a.Line, p)})
 			continue
 		}
 		first[k] = a.Pos
@@ -445,7 +436,7 @@ func CheckFile(fset *token.FileSet, file *ast.File) error {
 			}
 		}
 		if !inside {
-			errs = append(errs, &Error{a.Pos, fmt.Sprintf("@%s attaches to no statement: it is outside every function body", a.Name)})
+			errs = append(errs, &Error{Pos: a.Pos, Msg: fmt.Sprintf("@%s attaches to no statement: it is outside every function body", a.Name)})
 		}
 	}
 	return errs.err()

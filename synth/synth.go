@@ -126,18 +126,9 @@ type Result struct {
 	Warnings []Warning
 }
 
-// Error is a problem with the inputs, at the position of the node it concerns.
-type Error struct {
-	Pos token.Position
-	Msg string
-}
-
-func (e *Error) Error() string {
-	if e.Pos.IsValid() {
-		return e.Pos.String() + ": " + e.Msg
-	}
-	return e.Msg
-}
+// Error is a problem with the inputs, at the position of the node it concerns (the front end's
+// positioned error, so every stage reports positions alike).
+type Error = frontend.Error
 
 // row is one node's outgoing distribution: targets in first-seen order.
 type row struct {

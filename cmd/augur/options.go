@@ -809,12 +809,7 @@ func runOptionsMeasure(c *command, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if *run == "" {
-		fmt.Fprintf(stderr, "augur options measure: --run is required\n")
-		fs.Usage()
-		return errUsage
-	}
-	t, err := parseRun(*run)
+	t, err := requireRun(fs, *run, "measure", stderr)
 	if err != nil {
 		return err
 	}
@@ -944,6 +939,16 @@ func runOptionsMeasure(c *command, args []string, stdout, stderr io.Writer) erro
 	return tw.Flush()
 }
 
+// requireRun reads the --run flag that measure and evaluate need.
+func requireRun(fs *flag.FlagSet, run, sub string, stderr io.Writer) (target, error) {
+	if run == "" {
+		fmt.Fprintf(stderr, "augur options %s: --run is required\n", sub)
+		fs.Usage()
+		return target{}, errUsage
+	}
+	return parseRun(run)
+}
+
 // target is a --run argument: the package to build and its fixed arguments.
 type target struct {
 	pkg  string
@@ -1035,12 +1040,7 @@ func runOptionsEvaluate(c *command, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	if *run == "" {
-		fmt.Fprintf(stderr, "augur options evaluate: --run is required\n")
-		fs.Usage()
-		return errUsage
-	}
-	t, err := parseRun(*run)
+	t, err := requireRun(fs, *run, "evaluate", stderr)
 	if err != nil {
 		return err
 	}
