@@ -81,13 +81,13 @@ func (sys *system) bySCC(opt *Options) (*solution, error) {
 	for i := range loc {
 		loc[i] = -1
 	}
-	ws := &workspace{}
+	ws := &localSystem{}
 	for c := 0; c+1 < len(bounds); c++ {
 		comp := states[bounds[c]:bounds[c+1]]
 		for i, s := range comp {
 			loc[s] = int32(i)
 		}
-		local := ws.localSystem(sys, comp, loc, x)
+		local := ws.fill(sys, comp, loc, x)
 		var err error
 		switch {
 		case len(comp) == 1:
@@ -99,7 +99,7 @@ func (sys *system) bySCC(opt *Options) (*solution, error) {
 			ok := false
 			var e error
 			if local.eliminationLikely() {
-				ok, e = local.eliminate(x, comp, ws)
+				ok, e = local.eliminate(x, comp)
 			}
 			if e != nil {
 				err = e
@@ -122,19 +122,10 @@ func (sys *system) bySCC(opt *Options) (*solution, error) {
 	return sol, nil
 }
 
-// workspace holds buffers reused across components so that a model with a million small loops
-// does not allocate a million times.
-type workspace struct {
-	ptr  []int
-	col  []int32
-	val  []float64
-	diag []float64
-	leak []float64
-	b    []float64
-}
-
 // localSystem is one component's rows in local numbering, with the diagonal apart and everything
-// leaving the component folded into b (values) and leak (probability).
+// leaving the component folded into b (values) and leak (probability). One is refilled for
+// component after component, so that a model with a million small loops does not allocate a
+// million times.
 type localSystem struct {
 	ptr  []int
 	col  []int32
@@ -144,7 +135,7 @@ type localSystem struct {
 	b    []float64
 }
 
-func (ws *workspace) localSystem(sys *system, comp []int, loc []int32, x []float64) *localSystem {
+func (ws *localSystem) fill(sys *system, comp []int, loc []int32, x []float64) *localSystem {
 	m := sys.g.m
 	// Sized up front: a million-state component would otherwise allocate several times its size
 	// in append's doublings.
@@ -179,7 +170,7 @@ func (ws *workspace) localSystem(sys *system, comp []int, loc []int32, x []float
 		ws.b = append(ws.b, b)
 		ws.ptr = append(ws.ptr, len(ws.col))
 	}
-	return &localSystem{ptr: ws.ptr, col: ws.col, val: ws.val, diag: ws.diag, leak: ws.leak, b: ws.b}
+	return ws
 }
 
 // grow empties s and makes room for n elements.
@@ -215,7 +206,7 @@ func (l *localSystem) single(x []float64, comp []int) error {
 // which for the flow graphs of structured code removes loop bodies inside-out with little fill. It
 // gives up (ok=false) when fill exceeds a small multiple of the component's size, leaving the
 // component to the dense or iterative solvers.
-func (l *localSystem) eliminate(x []float64, comp []int, ws *workspace) (ok bool, err error) {
+func (l *localSystem) eliminate(x []float64, comp []int) (ok bool, err error) {
 	n := len(comp)
 	type entry struct {
 		col int32
@@ -583,7 +574,7 @@ func (sys *system) allRows() (*localSystem, []int) {
 			idx = append(idx, s)
 		}
 	}
-	return (&workspace{}).localSystem(sys, idx, loc, nil), idx
+	return (&localSystem{}).fill(sys, idx, loc, nil), idx
 }
 
 // jacobi is PRISM's default iterative method, reproduced so that published PRISM figures can be
