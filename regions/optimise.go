@@ -16,7 +16,8 @@ type optimiser struct {
 	rs    []*region
 	// sets are the option sets of Algorithm 2's regions: the interactions
 	// the compressed configurations cover.
-	sets [][]string
+	sets  [][]string
+	calls *callIndex
 }
 
 func (o *optimiser) covered(opts []string) bool {
@@ -52,6 +53,7 @@ func (o *optimiser) run() {
 		changed = o.mergeAdjacent() || changed
 		changed = o.liftCallees() || changed
 		changed = o.liftLoops() || changed
+		changed = o.dropCovered() || changed
 		if !changed {
 			break
 		}

@@ -49,6 +49,14 @@
 //     each call statement, where it may merge further.
 //   - Loop lifting: a region covering a whole for/range body moves to the
 //     loop statement, so it is entered once instead of once per iteration.
+//   - Covered callees: the regions of a function all of whose calls run
+//     inside a region of the caller whose options contain theirs are
+//     removed, so a helper of a hot loop (called from an if or for header,
+//     where callee lifting cannot go) carries no probes; its time is the
+//     caller's region's, which the same options explain. The function must
+//     be named, unexported (or an unexported method), never used as a value
+//     and reached by plain calls only, so the call graph sees every caller;
+//     recursive calls are allowed (they run inside a covered call).
 //
 // Partial relative to the paper: lifting works on the call graph of
 // package taint (static call sites only; calls through function values
@@ -102,6 +110,8 @@ type region struct {
 	decs      []token.Position
 	texts     []string
 	dead      bool
+	// covered marks a region dropCovered removed.
+	covered bool
 }
 
 func (r *region) stmts() []ast.Stmt {

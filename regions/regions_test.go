@@ -148,3 +148,24 @@ func TestLoopLift(t *testing.T) {
 		t.Errorf("after:\n%s", got)
 	}
 }
+
+// TestCoveredCallee: step runs only inside main's region, whose options
+// contain step's, so step's region goes (its time is the call site's); kept
+// is also deferred, which runs it outside main's regions, so its region
+// stays.
+func TestCoveredCallee(t *testing.T) {
+	before, after := find(t, "testdata/covered")
+	funcs := func(rs []Region) string {
+		var fs []string
+		for _, r := range rs {
+			fs = append(fs, r.Func)
+		}
+		return strings.Join(fs, " ")
+	}
+	if f := funcs(before); !strings.Contains(f, "step") || !strings.Contains(f, "kept") {
+		t.Fatalf("before:\n%s", text(t, before, "testdata"))
+	}
+	if f := funcs(after); strings.Contains(f, "step") || !strings.Contains(f, "kept") || !strings.Contains(f, "main") {
+		t.Errorf("after:\n%s", text(t, after, "testdata"))
+	}
+}

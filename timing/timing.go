@@ -46,10 +46,20 @@
 // durations of the regions nested in it, on the monotonic clock. The stack
 // is owned by one goroutine at a time (an atomic owner word; the base region
 // keeps main's goroutine the owner for the whole run). Each frame prologue
-// reads the goroutine id once (from runtime.Stack, about 6 µs on a 2-core
-// VM, paid per invocation of a function holding regions). A probe from a
-// goroutine that does not own the stack is not timed but counted, per
-// region, and Times.Concurrent is set; an exit that does not match the top
+// learns whether its goroutine owns the stack. While the stack has an owner
+// and runtime.NumGoroutine() is 1 (a few loads), the caller is the owner: an
+// owner releases the stack before it exits, so it is the one live user
+// goroutine. Otherwise the prologue reads the goroutine id from
+// runtime.Stack (about 6 µs on a 2-core VM, more on deep stacks); paid on
+// every call, it tripled the run time of lz4's high-compression loop.
+// NumGoroutine leaves out the runtime's goroutines, which run finalizers and
+// cleanups, so the fast path is compiled out (Build.FastOwner) when code
+// outside the standard library calls runtime.SetFinalizer or AddCleanup.
+// What remains inexact is gcount's unsynchronised sum, which can count a
+// goroutine short while another goroutine is being created: that needs a
+// second goroutine alive, whose other frames take the exact path and are
+// reported. A probe from a goroutine that does not own the stack is not
+// timed but counted, per region, and Times.Concurrent is set; an exit that does not match the top
 // of the stack (a goto into a span, a mismatch after recover) is counted as
 // a mismatch and repaired by closing the regions above it. Both appear in
 // Times.Issues: concurrent programs are detected, never silently mis-timed.
@@ -62,6 +72,7 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	gobuild "go/build"
 	"go/token"
 	"hash/fnv"
 	"os"
@@ -87,6 +98,10 @@ type Build struct {
 	NRegions int
 	// Layout identifies this build's timing files.
 	Layout int64
+	// FastOwner is set when frame prologues may skip the goroutine id
+	// (see the package doc): off when the analysed code registers
+	// finalizers or cleanups, or when there is no call graph to tell.
+	FastOwner bool
 	// Files maps each rewritten user file to its rewritten copy.
 	Files map[string]string
 }
@@ -177,6 +192,7 @@ func Instrument(res *taint.Result, regs []regions.Region, dir string) (*Build, e
 			}
 		}
 	}
+	b.FastOwner = !mayFinalize(res)
 	h := fnv.New64a()
 	for _, r := range regs {
 		fmt.Fprintf(h, "%d %s %d %d\n", r.ID, r.File, r.Start.Offset, r.End.Offset)
@@ -219,7 +235,7 @@ func Instrument(res *taint.Result, regs []regions.Region, dir string) (*Build, e
 			return nil, err
 		}
 		dst := filepath.Join(sub, RuntimeFile)
-		if err := os.WriteFile(dst, []byte(runtimeSource(pkgDirs[d], nreg, b.Layout)), 0o644); err != nil {
+		if err := os.WriteFile(dst, []byte(runtimeSource(pkgDirs[d], nreg, b.Layout, b.FastOwner)), 0o644); err != nil {
 			return nil, err
 		}
 		replace[filepath.Join(d, RuntimeFile)] = dst
@@ -250,6 +266,44 @@ func findMain(res *taint.Result) string {
 		}
 	}
 	return ""
+}
+
+// mayFinalize reports whether code outside the standard library may run on
+// the runtime's finalizer or cleanup goroutines, which runtime.NumGoroutine
+// does not count: it calls runtime.SetFinalizer or runtime.AddCleanup (the
+// standard library's own finalizers run no instrumented code).
+func mayFinalize(res *taint.Result) bool {
+	if res == nil || res.CallGraph == nil {
+		return true
+	}
+	goroot := ""
+	if gobuild.Default.GOROOT != "" {
+		goroot = filepath.Join(gobuild.Default.GOROOT, "src") + string(filepath.Separator)
+	}
+	for fn, node := range res.CallGraph.Nodes {
+		if fn == nil || fn.Pkg == nil || fn.Pkg.Pkg.Path() != "runtime" {
+			continue
+		}
+		name := fn.Name()
+		if o := fn.Origin(); o != nil {
+			name = o.Name()
+		}
+		if name != "SetFinalizer" && name != "AddCleanup" {
+			continue
+		}
+		for _, e := range node.In {
+			c := e.Caller.Func
+			if c == nil || c.Pkg == nil {
+				return true
+			}
+			first, _, _ := strings.Cut(c.Pkg.Pkg.Path(), "/")
+			file := res.Fset.Position(c.Pos()).Filename
+			if strings.Contains(first, ".") || (goroot != "" && file != "" && !strings.HasPrefix(file, goroot)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func apply(src []byte, edits []edit) []byte {

@@ -130,6 +130,9 @@ func TestOsExit(t *testing.T) {
 // owns the stack) are detected and reported, not timed.
 func TestConcurrent(t *testing.T) {
 	b, bin, regs := build(t, "testdata/conc")
+	if !b.FastOwner {
+		t.Errorf("the ownership fast path is off")
+	}
 	tm := run(t, b, bin, "-P")
 	id := byFunc(t, regs, "work")
 	if !tm.Concurrent || tm.Regions[id].Foreign != 4 || tm.Regions[id].SelfNs != 0 {
@@ -137,6 +140,21 @@ func TestConcurrent(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(tm.Issues, "\n"), "did not own") {
 		t.Errorf("issues: %v", tm.Issues)
+	}
+}
+
+// TestFinalizer checks that a region entered from a finalizer (a runtime
+// goroutine, invisible to runtime.NumGoroutine) while main owns the stack is
+// reported: registering a finalizer turns the ownership fast path off.
+func TestFinalizer(t *testing.T) {
+	b, bin, regs := build(t, "testdata/final")
+	if b.FastOwner {
+		t.Errorf("the ownership fast path is on in a program with finalizers")
+	}
+	tm := run(t, b, bin, "-P")
+	id := byFunc(t, regs, "work")
+	if !tm.Concurrent || tm.Regions[id].Foreign == 0 || tm.Regions[id].SelfNs != 0 {
+		t.Errorf("concurrent %v region %+v issues %v", tm.Concurrent, tm.Regions[id], tm.Issues)
 	}
 }
 
