@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -409,6 +410,11 @@ func printAnalysis(w io.Writer, fn *frontend.Func, outs []*outcome) {
 	for _, r := range base.values {
 		for _, n := range r.Stats.Notes {
 			fmt.Fprintf(w, "Note: %s\n", n)
+		}
+	}
+	for i, r := range base.values {
+		if !r.Bool && math.IsInf(r.Initial, 1) && i < len(base.names) {
+			fmt.Fprintf(w, "Note: %s is infinite because some runs end in a panic, never reaching \"end\" (as in PRISM); R{%q}=? [ F \"exit\" ] counts them too (--prop)\n", base.props[i], base.names[i])
 		}
 	}
 }
