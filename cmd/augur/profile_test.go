@@ -1,0 +1,74 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/augur-perf/augur/profile"
+)
+
+func TestProfileDistance(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the example's tests")
+	}
+	out := filepath.Join(t.TempDir(), "d.json")
+	code, _, errs := runCLI(t, "profile", "./examples/distance", "-o", out, "--", "go", "test", "./examples/distance", "-run", "Workload")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	p, err := profile.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := p.Funcs[l1]
+	if f == nil || f.Invocations != 1000 {
+		t.Fatalf("L1 profile %+v", f)
+	}
+	// Merging a second run doubles every count.
+	if code, _, errs = runCLI(t, "profile", "./examples/distance", "-o", out, "--merge", "--", "go", "test", "./examples/distance", "-run", "Workload"); code != 0 {
+		t.Fatalf("--merge: exit %d: %s", code, errs)
+	}
+	q, err := profile.Read(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g := q.Funcs[l1]; q.Runs != 2 || g.Invocations != 2000 || g.Nodes[0].Count != 2*f.Nodes[0].Count {
+		t.Errorf("merged profile: runs %d, invocations %d", q.Runs, g.Invocations)
+	}
+}
+
+// The README's first command: profile and analyse in one go.
+func TestAnalyzeWorkload(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the example's tests")
+	}
+	code, out, errs := runCLI(t, "analyze", l1, "--", "go", "test", "./examples/distance", "-run", "Workload")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"(1000 invocations)", `R{"cost"}=? [ F "end" ]  0.7`, "d += abs(a[i] - b[i])"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestProfileRefuses(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"profile", "./examples/distance", "--", "make", "test"}, "must be a go command"},
+		{[]string{"profile", "./examples/distance", "--", "go", "build", "./examples/distance"}, "must be go test or go run"},
+		{[]string{"profile", "./examples/distance", "--", "go", "test", "-cover", "./examples/distance"}, "ignores overlays"},
+		{[]string{"profile", "./examples/distance"}, "expected PKGS... -- WORKLOAD"},
+		{[]string{"profile", "./examples/distance", "--time", "--", "go", "run", "./examples/options"}, "--time needs a go test workload"},
+	}
+	for _, c := range cases {
+		code, _, errs := runCLI(t, c.args...)
+		if code == 0 || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want an error containing %q", c.args, code, errs, c.want)
+		}
+	}
+}
