@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 
 	"github.com/augur-perf/augur/baselines"
@@ -20,9 +21,11 @@ type RegionRuns struct {
 }
 
 // Measurements turns r into one table per region: the base region 0
-// ("base", no options) first, then regs in order. Every run is one
-// measurement (LocalModel averages runs of equal assignments). Options are
-// read as booleans: value index > 0 is on.
+// ("base", no options) first, then regs in order. Each configuration gives
+// each region one measurement, the median of its repetitions: on a shared
+// machine an occasional slow process start or a late timer would otherwise
+// move a configuration's mean, and with it every coefficient that
+// configuration decides. Options are read as booleans: value index > 0 is on.
 func Measurements(r *Result, regs []regions.Region) []RegionRuns {
 	out := []RegionRuns{{Region: influence.Region{Name: "base", Options: []string{}}}}
 	for _, g := range regs {
@@ -43,6 +46,7 @@ func Measurements(r *Result, regs []regions.Region) []RegionRuns {
 				cfg[name] = true
 			}
 		}
+		samples := make([][]float64, len(out))
 		for _, run := range c.Runs {
 			if run.Times == nil {
 				continue
@@ -64,11 +68,26 @@ func Measurements(r *Result, regs []regions.Region) []RegionRuns {
 					// and exit included, not just main's own code.
 					ns = run.WallNs - sum
 				}
-				out[k].Runs = append(out[k].Runs, influence.Measurement{Config: cfg, Seconds: float64(ns) / 1e9})
+				samples[k] = append(samples[k], float64(ns)/1e9)
+			}
+		}
+		for k, xs := range samples {
+			if len(xs) > 0 {
+				out[k].Runs = append(out[k].Runs, influence.Measurement{Config: cfg, Seconds: Median(xs)})
 			}
 		}
 	}
 	return out
+}
+
+// Median of xs (which it sorts); the mean of the middle two for an even count.
+func Median(xs []float64) float64 {
+	sort.Float64s(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
 }
 
 // Model builds every region's local model and sums them (influence.Global).

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -38,7 +39,8 @@ func TestRunningExampleEndToEnd(t *testing.T) {
 		t.Skip("runs the example about 30 times")
 	}
 	// time.Sleep overshoots by a fraction of a millisecond per call, more on a loaded machine (go
-	// test runs packages in parallel): 50 ms keeps that well inside the 2 % MAPE the issue asks for.
+	// test runs packages in parallel), and process start-ups vary: 50 ms units and the median of
+	// 5 runs keep that well inside the 2 % MAPE the issue asks for.
 	const unit = 50 * time.Millisecond
 	start := time.Now()
 	dir, _ := filepath.Abs("../examples/options")
@@ -82,7 +84,7 @@ func TestRunningExampleEndToEnd(t *testing.T) {
 	var progress strings.Builder
 	setup := Setup{Dir: dir, Build: []string{"go", "build", "-o", "BIN", "."}, Args: []string{"-unit", unit.String()},
 		Options: res.Options, Timing: b}
-	opts := Options{Reps: 3, Seed: 1, CacheDir: cache, Progress: &progress}
+	opts := Options{Reps: 5, Seed: 1, CacheDir: cache, Progress: &progress}
 	rr, err := Run(context.Background(), setup, cr.Configs, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -102,7 +104,7 @@ func TestRunningExampleEndToEnd(t *testing.T) {
 	u := unit.Seconds()
 	// The base region is the whole process, so the truth is the formula plus the start-up and
 	// exit cost no sleep accounts for: the wall time outside main, measured in the same runs.
-	over, runs := 0.0, 0
+	var outside []float64
 	for _, c := range rr.Configs {
 		for _, run := range c.Runs {
 			if run.Times == nil {
@@ -112,11 +114,10 @@ func TestRunningExampleEndToEnd(t *testing.T) {
 			for _, rt := range run.Times.Regions {
 				ns -= rt.SelfNs
 			}
-			over += float64(ns) / 1e9
-			runs++
+			outside = append(outside, float64(ns)/1e9)
 		}
 	}
-	over /= float64(runs)
+	over := Median(outside)
 	t.Logf("process start-up and exit: %.2f ms per run", over*1e3)
 	scaled := make([]influence.Term, 0, len(model.Terms))
 	for _, tm := range model.Terms {
@@ -164,10 +165,10 @@ func TestRunningExampleEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rr2.Measured != 0 || rr2.Cached != len(cr.Configs)*3 {
+	if rr2.Measured != 0 || rr2.Cached != len(cr.Configs)*opts.Reps {
 		t.Errorf("second run measured %d, cached %d", rr2.Measured, rr2.Cached)
 	}
-	if !strings.Contains(progress.String(), "runs: 24/24 (100%)") {
+	if n := len(cr.Configs) * opts.Reps; !strings.Contains(progress.String(), fmt.Sprintf("runs: %d/%d (100%%)", n, n)) {
 		t.Errorf("progress: %q", progress.String())
 	}
 	// The baselines oracle measures one configuration end to end, cached.

@@ -10,7 +10,6 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -964,67 +963,6 @@ func parseRun(s string) (target, error) {
 	return target{pkg: pkg, args: strings.Fields(rest)}, nil
 }
 
-// e2e runs a built program end to end and times it: the oracle of the black-box baselines.
-type e2e struct {
-	bin      string
-	args     []string
-	names    []string
-	kinds    []string
-	reps     int
-	runs     int
-	progress io.Writer
-	label    string
-}
-
-// buildTarget builds the target once into dir.
-func buildTarget(ctx context.Context, dir string, t target, moduleDir string) (string, error) {
-	bin := filepath.Join(dir, "prog")
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", bin, t.pkg)
-	cmd.Dir = moduleDir
-	if out, err := cmd.CombinedOutput(); err != nil {
-		return "", fmt.Errorf("go build %s: %v\n%s", t.pkg, err, out)
-	}
-	return bin, nil
-}
-
-func (e *e2e) oracle(config []bool) (float64, error) {
-	args := slices.Clone(e.args)
-	env := os.Environ()
-	for o, on := range config {
-		switch e.kinds[o] {
-		case "flag":
-			args = append(args, fmt.Sprintf("-%s=%t", e.names[o], on))
-		case "env":
-			if on {
-				env = append(env, e.names[o]+"=true")
-			}
-		default:
-			if on {
-				return 0, fmt.Errorf("option %s is loaded through a declared source: it cannot be set from the command line", e.names[o])
-			}
-		}
-	}
-	total := 0.0
-	for r := 0; r < e.reps; r++ {
-		cmd := exec.Command(e.bin, args...)
-		cmd.Env = env
-		var errb strings.Builder
-		cmd.Stderr = &errb
-		start := time.Now()
-		err := cmd.Run()
-		took := time.Since(start).Seconds()
-		if err != nil {
-			return 0, fmt.Errorf("%s %s: %v\n%s", filepath.Base(e.bin), strings.Join(args, " "), err, errb.String())
-		}
-		total += took
-	}
-	e.runs++
-	if e.progress != nil && e.runs%100 == 0 {
-		fmt.Fprintf(e.progress, "  %s: %d configurations measured\n", e.label, e.runs)
-	}
-	return total / float64(e.reps), nil
-}
-
 func runOptionsEvaluate(c *command, args []string, stdout, stderr io.Writer) error {
 	fs, a := addAnalysisFlags(c, stderr)
 	run := fs.String("run", "", "the program to measure: `'PACKAGE / ARGS'` (the configuration's flags are appended)")
@@ -1052,11 +990,12 @@ func runOptionsEvaluate(c *command, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	// The black-box approaches see every boolean option, relevant or not, as the paper's do.
-	var names, kinds []string
-	for _, o := range res.Options.Options {
+	var names []string
+	var index []int // position of each of names among all options
+	for i, o := range res.Options.Options {
 		if o.IsBool() {
 			names = append(names, o.Name)
-			kinds = append(kinds, siteKind(o))
+			index = append(index, i)
 		}
 	}
 	if len(names) == 0 {
@@ -1073,33 +1012,50 @@ func runOptionsEvaluate(c *command, args []string, stdout, stderr io.Writer) err
 			}
 		}
 	}
-	tmp, err := os.MkdirTemp("", "augur-evaluate-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
 	moduleDir := a.dir
 	if moduleDir == "" {
 		moduleDir = "."
 	}
-	bin, err := buildTarget(context.Background(), tmp, t, moduleDir)
+	// The plain program (no timing probes), built once and timed end to end.
+	setup := runner.Setup{Dir: moduleDir, Build: []string{"go", "build", "-o", "BIN", t.pkg}, Args: t.args, Options: res.Options}
+	once, closeBin, err := runner.Oracle(context.Background(), setup, runner.Options{})
 	if err != nil {
 		return err
 	}
+	defer closeBin()
 	var progress io.Writer
 	if !*quiet {
 		progress = stderr
 	}
+	label, runs := "", 0
+	measure := func(cfg []bool) (float64, error) {
+		full := make([]bool, len(res.Options.Options))
+		for i, on := range cfg {
+			full[index[i]] = on
+		}
+		total := 0.0
+		for r := 0; r < *reps; r++ {
+			v, err := once(full)
+			if err != nil {
+				return 0, err
+			}
+			total += v
+		}
+		runs++
+		if progress != nil && runs%100 == 0 {
+			fmt.Fprintf(progress, "  %s: %d configurations measured\n", label, runs)
+		}
+		return total / float64(*reps), nil
+	}
 	// The approaches share one cache, so a configuration two of them measure runs once;
 	// each still counts the time it would have cost.
 	cache := map[string]float64{}
-	meas := &e2e{bin: bin, args: t.args, names: names, kinds: kinds, reps: *reps, progress: progress}
 	cached := func(cfg []bool) (float64, error) {
 		key := fmt.Sprint(cfg)
 		if v, ok := cache[key]; ok {
 			return v, nil
 		}
-		v, err := meas.oracle(cfg)
+		v, err := measure(cfg)
 		if err == nil {
 			cache[key] = v
 		}
@@ -1107,14 +1063,14 @@ func runOptionsEvaluate(c *command, args []string, stdout, stderr io.Writer) err
 	}
 	n := len(names)
 	var entries []baselines.Entry
-	step := func(label string, f func() (baselines.Run, error)) error {
+	step := func(name string, f func() (baselines.Run, error)) error {
 		if progress != nil {
-			fmt.Fprintf(progress, "evaluate: %s...\n", label)
+			fmt.Fprintf(progress, "evaluate: %s...\n", name)
 		}
-		meas.label, meas.runs = label, 0
+		label, runs = name, 0
 		r, err := f()
 		if err != nil {
-			return fmt.Errorf("%s: %v", label, err)
+			return fmt.Errorf("%s: %v", name, err)
 		}
 		entries = append(entries, r.Entry())
 		return nil
@@ -1154,10 +1110,10 @@ func runOptionsEvaluate(c *command, args []string, stdout, stderr io.Writer) err
 	if progress != nil {
 		fmt.Fprintf(progress, "evaluate: ground truth on %d held-out configurations...\n", len(held))
 	}
-	meas.label, meas.runs = "held-out", 0
+	label, runs = "held-out", 0
 	truth := make([]float64, len(held))
 	for i, cfg := range held {
-		if truth[i], err = meas.oracle(cfg); err != nil {
+		if truth[i], err = measure(cfg); err != nil {
 			return err
 		}
 	}
