@@ -874,12 +874,13 @@ func runOptionsMeasure(c *command, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	if rr.Concurrent {
-		for _, cfg := range rr.Configs {
-			for _, issue := range cfg.Issues {
-				fmt.Fprintf(stderr, "augur options: %s: %s\n", cfg.Text, issue)
-			}
+	// Timing problems are never silent: each is reported, and concurrency stops the model.
+	for _, cfg := range rr.Configs {
+		for _, issue := range cfg.Issues {
+			fmt.Fprintf(stderr, "augur options: warning: %s: %s\n", cfg.Text, issue)
 		}
+	}
+	if rr.Concurrent {
 		return fmt.Errorf("timed regions were entered concurrently: region times would be wrong, so no model is built (regions must run on one goroutine)")
 	}
 	model, locals, err := runner.Model(rr, after)
