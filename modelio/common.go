@@ -181,3 +181,25 @@ func sortedKeys(m map[string][]int) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// splitInit separates the "init" label, the initial states, from the others, as both explicit
+// formats declare it; an empty "deadlock" label is dropped (every PRISM export declares it, and
+// it is only information when it holds somewhere).
+func splitInit(names []string, sets [][]int, file string, declLine int) ([]int, map[string][]int, error) {
+	var init []int
+	haveInit := false
+	labels := map[string][]int{}
+	for i, name := range names {
+		switch {
+		case name == "init":
+			init, haveInit = sets[i], true
+		case name == "deadlock" && len(sets[i]) == 0:
+		default:
+			labels[name] = sets[i]
+		}
+	}
+	if !haveInit {
+		return nil, nil, &Error{File: file, Line: declLine, Msg: "no \"init\" label, so no initial states"}
+	}
+	return dedupe(init), labels, nil
+}

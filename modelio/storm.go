@@ -331,22 +331,7 @@ func readStormLab(src Source, n int) ([]int, map[string][]int, error) {
 	if l.err != nil {
 		return nil, nil, l.err
 	}
-	var init []int
-	haveInit := false
-	labels := map[string][]int{}
-	for i, name := range names {
-		switch {
-		case name == "init":
-			init, haveInit = sets[i], true
-		case name == "deadlock" && len(sets[i]) == 0:
-		default:
-			labels[name] = sets[i]
-		}
-	}
-	if !haveInit {
-		return nil, nil, &Error{File: src.Name, Line: declLine, Msg: "no \"init\" label, so no initial states"}
-	}
-	return dedupe(init), labels, nil
+	return splitInit(names, sets, src.Name, declLine)
 }
 
 func readStormStateRewards(src Source, n int) ([]stateValue, error) {
