@@ -186,20 +186,7 @@ func (p *parser) property() (StateFormula, error) {
 
 // formula parses a state formula; what describes it for an error at its first token.
 func (p *parser) formula(what string) (StateFormula, error) {
-	start := p.peek()
-	l, err := p.implies(what)
-	if err != nil {
-		return nil, err
-	}
-	for p.peek().kind == tIff {
-		p.next()
-		r, err := p.implies(`a state formula after "<=>"`)
-		if err != nil {
-			return nil, err
-		}
-		l = &Binary{pos: pos{start.col}, Op: Iff, L: l, R: r}
-	}
-	return l, nil
+	return p.leftAssoc(what, tIff, Iff, "<=>", p.implies)
 }
 
 func (p *parser) implies(what string) (StateFormula, error) {
@@ -224,35 +211,28 @@ func (p *parser) implies(what string) (StateFormula, error) {
 }
 
 func (p *parser) or(what string) (StateFormula, error) {
-	start := p.peek()
-	l, err := p.and(what)
-	if err != nil {
-		return nil, err
-	}
-	for p.peek().kind == tOr {
-		p.next()
-		r, err := p.and(`a state formula after "|"`)
-		if err != nil {
-			return nil, err
-		}
-		l = &Binary{pos: pos{start.col}, Op: Or, L: l, R: r}
-	}
-	return l, nil
+	return p.leftAssoc(what, tOr, Or, "|", p.and)
 }
 
 func (p *parser) and(what string) (StateFormula, error) {
+	return p.leftAssoc(what, tAnd, And, "&", p.unary)
+}
+
+// leftAssoc parses operand (sym operand)* into left-nested Binary nodes, the shape of every
+// left-associative level.
+func (p *parser) leftAssoc(what string, kind tokKind, op BinOp, sym string, operand func(string) (StateFormula, error)) (StateFormula, error) {
 	start := p.peek()
-	l, err := p.unary(what)
+	l, err := operand(what)
 	if err != nil {
 		return nil, err
 	}
-	for p.peek().kind == tAnd {
+	for p.peek().kind == kind {
 		p.next()
-		r, err := p.unary(`a state formula after "&"`)
+		r, err := operand(`a state formula after "` + sym + `"`)
 		if err != nil {
 			return nil, err
 		}
-		l = &Binary{pos: pos{start.col}, Op: And, L: l, R: r}
+		l = &Binary{pos: pos{start.col}, Op: op, L: l, R: r}
 	}
 	return l, nil
 }
