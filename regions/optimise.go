@@ -97,27 +97,50 @@ func (o *optimiser) absorbable(r *region, s ast.Stmt) bool {
 func (o *optimiser) expand() bool {
 	changed := false
 	for _, rs := range o.byList() {
+		// The floor is past every earlier region, not just the previous
+		// one: a region lifted to a call site (liftCallees) sits inside an
+		// enclosing region of the same list, and growing back to the end
+		// of the lifted one would cross the enclosing region, whose probes
+		// then do not nest.
+		floor := 0
 		for k, r := range rs {
-			floor := 0
-			if k > 0 {
-				floor = rs[k-1].hi + 1
-			}
 			// A labeled first statement stays first: a goto from outside
 			// must not land in the middle of the span.
 			_, labeled := r.list[r.lo].(*ast.LabeledStmt)
-			for !labeled && r.lo > floor && o.absorbable(r, r.list[r.lo-1]) {
+			for !labeled && r.lo > floor && o.absorbable(r, r.list[r.lo-1]) && laminar(rs, r, r.lo-1, r.hi) {
 				r.lo--
 				changed = true
 			}
 			if k == len(rs)-1 {
-				for r.hi < len(r.list)-1 && o.absorbable(r, r.list[r.hi+1]) {
+				for r.hi < len(r.list)-1 && o.absorbable(r, r.list[r.hi+1]) && laminar(rs, r, r.lo, r.hi+1) {
 					r.hi++
 					changed = true
 				}
 			}
+			floor = max(floor, r.hi+1)
 		}
 	}
 	return changed
+}
+
+// laminar reports whether r may cover elements lo..hi of its list: every
+// other live region of the list (rs) must lie inside that span, contain it
+// or be disjoint from it. Timing needs properly nested spans: with crossing
+// ones, the exit of the region entered first finds the other one on top of
+// the nesting stack.
+func laminar(rs []*region, r *region, lo, hi int) bool {
+	for _, s := range rs {
+		if s == r || s.dead {
+			continue
+		}
+		disjoint := s.hi < lo || s.lo > hi
+		inside := lo <= s.lo && s.hi <= hi
+		contains := s.lo <= lo && hi <= s.hi
+		if !disjoint && !inside && !contains {
+			return false
+		}
+	}
+	return true
 }
 
 func absorb(into, from *region) {
@@ -132,7 +155,7 @@ func (o *optimiser) mergeAdjacent() bool {
 	for _, rs := range o.byList() {
 		cur := rs[0]
 		for _, r := range rs[1:] {
-			if cur.hi+1 == r.lo && o.covered(union(cur.opts, r.opts)) {
+			if cur.hi+1 == r.lo && o.covered(union(cur.opts, r.opts)) && laminar(rs, cur, cur.lo, r.hi) {
 				cur.hi = r.hi
 				absorb(cur, r)
 				changed = true

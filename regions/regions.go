@@ -34,7 +34,8 @@
 // Find's second result applies, until nothing changes:
 //
 //   - Expansion: a region absorbs the uninfluenced statements before it, up
-//     to the previous region of its list or the list's start, and the last
+//     to the end of every earlier region of its list (a region lifted to a
+//     call site may lie inside another) or the list's start, and the last
 //     region of a list absorbs the statements after it. A statement holding a
 //     region, or a labeled statement (a goto could enter the span in the
 //     middle), is never absorbed.
@@ -43,6 +44,9 @@
 //     options is contained in the option set of some region of Algorithm 2
 //     (an interaction the compressed configurations already cover, so no new
 //     configuration is needed). Merging is greedy, in source order.
+//
+// Neither expansion nor merging lets two regions of a list cross: regions
+// nest or are disjoint, as timing's single nesting stack requires.
 //   - Callee lifting: when one region with options O covers a whole function
 //     body and every caller in the call graph calls it from a plain statement
 //     of analysed code (not go/defer, not recursion), the region moves to

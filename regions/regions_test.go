@@ -169,3 +169,20 @@ func TestCoveredCallee(t *testing.T) {
 		t.Errorf("after:\n%s", text(t, after, "testdata"))
 	}
 }
+
+// TestNoCrossing checks that optimised regions of one file nest or are
+// disjoint when a lifted call site lies inside a merged region: timing keeps
+// one nesting stack, so crossing spans cannot be timed.
+func TestNoCrossing(t *testing.T) {
+	_, after := find(t, "testdata/lifted")
+	for _, a := range after {
+		for _, b := range after {
+			if a.File == b.File && a.Start.Offset < b.Start.Offset && b.Start.Offset < a.End.Offset && a.End.Offset < b.End.Offset {
+				t.Errorf("regions %d (%s..%s) and %d (%s..%s) cross", a.ID, a.Start, a.End, b.ID, b.Start, b.End)
+			}
+		}
+	}
+	if len(after) != 2 {
+		t.Errorf("after:\n%s", text(t, after, "testdata"))
+	}
+}

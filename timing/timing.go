@@ -38,6 +38,12 @@
 //     open (the base region at least) are reported by Collect as Issues
 //     (their time since entry is lost).
 //
+// Entries a span's first probe misses: a goto from outside the span to a
+// label inside it (typically back to the labelled statement the span starts
+// with, whose entry probe precedes the label) gets the entry probe before
+// it, after the exits of the spans it leaves, outermost region first, so the
+// exit at the span's end matches.
+//
 // # Self time and concurrency
 //
 // The runtime keeps one nesting stack of (region, start, time in nested
@@ -59,10 +65,12 @@
 // goroutine short while another goroutine is being created: that needs a
 // second goroutine alive, whose other frames take the exact path and are
 // reported. A probe from a goroutine that does not own the stack is not
-// timed but counted, per region, and Times.Concurrent is set; an exit that does not match the top
-// of the stack (a goto into a span, a mismatch after recover) is counted as
-// a mismatch and repaired by closing the regions above it. Both appear in
+// timed but counted, per region, and Times.Concurrent is set; an exit that
+// does not match the top of the stack (a mismatch after recover) is counted
+// as a mismatch and repaired by closing the regions above it. Both appear in
 // Times.Issues: concurrent programs are detected, never silently mis-timed.
+// Spans must nest: Instrument refuses regions of one file that overlap
+// without nesting, whose exits could never match.
 package timing
 
 import (
@@ -163,6 +171,11 @@ func Instrument(res *taint.Result, regs []regions.Region, dir string) (*Build, e
 		return fw, nil
 	}
 	var errs []string
+	type placed struct {
+		r      regions.Region
+		lo, hi int
+	}
+	spans := map[*fileWork][]placed{}
 	for _, r := range regs {
 		fw, err := work(r.File)
 		if err != nil {
@@ -173,6 +186,15 @@ func Instrument(res *taint.Result, regs []regions.Region, dir string) (*Build, e
 			errs = append(errs, err.Error())
 			continue
 		}
+		lo, hi := fw.pf.Off(sp.Pos()), fw.pf.Off(sp.End())
+		for _, q := range spans[fw] {
+			if (q.lo < lo && lo < q.hi && q.hi < hi) || (lo < q.lo && q.lo < hi && hi < q.hi) {
+				// The runtime keeps one nesting stack: the exit of the
+				// region entered first would find the other on top.
+				errs = append(errs, fmt.Sprintf("%s: region %d overlaps region %d (%s) without nesting in it", r.Start, r.ID, q.r.ID, q.r.Start))
+			}
+		}
+		spans[fw] = append(spans[fw], placed{r, lo, hi})
 		fw.funcs[sp.Func] = sp.Body
 		addRegion(fw, sp, r.ID)
 	}
@@ -341,19 +363,58 @@ func addRegion(fw *fileWork, sp *regions.Span, id int) {
 	if sp.ElseIf != nil {
 		fw.add(lo, 0, -size, "{ "+in)
 		if exitAtEnd {
-			fw.add(hi, 2, size, "; "+out+" }")
+			fw.add(hi, 3, size, "; "+out+" }")
 		} else {
-			fw.add(hi, 2, size, " }")
+			fw.add(hi, 3, size, " }")
 		}
 	} else {
 		fw.add(lo, 0, -size, in)
 		if exitAtEnd {
-			fw.add(hi, 2, size, "; "+out)
+			fw.add(hi, 3, size, "; "+out)
 		}
 	}
 	for _, br := range leaving(sp) {
 		fw.add(pf.Off(br.Pos()), 1, size, out+"; ")
 	}
+	// After the exits of the spans the goto leaves (priority 1), outer
+	// spans first, as at a span's start.
+	for _, br := range entering(sp) {
+		fw.add(pf.Off(br.Pos()), 2, -size, in)
+	}
+}
+
+// entering lists the gotos outside sp that jump to a label inside it. They
+// skip the entry probe (a goto to the label of the span's first statement,
+// or into the middle of the span), so each gets the entry probe before it:
+// the exit on the span's way out then matches, and the region is charged
+// from the jump on.
+func entering(sp *regions.Span) []*ast.BranchStmt {
+	lo, hi := sp.Pos(), sp.End()
+	inside := func(n ast.Node) bool { return n.Pos() >= lo && n.End() <= hi }
+	in := map[string]bool{}
+	var gotos []*ast.BranchStmt
+	ast.Inspect(sp.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false // its labels are its own
+		case *ast.LabeledStmt:
+			if inside(n) {
+				in[n.Label.Name] = true
+			}
+		case *ast.BranchStmt:
+			if n.Tok == token.GOTO && n.Label != nil && !inside(n) {
+				gotos = append(gotos, n)
+			}
+		}
+		return true
+	})
+	var out []*ast.BranchStmt
+	for _, g := range gotos {
+		if in[g.Label.Name] {
+			out = append(out, g)
+		}
+	}
+	return out
 }
 
 func isFallthrough(s ast.Stmt) bool {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -18,6 +19,13 @@ import (
 // the overlay.
 func build(t *testing.T, dir string) (*Build, string, []regions.Region) {
 	t.Helper()
+	return buildRegions(t, dir, false)
+}
+
+// buildRegions is build with the optimised regions (Algorithms 3 and 4)
+// when optimised is set.
+func buildRegions(t *testing.T, dir string, optimised bool) (*Build, string, []regions.Region) {
+	t.Helper()
 	pkgs, err := taint.Load(taint.Config{Dir: dir}, ".")
 	if err != nil {
 		t.Fatal(err)
@@ -26,9 +34,12 @@ func build(t *testing.T, dir string) (*Build, string, []regions.Region) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	regs, _, err := regions.Find(res)
+	regs, after, err := regions.Find(res)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if optimised {
+		regs = after
 	}
 	work := t.TempDir()
 	b, err := Instrument(res, regs, work)
@@ -172,4 +183,76 @@ func TestLinesKept(t *testing.T) {
 		}
 	}
 	_ = time.Now
+}
+
+// TestLiftedCrossing checks the optimised regions of a call site lifted
+// inside a merged region (examples/lz4's main): the region after it must not
+// grow back into the enclosing one, so every exit matches its entry.
+func TestLiftedCrossing(t *testing.T) {
+	b, bin, regs := buildRegions(t, "testdata/lifted", true)
+	var merged, last *regions.Region
+	for i, r := range regs {
+		if r.Func != "main" {
+			t.Errorf("region left in %s: %+v", r.Func, r)
+			continue
+		}
+		switch strings.Join(r.Options, ",") {
+		case "P,Q":
+			merged = &regs[i]
+		case "V":
+			last = &regs[i]
+		}
+	}
+	if merged == nil || last == nil || len(regs) != 2 {
+		t.Fatalf("regions: %+v", regs)
+	}
+	if last.Start.Offset < merged.End.Offset {
+		t.Fatalf("region %d (%s) starts inside region %d (%s..%s)", last.ID, last.Start, merged.ID, merged.Start, merged.End)
+	}
+	tm := run(t, b, bin, "-P", "-Q", "-V")
+	if len(tm.Issues) > 0 || tm.Concurrent || len(tm.Open) > 0 {
+		t.Fatalf("issues: %v", tm.Issues)
+	}
+	// ms(1) twice, ms(2), work's ms(3) and ms(4).
+	if r := tm.Regions[merged.ID]; ms(r.SelfNs) < 11 || ms(r.SelfNs) > 15 || r.Entries != 1 {
+		t.Errorf("merged region %.2f ms, %d entries; want 11 ms once", ms(r.SelfNs), r.Entries)
+	}
+	if r := tm.Regions[last.ID]; ms(r.SelfNs) < 5 || ms(r.SelfNs) > 9 || r.Entries != 1 {
+		t.Errorf("last region %.2f ms, %d entries; want 5 ms once", ms(r.SelfNs), r.Entries)
+	}
+	if got := ms(tm.Regions[0].SelfNs); got > 2 {
+		t.Errorf("base region %.2f ms, want ≈0", got)
+	}
+}
+
+// TestGotoIntoSpan checks a goto that jumps back to the label of a region's
+// first statement from after the region: it enters the region, so it must
+// count as an entry, and the exit at the region's end must match.
+func TestGotoIntoSpan(t *testing.T) {
+	b, bin, regs := build(t, "testdata/gotoin")
+	id := byFunc(t, regs, "back")
+	for _, f := range b.Files {
+		src, _ := os.ReadFile(f)
+		if strings.Contains(string(src), "goto again") && !strings.Contains(string(src), "_augurT_in(&_augurT_f, "+strconv.Itoa(id)+"); goto again") {
+			t.Errorf("no entry probe before the goto:\n%s", src)
+		}
+	}
+	for _, on := range []bool{true, false} {
+		var args []string
+		want := 0.0
+		if on {
+			args, want = []string{"-P"}, 6
+		}
+		tm := run(t, b, bin, args...)
+		if len(tm.Issues) > 0 || tm.Concurrent || len(tm.Open) > 0 {
+			t.Fatalf("P=%v: issues: %v", on, tm.Issues)
+		}
+		if r := tm.Regions[id]; ms(r.SelfNs) < want || ms(r.SelfNs) > want+3 || r.Entries != 3 {
+			t.Errorf("P=%v: region %.2f ms, %d entries; want %.0f ms in 3", on, ms(r.SelfNs), r.Entries, want)
+		}
+		// The base region keeps the three ms(1) after the region.
+		if got := ms(tm.Regions[0].SelfNs); got < 3 || got > 7 {
+			t.Errorf("P=%v: base region %.2f ms, want about 3", on, got)
+		}
+	}
 }
