@@ -416,14 +416,18 @@ func (l *localSystem) gaussSeidel(x []float64, comp []int, opt *Options, st *Sta
 	// Gauss–Seidel alone damps that smooth error mode slowest on well-mixed chains (116 sweeps
 	// instead of 33 on the random benchmark). It needs only the column sums, not another pass
 	// over the matrix.
-	colSum := make([]float64, n)
-	for k, c := range l.col {
-		colSum[c] += l.val[k]
-	}
+	correct := n >= largeComponent
+	var colSum []float64
 	sumB, sumLeak := 0.0, 0.0
-	for i := 0; i < n; i++ {
-		sumB += l.b[i]
-		sumLeak += l.leak[i]
+	if correct {
+		colSum = make([]float64, n)
+		for k, c := range l.col {
+			colSum[c] += l.val[k]
+		}
+		for i := 0; i < n; i++ {
+			sumB += l.b[i]
+			sumLeak += l.leak[i]
+		}
 	}
 	v, old := make([]float64, n), make([]float64, n)
 	eps, maxIter := opt.epsilon(), opt.maxIter()
@@ -458,7 +462,6 @@ func (l *localSystem) gaussSeidel(x []float64, comp []int, opt *Options, st *Sta
 	// Large components (where elimination failed, and plain sweeps would take too long) iterate
 	// with the correction and then take two plain sweeps for the estimate, which is less
 	// reliable there: interval iteration is the method for a guarantee.
-	correct := n >= largeComponent
 	prev, delta := math.Inf(1), math.Inf(1)
 	it := 0
 	for it < maxIter && delta >= eps {
