@@ -19,15 +19,6 @@ const RuntimeFile = "zz_augur_rt.go"
 // to the header length (a multiple of the page size), then the counters as native uint64s.
 const counterMagic = "AUGURCNT "
 
-// Frame chains, as the runtime numbers them.
-const (
-	chainBody   = 0
-	chainReturn = 1
-	chainPanic  = 2
-	chainGoexit = 3
-	chainLost   = 4
-)
-
 // runtimeSource renders the file injected into package pkg.
 func runtimeSource(pkgName string, pk *Package, header string) string {
 	var b strings.Builder

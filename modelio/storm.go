@@ -430,7 +430,7 @@ func WriteStormLab(w io.Writer, m *dtmc.Model) error {
 	}
 	for _, name := range names {
 		if name == "" || len(name) > stormMaxLabel || strings.HasPrefix(name, "#") || strings.ContainsFunc(name, func(r rune) bool { return r <= ' ' }) {
-			return fmt.Errorf("Storm explicit format: label %q must be 1 to %d characters without blanks, not starting with '#'", name, stormMaxLabel)
+			return fmt.Errorf("label %q cannot be written in Storm's explicit format: it needs 1 to %d characters without blanks, not starting with '#'", name, stormMaxLabel)
 		}
 	}
 	all := append([]string{"init", "deadlock"}, names...)
