@@ -16,6 +16,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 
@@ -103,6 +104,10 @@ type Decls struct {
 	Fields  []Field
 	// Values maps option names to their discretised values.
 	Values map[string][]string
+	// Fixed names options held at one value for the whole experiment (an output path, a
+	// verbosity flag, a scale knob): they are left out of the set, so they are neither analysed
+	// nor varied; the user passes their value with the program's fixed arguments.
+	Fixed []string
 }
 
 // splitPath splits "import/path.Rest" at the first dot after the last slash:
@@ -205,7 +210,9 @@ type Set struct {
 	// Warnings are sites skipped, with position: os.Getenv and
 	// os.LookupEnv with a non-constant name.
 	Warnings []error
-	byName   map[string]*Option
+	// Fixed are the options Decls.Fixed took out of the analysis.
+	Fixed  []*Option
+	byName map[string]*Option
 }
 
 // Lookup returns the option called name, or nil.
@@ -285,6 +292,16 @@ func Find(pkgs []*packages.Package, decls Decls) (*Set, error) {
 		s.add(fd.Name, types.TypeString(v.Type(), qualifier), site)
 	}
 	sort.Slice(s.Options, func(i, j int) bool { return s.Options[i].Name < s.Options[j].Name })
+	for _, name := range decls.Fixed {
+		o := s.byName[name]
+		if o == nil {
+			errs = append(errs, fmt.Errorf("--fixed %s: the program loads no option of that name (it has %s)", name, strings.Join(s.Names(), ", ")))
+			continue
+		}
+		delete(s.byName, name)
+		s.Options = slices.DeleteFunc(s.Options, func(x *Option) bool { return x == o })
+		s.Fixed = append(s.Fixed, o)
+	}
 	for _, o := range s.Options {
 		if vs, ok := decls.Values[o.Name]; ok {
 			o.Values = vs

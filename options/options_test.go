@@ -177,3 +177,22 @@ func TestParse(t *testing.T) {
 		}
 	}
 }
+
+func TestFindFixed(t *testing.T) {
+	p := load(t, "example.com/opts/good")
+	all, err := Find([]*packages.Package{p}, Decls{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := all.Options[0].Name
+	set, err := Find([]*packages.Package{p}, Decls{Fixed: []string{name}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set.Lookup(name) != nil || len(set.Options) != len(all.Options)-1 || len(set.Fixed) != 1 || set.Fixed[0].Name != name {
+		t.Errorf("fixing %s: options %v, fixed %v", name, set.Names(), set.Fixed)
+	}
+	if _, err := Find([]*packages.Package{p}, Decls{Fixed: []string{"no-such-option"}}); err == nil || !strings.Contains(err.Error(), "--fixed no-such-option") {
+		t.Errorf("unknown fixed option: %v", err)
+	}
+}

@@ -196,6 +196,7 @@ type analysisFlags struct {
 	sources multi
 	fields  multi
 	values  multi
+	fixed   multi
 }
 
 func addAnalysisFlags(c *command, stderr io.Writer) (*flag.FlagSet, *analysisFlags) {
@@ -206,6 +207,7 @@ func addAnalysisFlags(c *command, stderr io.Writer) (*flag.FlagSet, *analysisFla
 	fs.Var(&a.sources, "source", "declare a function whose result is an option: `import/path.Func[=Name]` or import/path.Type.Method (repeatable)")
 	fs.Var(&a.fields, "source-field", "declare a struct field whose reads are an option: `import/path.Type.Field[=Name]` (repeatable)")
 	fs.Var(&a.values, "values", "the values of a non-boolean option: `name=v1,v2[,...]` (repeatable)")
+	fs.Var(&a.fixed, "fixed", "an option held at one value for the experiment (an output path, a scale knob): not analysed, not varied; give its value in --run's ARGS (repeatable)")
 	return fs, a
 }
 
@@ -239,6 +241,7 @@ func (a *analysisFlags) analyse(pkgs []string, stderr io.Writer) (*taint.Result,
 		}
 		decls.Values[name] = vals
 	}
+	decls.Fixed = a.fixed
 	loaded, err := taint.Load(taint.Config{Dir: a.dir, Deps: a.deps}, pkgs...)
 	if err != nil {
 		return nil, err

@@ -34,6 +34,19 @@ func TestOptionsInfluence(t *testing.T) {
 	}
 }
 
+// With the example's time unit declared fixed, J and nothing else is irrelevant, as
+// ConfigCrusher's paper says of its running example.
+func TestOptionsFixed(t *testing.T) {
+	code, out, errs := runCLI(t, "options", "influence", "./examples/options", "--fixed", "unit")
+	if code != 0 || !strings.Contains(out, "irrelevant: {J}\n") || strings.Contains(out, "unit") {
+		t.Errorf("exit %d\n%s%s", code, out, errs)
+	}
+	code, _, errs = runCLI(t, "options", "influence", "./examples/options", "--fixed", "nope")
+	if code == 0 || !strings.Contains(errs, "--fixed nope: the program loads no option of that name") {
+		t.Errorf("unknown --fixed: exit %d, %s", code, errs)
+	}
+}
+
 func TestOptionsConfigs(t *testing.T) {
 	code, out, errs := runCLI(t, "options", "configs", "./examples/options")
 	if code != 0 {
