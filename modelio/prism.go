@@ -637,13 +637,7 @@ func WritePRISMStateRewards(w io.Writer, m *dtmc.Model, r int) error {
 	if err := prismRewardHeader(bw, rw, "State rewards"); err != nil {
 		return err
 	}
-	nnz := 0
-	for _, v := range rw.State {
-		if v != 0 {
-			nnz++
-		}
-	}
-	fmt.Fprintf(bw, "%d %d\n", m.N, nnz)
+	fmt.Fprintf(bw, "%d %d\n", m.N, nonZero(rw.State))
 	for s, v := range rw.State {
 		if v != 0 {
 			fmt.Fprintf(bw, "%d %s\n", s, formatFloat(v))
@@ -659,13 +653,7 @@ func WritePRISMTransRewards(w io.Writer, m *dtmc.Model, r int) error {
 	if err := prismRewardHeader(bw, rw, "Transition rewards"); err != nil {
 		return err
 	}
-	nnz := 0
-	for _, v := range rw.Trans {
-		if v != 0 {
-			nnz++
-		}
-	}
-	fmt.Fprintf(bw, "%d %d\n", m.N, nnz)
+	fmt.Fprintf(bw, "%d %d\n", m.N, nonZero(rw.Trans))
 	writeTransRewards(bw, m, rw)
 	return bw.Flush()
 }
@@ -725,4 +713,15 @@ func writeFile(path string, write func(io.Writer) error) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return f.Close()
+}
+
+// nonZero counts the non-zero entries: the ones the explicit reward files list.
+func nonZero(vs []float64) int {
+	n := 0
+	for _, v := range vs {
+		if v != 0 {
+			n++
+		}
+	}
+	return n
 }

@@ -514,15 +514,6 @@ func WriteStormFiles(base string, m *dtmc.Model) (StormFiles, error) {
 // stormRewardParts says which files a structure needs: one per part with a non-zero entry, and
 // a state rewards file when there are none, so that the structure is not lost.
 func stormRewardParts(r *dtmc.Reward) (state, trans bool) {
-	state, trans = nonZero(r.State), nonZero(r.Trans)
+	state, trans = nonZero(r.State) > 0, nonZero(r.Trans) > 0
 	return state || !trans, trans
-}
-
-func nonZero(v []float64) bool {
-	for _, x := range v {
-		if x != 0 {
-			return true
-		}
-	}
-	return false
 }

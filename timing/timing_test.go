@@ -185,11 +185,11 @@ func TestLinesKept(t *testing.T) {
 	_ = time.Now
 }
 
-// TestLiftedCrossing checks the optimised regions of a call site lifted
+// TestLiftedCrossing checks, on regions' own testdata, the optimised regions of a call site lifted
 // inside a merged region (examples/lz4's main): the region after it must not
 // grow back into the enclosing one, so every exit matches its entry.
 func TestLiftedCrossing(t *testing.T) {
-	b, bin, regs := buildRegions(t, "testdata/lifted", true)
+	b, bin, regs := buildRegions(t, "../regions/testdata/lifted", true)
 	var merged, last *regions.Region
 	for i, r := range regs {
 		if r.Func != "main" {
@@ -241,18 +241,20 @@ func TestGotoIntoSpan(t *testing.T) {
 		var args []string
 		want := 0.0
 		if on {
-			args, want = []string{"-P"}, 6
+			args, want = []string{"-P"}, 60
 		}
 		tm := run(t, b, bin, args...)
 		if len(tm.Issues) > 0 || tm.Concurrent || len(tm.Open) > 0 {
 			t.Fatalf("P=%v: issues: %v", on, tm.Issues)
 		}
-		if r := tm.Regions[id]; ms(r.SelfNs) < want || ms(r.SelfNs) > want+3 || r.Entries != 3 {
+		// Sleeps are 10 ms units; the slack absorbs timer overshoot but not one 20 ms sleep
+		// counted in the wrong region.
+		if r := tm.Regions[id]; ms(r.SelfNs) < want || ms(r.SelfNs) > want+15 || r.Entries != 3 {
 			t.Errorf("P=%v: region %.2f ms, %d entries; want %.0f ms in 3", on, ms(r.SelfNs), r.Entries, want)
 		}
-		// The base region keeps the three ms(1) after the region.
-		if got := ms(tm.Regions[0].SelfNs); got < 3 || got > 7 {
-			t.Errorf("P=%v: base region %.2f ms, want about 3", on, got)
+		// The base region keeps the three ms(1), 10 ms each, after the region.
+		if got := ms(tm.Regions[0].SelfNs); got < 30 || got > 45 {
+			t.Errorf("P=%v: base region %.2f ms, want about 30", on, got)
 		}
 	}
 }

@@ -211,6 +211,16 @@ func addAnalysisFlags(c *command, stderr io.Writer) (*flag.FlagSet, *analysisFla
 	return fs, a
 }
 
+// regions runs the analysis and finds the regions before and after optimisation.
+func (a *analysisFlags) regions(pkgs []string, stderr io.Writer) (*taint.Result, []regions.Region, []regions.Region, error) {
+	res, err := a.analyse(pkgs, stderr)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	before, after, err := regions.Find(res)
+	return res, before, after, err
+}
+
 // analyse loads the packages and runs the taint analysis.
 func (a *analysisFlags) analyse(pkgs []string, stderr io.Writer) (*taint.Result, error) {
 	if len(pkgs) == 0 {
@@ -769,11 +779,7 @@ func runOptionsRegions(c *command, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	res, err := a.analyse(pos, stderr)
-	if err != nil {
-		return err
-	}
-	before, after, err := regions.Find(res)
+	_, before, after, err := a.regions(pos, stderr)
 	if err != nil {
 		return err
 	}
@@ -815,11 +821,7 @@ func runOptionsMeasure(c *command, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	res, err := a.analyse(pos, stderr)
-	if err != nil {
-		return err
-	}
-	before, after, err := regions.Find(res)
+	res, before, after, err := a.regions(pos, stderr)
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,9 @@ import (
 
 var p = flag.Bool("P", false, "")
 
-func ms(n int) { time.Sleep(time.Duration(n) * time.Millisecond) }
+// ms sleeps n tens of milliseconds: shorter sleeps overshoot by as much as they last on a
+// busy machine.
+func ms(n int) { time.Sleep(time.Duration(n) * 10 * time.Millisecond) }
 
 func back(p bool) {
 	n := 0
