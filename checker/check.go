@@ -119,7 +119,11 @@ type Result struct {
 
 // Check evaluates one property on a model.
 func Check(m *dtmc.Model, f pctl.StateFormula, opt Options) (*Result, error) {
-	e := &evaluator{m: m, g: newGraph(m), opt: &opt, stats: Stats{Method: opt.Method.String(), Converged: true}}
+	g, err := newGraph(m)
+	if err != nil {
+		return nil, err
+	}
+	e := &evaluator{m: m, g: g, opt: &opt, stats: Stats{Method: opt.Method.String(), Converged: true}}
 	res := &Result{Property: f.String()}
 	switch f := f.(type) {
 	case *pctl.Prob, *pctl.Reward, *pctl.Steady:

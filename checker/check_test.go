@@ -340,7 +340,9 @@ func TestStiffChain(t *testing.T) {
 	if near(gs.Initial, truth, 0.5) {
 		t.Fatalf("Gauss-Seidel was expected to stop early on this chain, got %g (truth %g)", gs.Initial, truth)
 	}
-	if actual := math.Abs(truth-gs.Initial) / truth; gs.Stats.ErrEstimate < actual {
+	// The estimate is no bound (interval iteration gives those), but it must warn of an error of
+	// the size actually made: here the answer is off by almost all of it.
+	if actual := math.Abs(truth-gs.Initial) / truth; gs.Stats.ErrEstimate < actual/2 {
 		t.Errorf("Gauss-Seidel's error estimate %g understates its actual relative error %g", gs.Stats.ErrEstimate, actual)
 	}
 	iv := check(t, m, prop, Options{Method: Interval, MaxIter: 20000})

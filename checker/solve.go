@@ -87,32 +87,7 @@ func (sys *system) bySCC(opt *Options) (*solution, error) {
 		for i, s := range comp {
 			loc[s] = int32(i)
 		}
-		local := ws.fill(sys, comp, loc, x)
-		var err error
-		switch {
-		case len(comp) == 1:
-			err = local.single(x, comp)
-			sol.stats.DirectSCCs++
-		case opt.Method == GaussSeidel:
-			err = local.gaussSeidel(x, comp, opt, &sol.stats)
-		default:
-			ok := false
-			var e error
-			if local.eliminationLikely() {
-				ok, e = local.eliminate(x, comp)
-			}
-			if e != nil {
-				err = e
-			} else if ok {
-				sol.stats.DirectSCCs++
-			} else if len(comp) <= opt.denseMax() {
-				err = local.denseLU(x, comp)
-				sol.stats.DenseSCCs++
-			} else {
-				err = local.gaussSeidel(x, comp, opt, &sol.stats)
-			}
-		}
-		if err != nil {
+		if err := sys.component(ws, comp, loc, x, opt, &sol.stats); err != nil {
 			return nil, err
 		}
 		for _, s := range comp {
@@ -120,6 +95,39 @@ func (sys *system) bySCC(opt *Options) (*solution, error) {
 		}
 	}
 	return sol, nil
+}
+
+// component solves one component: a single state at once; otherwise by elimination when it is
+// likely to stay sparse, by dense LU when small enough, and by Gauss–Seidel when neither works
+// (or always, for the GaussSeidel method). Large components that elimination would fill are never
+// copied into a local system: Gauss–Seidel builds its own layout from the graph.
+func (sys *system) component(ws *localSystem, comp []int, loc []int32, x []float64, opt *Options, st *Stats) error {
+	switch {
+	case len(comp) == 1:
+		st.DirectSCCs++
+		return ws.fill(sys, comp, loc, x).single(x, comp)
+	case opt.Method == GaussSeidel:
+		return sys.gaussSeidel(x, comp, loc, opt, st)
+	}
+	var local *localSystem
+	if sys.g.eliminationLikely(comp, loc) {
+		local = ws.fill(sys, comp, loc, x)
+		ok, err := local.eliminate(x, comp)
+		if err != nil || ok {
+			if ok {
+				st.DirectSCCs++
+			}
+			return err
+		}
+	}
+	if len(comp) <= opt.denseMax() {
+		if local == nil {
+			local = ws.fill(sys, comp, loc, x)
+		}
+		st.DenseSCCs++
+		return local.denseLU(x, comp)
+	}
+	return sys.gaussSeidel(x, comp, loc, opt, st)
 }
 
 // localSystem is one component's rows in local numbering, with the diagonal apart and everything
@@ -319,27 +327,37 @@ func (l *localSystem) eliminate(x []float64, comp []int) (ok bool, err error) {
 // accelerated Gauss–Seidel after it.
 const largeComponent = 4096
 
-// eliminationLikely predicts whether elimination will stay sparse: eliminating a state with a
-// predecessors and b successors adds up to a·b entries and removes a+b, so it fills in only when
-// a·b > a+b. Flow graphs of code have almost no such states; random expander-like graphs have
-// little else, and trying them first would only waste time and memory.
-func (l *localSystem) eliminationLikely() bool {
-	n := len(l.diag)
+// eliminationLikely predicts whether elimination will stay sparse on component comp (loc maps its
+// states to positions): eliminating a state with a predecessors and b successors adds up to a·b
+// entries and removes a+b, so it fills in only when a·b > a+b. Flow graphs of code have almost no
+// such states; random expander-like graphs have little else, and trying them first would only
+// waste time and memory. A sample of about 4096 states, evenly spaced, decides.
+func (g *graph) eliminationLikely(comp []int, loc []int32) bool {
+	n := len(comp)
 	if n < largeComponent {
 		return true
 	}
-	in := make([]int32, n)
-	for _, c := range l.col {
-		in[c]++
-	}
-	bad := 0
-	for i := 0; i < n; i++ {
-		a, b := int(in[i]), l.ptr[i+1]-l.ptr[i]
+	step := n / 4096
+	bad, seen := 0, 0
+	for i := 0; i < n; i += step {
+		s := comp[i]
+		a, b := 0, 0
+		for _, p := range g.pred[g.predPtr[s]:g.predPtr[s+1]] {
+			if int(p) != s && loc[p] >= 0 {
+				a++
+			}
+		}
+		for _, t := range g.m.Col[g.m.RowPtr[s]:g.m.RowPtr[s+1]] {
+			if t != s && loc[t] >= 0 {
+				b++
+			}
+		}
 		if a*b > a+b {
 			bad++
 		}
+		seen++
 	}
-	return bad*4 < n
+	return bad*4 < seen
 }
 
 // dfsPreorder orders a strongly connected component by depth-first discovery from its first
@@ -397,170 +415,12 @@ func (l *localSystem) denseLU(x []float64, comp []int) error {
 	return nil
 }
 
-// gaussSeidel iterates a component to the relative convergence criterion
-// max_i |x_i' - x_i| / |x_i'| < ε. That criterion is not an error bound: when it stops, the
-// remaining error is estimated from the observed contraction rate λ as δ·λ/(1-λ), and reported.
-func (l *localSystem) gaussSeidel(x []float64, comp []int, opt *Options, st *Stats) error {
-	n := len(comp)
-	order := l.exitOrder(n)
-	l = l.permute(order)
-	rate := make([]float64, n)
-	for i := range rate {
-		rate[i] = l.exitRate(i)
-		if rate[i] == 0 {
-			return fmt.Errorf("internal error: state %d never leaves the unknown states", comp[order[i]])
-		}
-	}
-	// On large components, each sweep ends with a coarse correction along the constant vector (one
-	// aggregate, as in iterative aggregation–disaggregation) that makes the residuals sum to zero:
-	// Gauss–Seidel alone damps that smooth error mode slowest on well-mixed chains (116 sweeps
-	// instead of 33 on the random benchmark). It needs only the column sums, not another pass
-	// over the matrix.
-	correct := n >= largeComponent
-	var colSum []float64
-	sumB, sumLeak := 0.0, 0.0
-	if correct {
-		colSum = make([]float64, n)
-		for k, c := range l.col {
-			colSum[c] += l.val[k]
-		}
-		for i := 0; i < n; i++ {
-			sumB += l.b[i]
-			sumLeak += l.leak[i]
-		}
-	}
-	v, old := make([]float64, n), make([]float64, n)
-	eps, maxIter := opt.epsilon(), opt.maxIter()
-	// sweep is one Gauss–Seidel sweep, with or without the coarse correction; it returns the
-	// largest relative change.
-	sweep := func(correct bool) float64 {
-		copy(old, v)
-		for i := 0; i < n; i++ {
-			s := l.b[i]
-			for k := l.ptr[i]; k < l.ptr[i+1]; k++ {
-				s += l.val[k] * v[l.col[k]]
-			}
-			v[i] = s / rate[i]
-		}
-		if correct && sumLeak > 0 {
-			sumR := sumB
-			for i := 0; i < n; i++ {
-				sumR += v[i] * (colSum[i] - rate[i])
-			}
-			alpha := sumR / sumLeak
-			for i := range v {
-				v[i] += alpha
-			}
-		}
-		d := 0.0
-		for i := 0; i < n; i++ {
-			d = math.Max(d, relChange(old[i], v[i]))
-		}
-		return d
-	}
-	// The remaining error is estimated as δ·λ/(1-λ) from the contraction rate λ of plain sweeps.
-	// Large components (where elimination failed, and plain sweeps would take too long) iterate
-	// with the correction and then take two plain sweeps for the estimate, which is less
-	// reliable there: interval iteration is the method for a guarantee.
-	prev, delta := math.Inf(1), math.Inf(1)
-	it := 0
-	for it < maxIter && delta >= eps {
-		it++
-		prev, delta = delta, sweep(correct)
-	}
-	if correct {
-		prev = sweep(false)
-		delta = sweep(false)
-		it += 2
-	}
-	for i, j := range order {
-		x[comp[j]] = v[i]
-	}
-	st.IterSCCs++
-	st.Iterations += it
-	est := math.Inf(1)
-	if lambda := delta / prev; lambda < 1 {
-		est = delta * lambda / (1 - lambda)
-	}
-	st.ErrEstimate = math.Max(st.ErrEstimate, est)
-	if delta >= eps {
-		st.Converged = false
-		st.Notes = append(st.Notes, fmt.Sprintf("Gauss-Seidel did not converge in %d iterations on a component of %d states (last relative change %.3g)", it, n, delta))
-	}
-	return nil
-}
-
 func relChange(old, cur float64) float64 {
 	d := math.Abs(cur - old)
 	if cur != 0 {
 		d /= math.Abs(cur)
 	}
 	return d
-}
-
-// permute renumbers the system so that new state i is old state order[i]: a sweep in the new
-// numbering then reads the rows sequentially, which matters once they outgrow the caches.
-func (l *localSystem) permute(order []int) *localSystem {
-	n := len(order)
-	inv := make([]int32, n)
-	for i, j := range order {
-		inv[j] = int32(i)
-	}
-	p := &localSystem{ptr: make([]int, 1, n+1), col: make([]int32, 0, len(l.col)), val: make([]float64, 0, len(l.val)),
-		diag: make([]float64, n), leak: make([]float64, n), b: make([]float64, n)}
-	for i, j := range order {
-		for k := l.ptr[j]; k < l.ptr[j+1]; k++ {
-			p.col = append(p.col, inv[l.col[k]])
-			p.val = append(p.val, l.val[k])
-		}
-		p.ptr = append(p.ptr, len(p.col))
-		p.diag[i], p.leak[i], p.b[i] = l.diag[j], l.leak[j], l.b[j]
-	}
-	return p
-}
-
-// exitOrder orders states by their distance from the component's exits, nearest first, so that a
-// Gauss–Seidel sweep carries values from the exits inwards within one sweep.
-func (l *localSystem) exitOrder(n int) []int {
-	predPtr := make([]int, n+1)
-	for _, c := range l.col {
-		predPtr[c+1]++
-	}
-	for i := 0; i < n; i++ {
-		predPtr[i+1] += predPtr[i]
-	}
-	pred := make([]int32, len(l.col))
-	fill := append([]int(nil), predPtr[:n]...)
-	for i := 0; i < n; i++ {
-		for k := l.ptr[i]; k < l.ptr[i+1]; k++ {
-			c := l.col[k]
-			pred[fill[c]] = int32(i)
-			fill[c]++
-		}
-	}
-	seen := make([]bool, n)
-	order := make([]int, 0, n)
-	for i := 0; i < n; i++ {
-		if l.leak[i] > 0 {
-			seen[i] = true
-			order = append(order, i)
-		}
-	}
-	for h := 0; h < len(order); h++ {
-		v := order[h]
-		for _, u := range pred[predPtr[v]:predPtr[v+1]] {
-			if !seen[u] {
-				seen[u] = true
-				order = append(order, int(u))
-			}
-		}
-	}
-	for i := 0; i < n; i++ {
-		if !seen[i] {
-			order = append(order, i)
-		}
-	}
-	return order
 }
 
 // allRows is U as one system (no decomposition), for the methods that iterate on all of it, with
