@@ -3,6 +3,9 @@ package checker
 import (
 	"fmt"
 	"math"
+	"sort"
+	"sync"
+	"sync/atomic"
 )
 
 // segment is how many states a Gauss–Seidel sweep updates in one step: their values and partial
@@ -30,25 +33,108 @@ type seidel struct {
 	dptr []int32
 	dcol []uint16
 	dval []float64
-	// The transitions from other segments, grouped by the row's segment, ordered by column.
-	optr []int
-	orow []uint16
-	ocol []int32
-	oval []float64
+	// The transitions from other segments, grouped by the row's segment, ordered by column; those
+	// of segment s from earlier segments are optr[s]..osplit[s]-1, from later ones osplit[s]..
+	// optr[s+1]-1.
+	optr   []int
+	osplit []int
+	orow   []uint16
+	ocol   []int32
+	oval   []float64
 	// Σ b and Σ leak, the coarse correction's constants.
 	sumB, sumLeak float64
 }
 
 // newSeidel builds the equations of component comp (loc maps its states to their positions) from
 // the model and the graph's predecessor lists, with transitions out of the component folded into
-// the constants: values of states of U solved earlier are in x, values outside U in sys.b.
+// the constants: values of states of U solved earlier are in x, values outside U in sys.b. A
+// component of several segments is built by two goroutines, each taking half the segments' rows
+// and then half the columns.
 func newSeidel(sys *system, comp []int, loc []int32, x []float64) (*seidel, error) {
-	m, g := sys.g.m, sys.g
 	n := len(comp)
 	nseg := (n + segment - 1) / segment
-	z := &seidel{b: make([]float64, n), inv: make([]float64, n), later: make([]float64, n), d: make([]float64, n), dptr: make([]int32, 1, n+1)}
-	count := make([]int, nseg+1)
-	for i, s := range comp {
+	z := &seidel{b: make([]float64, n), inv: make([]float64, n), later: make([]float64, n), d: make([]float64, n)}
+	// split is where the halves meet, at a segment boundary; count[seg][h] is the number of
+	// transitions into segment seg's rows from other segments' columns in half h.
+	split := (nseg / 2) * segment
+	count := make([][2]int, nseg)
+	var rows [2]*seidelRows
+	var errs [2]error
+	run := func(h int) {
+		lo, hi := 0, split
+		if h == 1 {
+			lo, hi = split, n
+		}
+		rows[h], errs[h] = z.rows(sys, comp, loc, x, lo, hi, split, count)
+	}
+	if nseg == 1 {
+		run(1)
+		rows[0] = &seidelRows{dptr: []int32{0}}
+	} else {
+		both(run)
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	z.dptr = append(rows[0].dptr, rows[1].dptr[1:]...)
+	for i := split + 1; i <= n; i++ {
+		z.dptr[i] += int32(len(rows[0].dval))
+	}
+	z.dcol = append(rows[0].dcol, rows[1].dcol...)
+	z.dval = append(rows[0].dval, rows[1].dval...)
+	z.sumB = rows[0].sumB + rows[1].sumB
+	z.sumLeak = rows[0].sumLeak + rows[1].sumLeak
+	// Each segment's group holds the transitions from columns of the first half, then those of
+	// the second; pos[h][seg] is where half h writes next.
+	z.optr = make([]int, nseg+1)
+	var pos [2][]int
+	pos[0], pos[1] = make([]int, nseg), make([]int, nseg)
+	for seg := 0; seg < nseg; seg++ {
+		pos[0][seg] = z.optr[seg]
+		pos[1][seg] = z.optr[seg] + count[seg][0]
+		z.optr[seg+1] = pos[1][seg] + count[seg][1]
+	}
+	total := z.optr[nseg]
+	z.orow, z.ocol, z.oval = make([]uint16, total), make([]int32, total), make([]float64, total)
+	cols := func(h int) {
+		lo, hi := 0, split
+		if h == 1 {
+			lo, hi = split, n
+		}
+		z.cols(sys.g, comp, loc, lo, hi, pos[h])
+	}
+	if nseg == 1 {
+		cols(1)
+	} else {
+		both(cols)
+	}
+	z.osplit = make([]int, nseg)
+	for seg := range z.osplit {
+		p, q := z.optr[seg], z.optr[seg+1]
+		first := int32((seg + 1) * segment)
+		z.osplit[seg] = p + sort.Search(q-p, func(e int) bool { return z.ocol[p+e] >= first })
+	}
+	return z, nil
+}
+
+// seidelRows is what one goroutine builds of the rows lo..hi-1: the transitions within segments,
+// and its share of the correction's constants.
+type seidelRows struct {
+	dptr          []int32
+	dcol          []uint16
+	dval          []float64
+	sumB, sumLeak float64
+}
+
+// rows fills b, inv, later and d for rows lo..hi-1 and returns their transitions within their own
+// segments; it counts the others into count by column half (columns below split or not).
+func (z *seidel) rows(sys *system, comp []int, loc []int32, x []float64, lo, hi, split int, count [][2]int) (*seidelRows, error) {
+	m := sys.g.m
+	r := &seidelRows{dptr: make([]int32, 1, hi-lo+1)}
+	for i := lo; i < hi; i++ {
+		s := comp[i]
 		seg := i / segment
 		base := seg * segment
 		rate, leak, b, later := 0.0, 0.0, sys.b[s], 0.0
@@ -69,11 +155,14 @@ func newSeidel(sys *system, comp []int, loc []int32, x []float64) (*seidel, erro
 			if j > i {
 				later += p
 			}
-			if j/segment == seg {
-				z.dcol = append(z.dcol, uint16(j-base))
-				z.dval = append(z.dval, p)
-			} else {
-				count[seg+1]++
+			switch {
+			case j/segment == seg:
+				r.dcol = append(r.dcol, uint16(j-base))
+				r.dval = append(r.dval, p)
+			case j < split:
+				count[seg][0]++
+			default:
+				count[seg][1]++
 			}
 		}
 		// The exit rate is a sum, not 1 - P(s,s): subtracting would lose every digit on stiff
@@ -82,21 +171,20 @@ func newSeidel(sys *system, comp []int, loc []int32, x []float64) (*seidel, erro
 		if rate == 0 {
 			return nil, fmt.Errorf("internal error: state %d never leaves the unknown states", s)
 		}
-		z.dptr = append(z.dptr, int32(len(z.dval)))
+		r.dptr = append(r.dptr, int32(len(r.dval)))
 		z.b[i], z.inv[i], z.later[i], z.d[i] = b, 1/rate, later, -rate
-		z.sumB += b
-		z.sumLeak += leak
+		r.sumB += b
+		r.sumLeak += leak
 	}
-	for seg := 0; seg < nseg; seg++ {
-		count[seg+1] += count[seg]
-	}
-	z.optr = count
-	total := count[nseg]
-	z.orow, z.ocol, z.oval = make([]uint16, total), make([]int32, total), make([]float64, total)
-	pos := append([]int(nil), count[:nseg]...)
-	// Going through the columns in order and their predecessors fills every segment's group in
-	// column order, without a sort.
-	for j, t := range comp {
+	return r, nil
+}
+
+// cols writes the transitions from columns lo..hi-1 into other segments' groups at pos, and adds
+// the column sums to d. Going through the columns in order and their predecessors fills every
+// group in column order, without a sort.
+func (z *seidel) cols(g *graph, comp []int, loc []int32, lo, hi int, pos []int) {
+	for j := lo; j < hi; j++ {
+		t := comp[j]
 		colSum := 0.0
 		for q := g.predPtr[t]; q < g.predPtr[t+1]; q++ {
 			s := int(g.pred[q])
@@ -113,29 +201,72 @@ func newSeidel(sys *system, comp []int, loc []int32, x []float64) (*seidel, erro
 		}
 		z.d[j] += colSum
 	}
-	return z, nil
 }
 
 // sweep is one Gauss–Seidel sweep over v, where the values from the previous sweep are to be read
 // as v+alpha (the pending coarse correction). It returns the largest relative change and the sum
-// of the residuals of the new iterate.
-func (z *seidel) sweep(v, r []float64, alpha float64) (delta, sumR float64) {
+// of the residuals of the new iterate. r and up are scratch space of one segment and of len(v).
+//
+// A second goroutine shares the work: the transitions into segment s from later segments read only
+// values this sweep has not changed yet, so their sums (into up) can be formed ahead of the
+// segment's turn, while the sweep itself forms the sums from earlier segments, which it has just
+// changed, and updates the rows. Whoever reaches a segment's later sums first forms them; the
+// sweep waits only for sums the helper has begun. The helper never reads a segment the sweep has
+// reached: it is always working on a later segment than the sweep, and reads only later ones
+// still. The sums are always formed apart and added the same way, so the result does not depend
+// on who formed them.
+func (z *seidel) sweep(v, r, up []float64, alpha float64) (delta, sumR float64) {
 	n := len(v)
+	nseg := len(z.optr) - 1
+	// claimed is the next segment whose later sums nobody has begun; done[s] is closed once the
+	// helper has formed segment s's.
+	var claimed atomic.Int64
+	claimed.Store(1)
+	done := make([]chan struct{}, nseg)
+	var helper sync.WaitGroup
+	if nseg > 1 {
+		for seg := range done {
+			done[seg] = make(chan struct{})
+		}
+		helper.Add(1)
+		go func() {
+			defer helper.Done()
+			for {
+				seg := int(claimed.Add(1) - 1)
+				if seg >= nseg {
+					return
+				}
+				z.fromLater(v, up, seg)
+				close(done[seg])
+			}
+		}()
+	}
 	sumR = z.sumB
-	for seg := 0; seg*segment < n; seg++ {
+	for seg := 0; seg < nseg; seg++ {
 		lo, hi := seg*segment, min(n, (seg+1)*segment)
 		acc := r[:hi-lo]
 		clear(acc)
-		p, q := z.optr[seg], z.optr[seg+1]
+		p, q := z.optr[seg], z.osplit[seg]
 		rows, cols, vals := z.orow[p:q], z.ocol[p:q], z.oval[p:q]
 		for e, row := range rows {
 			acc[row] += vals[e] * v[cols[e]]
 		}
+		if nseg > 1 {
+			if seg == 0 || claimed.CompareAndSwap(int64(seg), int64(seg+1)) {
+				z.fromLater(v, up, seg)
+			} else {
+				<-done[seg]
+			}
+			for i, u := range up[lo:hi] {
+				acc[i] += u
+			}
+		}
 		vs, b, inv, later, d, ptr := v[lo:hi], z.b[lo:hi], z.inv[lo:hi], z.later[lo:hi], z.d[lo:hi], z.dptr[lo:hi+1]
+		dval, dcol := z.dval, z.dcol
 		for i := range vs {
 			s := b[i] + acc[i] + alpha*later[i]
 			for k := ptr[i]; k < ptr[i+1]; k++ {
-				s += z.dval[k] * vs[z.dcol[k]]
+				s += dval[k] * vs[dcol[k]]
 			}
 			s *= inv[i]
 			old := vs[i] + alpha
@@ -151,7 +282,20 @@ func (z *seidel) sweep(v, r []float64, alpha float64) (delta, sumR float64) {
 			sumR += s * d[i]
 		}
 	}
+	helper.Wait()
 	return delta, sumR
+}
+
+// fromLater forms the sums of segment seg's transitions from later segments into up.
+func (z *seidel) fromLater(v, up []float64, seg int) {
+	lo := seg * segment
+	acc := up[lo:min(len(v), lo+segment)]
+	clear(acc)
+	p, q := z.osplit[seg], z.optr[seg+1]
+	rows, cols, vals := z.orow[p:q], z.ocol[p:q], z.oval[p:q]
+	for e, row := range rows {
+		acc[row] += vals[e] * v[cols[e]]
+	}
 }
 
 // gaussSeidel iterates a component to the relative convergence criterion
@@ -171,7 +315,7 @@ func (sys *system) gaussSeidel(x []float64, comp []int, loc []int32, opt *Option
 	}
 	n := len(comp)
 	correct := n >= largeComponent && z.sumLeak > 0
-	v, r := make([]float64, n), make([]float64, min(n, segment))
+	v, r, up := make([]float64, n), make([]float64, min(n, segment)), make([]float64, n)
 	eps, maxIter := opt.epsilon(), opt.maxIter()
 	prev, delta, alpha := math.Inf(1), math.Inf(1), 0.0
 	it := 0
@@ -179,7 +323,7 @@ func (sys *system) gaussSeidel(x []float64, comp []int, loc []int32, opt *Option
 		it++
 		var sumR float64
 		prev = delta
-		delta, sumR = z.sweep(v, r, alpha)
+		delta, sumR = z.sweep(v, r, up, alpha)
 		if correct {
 			alpha = sumR / z.sumLeak
 		}
@@ -191,8 +335,8 @@ func (sys *system) gaussSeidel(x []float64, comp []int, loc []int32, opt *Option
 		for i := range v {
 			v[i] += alpha
 		}
-		prev, _ = z.sweep(v, r, 0)
-		delta, _ = z.sweep(v, r, 0)
+		prev, _ = z.sweep(v, r, up, 0)
+		delta, _ = z.sweep(v, r, up, 0)
 		it += 2
 	}
 	for i, s := range comp {
