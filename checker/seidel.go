@@ -5,7 +5,6 @@ import (
 	"math"
 	"sort"
 	"sync"
-	"sync/atomic"
 )
 
 // segment is how many states a Gauss–Seidel sweep updates in one step: their values and partial
@@ -34,13 +33,13 @@ type seidel struct {
 	dcol []uint16
 	dval []float64
 	// The transitions from other segments, grouped by the row's segment, ordered by column; those
-	// of segment s from earlier segments are optr[s]..osplit[s]-1, from later ones osplit[s]..
-	// optr[s+1]-1.
-	optr   []int
-	osplit []int
-	orow   []uint16
-	ocol   []int32
-	oval   []float64
+	// of segment s from segments before s-1 are optr[s]..omid[s]-1, from segment s-1 omid[s]..
+	// osplit[s]-1, and from later segments osplit[s]..optr[s+1]-1.
+	optr         []int
+	omid, osplit []int
+	orow         []uint16
+	ocol         []int32
+	oval         []float64
 	// Σ b and Σ leak, the coarse correction's constants.
 	sumB, sumLeak float64
 }
@@ -110,11 +109,13 @@ func newSeidel(sys *system, comp []int, loc []int32, x []float64) (*seidel, erro
 	} else {
 		both(cols)
 	}
-	z.osplit = make([]int, nseg)
+	z.omid, z.osplit = make([]int, nseg), make([]int, nseg)
 	for seg := range z.osplit {
 		p, q := z.optr[seg], z.optr[seg+1]
-		first := int32((seg + 1) * segment)
-		z.osplit[seg] = p + sort.Search(q-p, func(e int) bool { return z.ocol[p+e] >= first })
+		first := func(col int) int {
+			return p + sort.Search(q-p, func(e int) bool { return int(z.ocol[p+e]) >= col })
+		}
+		z.omid[seg], z.osplit[seg] = first((seg-1)*segment), first((seg+1)*segment)
 	}
 	return z, nil
 }
@@ -207,37 +208,37 @@ func (z *seidel) cols(g *graph, comp []int, loc []int32, lo, hi int, pos []int) 
 // as v+alpha (the pending coarse correction). It returns the largest relative change and the sum
 // of the residuals of the new iterate. r and up are scratch space of one segment and of len(v).
 //
-// A second goroutine shares the work: the transitions into segment s from later segments read only
-// values this sweep has not changed yet, so their sums (into up) can be formed ahead of the
-// segment's turn, while the sweep itself forms the sums from earlier segments, which it has just
-// changed, and updates the rows. Whoever reaches a segment's later sums first forms them; the
-// sweep waits only for sums the helper has begun. The helper never reads a segment the sweep has
-// reached: it is always working on a later segment than the sweep, and reads only later ones
-// still. The sums are always formed apart and added the same way, so the result does not depend
-// on who formed them.
+// A second goroutine forms most of each segment's sums ahead of the segment's turn: those from
+// later segments, which this sweep has not changed yet, and those from segments at least two
+// before, which it has finished. The sweep itself adds the sums from the segment just before,
+// which it was changing meanwhile, and updates the rows. The helper starts on segment s once
+// the sweep has finished segment s-2, and the sweep starts on segment s once the helper has
+// finished it, so neither reads values the other is writing. The sums are always formed apart
+// and added the same way, so the result does not depend on goroutine timing.
 func (z *seidel) sweep(v, r, up []float64, alpha float64) (delta, sumR float64) {
 	n := len(v)
 	nseg := len(z.optr) - 1
-	// claimed is the next segment whose later sums nobody has begun; done[s] is closed once the
-	// helper has formed segment s's.
-	var claimed atomic.Int64
-	claimed.Store(1)
-	done := make([]chan struct{}, nseg)
+	// ahead[s] is closed once the helper has formed segment s's sums, finished[s] once the sweep
+	// has updated segment s.
+	ahead, finished := make([]chan struct{}, nseg), make([]chan struct{}, nseg)
 	var helper sync.WaitGroup
 	if nseg > 1 {
-		for seg := range done {
-			done[seg] = make(chan struct{})
+		for seg := range ahead {
+			ahead[seg], finished[seg] = make(chan struct{}), make(chan struct{})
 		}
 		helper.Add(1)
 		go func() {
 			defer helper.Done()
-			for {
-				seg := int(claimed.Add(1) - 1)
-				if seg >= nseg {
-					return
+			for seg := 0; seg < nseg; seg++ {
+				if seg >= 2 {
+					<-finished[seg-2]
 				}
-				z.fromLater(v, up, seg)
-				close(done[seg])
+				lo := seg * segment
+				acc := up[lo:min(n, lo+segment)]
+				clear(acc)
+				z.accumulate(acc, v, z.optr[seg], z.omid[seg])
+				z.accumulate(acc, v, z.osplit[seg], z.optr[seg+1])
+				close(ahead[seg])
 			}
 		}()
 	}
@@ -246,17 +247,9 @@ func (z *seidel) sweep(v, r, up []float64, alpha float64) (delta, sumR float64) 
 		lo, hi := seg*segment, min(n, (seg+1)*segment)
 		acc := r[:hi-lo]
 		clear(acc)
-		p, q := z.optr[seg], z.osplit[seg]
-		rows, cols, vals := z.orow[p:q], z.ocol[p:q], z.oval[p:q]
-		for e, row := range rows {
-			acc[row] += vals[e] * v[cols[e]]
-		}
 		if nseg > 1 {
-			if seg == 0 || claimed.CompareAndSwap(int64(seg), int64(seg+1)) {
-				z.fromLater(v, up, seg)
-			} else {
-				<-done[seg]
-			}
+			z.accumulate(acc, v, z.omid[seg], z.osplit[seg])
+			<-ahead[seg]
 			for i, u := range up[lo:hi] {
 				acc[i] += u
 			}
@@ -281,17 +274,17 @@ func (z *seidel) sweep(v, r, up []float64, alpha float64) (delta, sumR float64) 
 			}
 			sumR += s * d[i]
 		}
+		if nseg > 1 {
+			close(finished[seg])
+		}
 	}
 	helper.Wait()
 	return delta, sumR
 }
 
-// fromLater forms the sums of segment seg's transitions from later segments into up.
-func (z *seidel) fromLater(v, up []float64, seg int) {
-	lo := seg * segment
-	acc := up[lo:min(len(v), lo+segment)]
-	clear(acc)
-	p, q := z.osplit[seg], z.optr[seg+1]
+// accumulate adds the off-segment transitions p..q-1 of one segment, times the values they lead
+// to, into the segment's sums acc.
+func (z *seidel) accumulate(acc, v []float64, p, q int) {
 	rows, cols, vals := z.orow[p:q], z.ocol[p:q], z.oval[p:q]
 	for e, row := range rows {
 		acc[row] += vals[e] * v[cols[e]]
@@ -318,6 +311,9 @@ func (sys *system) gaussSeidel(x []float64, comp []int, loc []int32, opt *Option
 	v, r, up := make([]float64, n), make([]float64, min(n, segment)), make([]float64, n)
 	eps, maxIter := opt.epsilon(), opt.maxIter()
 	prev, delta, alpha := math.Inf(1), math.Inf(1), 0.0
+	if correct {
+		alpha = z.sumB / z.sumLeak
+	}
 	it := 0
 	for it < maxIter && delta >= eps {
 		it++
