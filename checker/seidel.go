@@ -32,14 +32,14 @@ type seidel struct {
 	dptr []int32
 	dcol []uint16
 	dval []float64
-	// The transitions from other segments, grouped by the row's segment, ordered by column; those
-	// of segment s from segments before s-1 are optr[s]..omid[s]-1, from segment s-1 omid[s]..
-	// osplit[s]-1, and from later segments osplit[s]..optr[s+1]-1.
-	optr         []int
-	omid, osplit []int
-	orow         []uint16
-	ocol         []int32
-	oval         []float64
+	// The transitions from other segments, grouped by the row's segment, ordered by column. Of
+	// segment s's, the sweep forms own[s][0]..own[s][1]-1 itself (those from segment s-1, which it
+	// has just changed; for segment 0, the first half), and its helper the others (see sweep).
+	optr []int
+	own  [][2]int
+	orow []uint16
+	ocol []int32
+	oval []float64
 	// Σ b and Σ leak, the coarse correction's constants.
 	sumB, sumLeak float64
 }
@@ -109,13 +109,17 @@ func newSeidel(sys *system, comp []int, loc []int32, x []float64) (*seidel, erro
 	} else {
 		both(cols)
 	}
-	z.omid, z.osplit = make([]int, nseg), make([]int, nseg)
-	for seg := range z.osplit {
+	z.own = make([][2]int, nseg)
+	for seg := range z.own {
 		p, q := z.optr[seg], z.optr[seg+1]
+		if seg == 0 {
+			z.own[seg] = [2]int{p, p + (q-p)/2}
+			continue
+		}
 		first := func(col int) int {
 			return p + sort.Search(q-p, func(e int) bool { return int(z.ocol[p+e]) >= col })
 		}
-		z.omid[seg], z.osplit[seg] = first((seg-1)*segment), first((seg+1)*segment)
+		z.own[seg] = [2]int{first((seg - 1) * segment), first(seg * segment)}
 	}
 	return z, nil
 }
@@ -208,78 +212,103 @@ func (z *seidel) cols(g *graph, comp []int, loc []int32, lo, hi int, pos []int) 
 // as v+alpha (the pending coarse correction). It returns the largest relative change and the sum
 // of the residuals of the new iterate. r and up are scratch space of one segment and of len(v).
 //
-// A second goroutine forms most of each segment's sums ahead of the segment's turn: those from
-// later segments, which this sweep has not changed yet, and those from segments at least two
-// before, which it has finished. The sweep itself adds the sums from the segment just before,
-// which it was changing meanwhile, and updates the rows. The helper starts on segment s once
+// A helper goroutine does all it can ahead of the sweep, which leaves the sweep little more than
+// the rows themselves. For segment s it forms b + alpha·later and the sums over the transitions
+// from later segments, which this sweep has not changed yet, and from segments at least two
+// before, which it has finished; it also sums the residuals over finished segments. The sweep adds
+// the sums from segment s-1, which it was changing meanwhile. The helper starts on segment s once
 // the sweep has finished segment s-2, and the sweep starts on segment s once the helper has
-// finished it, so neither reads values the other is writing. The sums are always formed apart
-// and added the same way, so the result does not depend on goroutine timing.
+// finished it, so neither reads values the other is writing. The sums are always formed apart and
+// added the same way, so the result does not depend on goroutine timing.
 func (z *seidel) sweep(v, r, up []float64, alpha float64) (delta, sumR float64) {
 	n := len(v)
 	nseg := len(z.optr) - 1
+	bounds := func(seg int) (int, int) { return seg * segment, min(n, (seg+1)*segment) }
+	// base forms segment seg's sums except those over own[seg].
+	base := func(acc []float64, seg int) {
+		lo, _ := bounds(seg)
+		for i := range acc {
+			acc[i] = z.b[lo+i] + alpha*z.later[lo+i]
+		}
+		z.accumulate(acc, v, z.optr[seg], z.own[seg][0])
+		z.accumulate(acc, v, z.own[seg][1], z.optr[seg+1])
+	}
+	residuals := func(seg int) {
+		lo, hi := bounds(seg)
+		for i, x := range v[lo:hi] {
+			sumR += x * z.d[lo+i]
+		}
+	}
+	sumR = z.sumB
+	if nseg == 1 {
+		base(up, 0)
+		acc := r[:n]
+		clear(acc)
+		delta = z.update(v, acc, up, 0, alpha, 0)
+		residuals(0)
+		return delta, sumR
+	}
 	// ahead[s] is closed once the helper has formed segment s's sums, finished[s] once the sweep
 	// has updated segment s.
 	ahead, finished := make([]chan struct{}, nseg), make([]chan struct{}, nseg)
-	var helper sync.WaitGroup
-	if nseg > 1 {
-		for seg := range ahead {
-			ahead[seg], finished[seg] = make(chan struct{}), make(chan struct{})
-		}
-		helper.Add(1)
-		go func() {
-			defer helper.Done()
-			for seg := 0; seg < nseg; seg++ {
-				if seg >= 2 {
-					<-finished[seg-2]
-				}
-				lo := seg * segment
-				acc := up[lo:min(n, lo+segment)]
-				clear(acc)
-				z.accumulate(acc, v, z.optr[seg], z.omid[seg])
-				z.accumulate(acc, v, z.osplit[seg], z.optr[seg+1])
-				close(ahead[seg])
-			}
-		}()
+	for seg := range ahead {
+		ahead[seg], finished[seg] = make(chan struct{}), make(chan struct{})
 	}
-	sumR = z.sumB
+	var helper sync.WaitGroup
+	helper.Add(1)
+	go func() {
+		defer helper.Done()
+		for seg := 0; seg < nseg; seg++ {
+			if seg >= 2 {
+				<-finished[seg-2]
+				residuals(seg - 2)
+			}
+			lo, hi := bounds(seg)
+			base(up[lo:hi], seg)
+			close(ahead[seg])
+		}
+		for seg := nseg - 2; seg < nseg; seg++ {
+			<-finished[seg]
+			residuals(seg)
+		}
+	}()
 	for seg := 0; seg < nseg; seg++ {
-		lo, hi := seg*segment, min(n, (seg+1)*segment)
+		lo, hi := bounds(seg)
 		acc := r[:hi-lo]
 		clear(acc)
-		if nseg > 1 {
-			z.accumulate(acc, v, z.omid[seg], z.osplit[seg])
-			<-ahead[seg]
-			for i, u := range up[lo:hi] {
-				acc[i] += u
-			}
-		}
-		vs, b, inv, later, d, ptr := v[lo:hi], z.b[lo:hi], z.inv[lo:hi], z.later[lo:hi], z.d[lo:hi], z.dptr[lo:hi+1]
-		dval, dcol := z.dval, z.dcol
-		for i := range vs {
-			s := b[i] + acc[i] + alpha*later[i]
-			for k := ptr[i]; k < ptr[i+1]; k++ {
-				s += dval[k] * vs[dcol[k]]
-			}
-			s *= inv[i]
-			old := vs[i] + alpha
-			vs[i] = s
-			// The relative change |s-old|/|s| (absolute where s is 0), dividing only when it
-			// might be a new maximum.
-			if ds, as := math.Abs(s-old), math.Abs(s); ds > delta*as {
-				if as != 0 {
-					ds /= as
-				}
-				delta = max(delta, ds)
-			}
-			sumR += s * d[i]
-		}
-		if nseg > 1 {
-			close(finished[seg])
-		}
+		z.accumulate(acc, v, z.own[seg][0], z.own[seg][1])
+		<-ahead[seg]
+		delta = z.update(v[lo:hi], acc, up[lo:hi], lo, alpha, delta)
+		close(finished[seg])
 	}
 	helper.Wait()
 	return delta, sumR
+}
+
+// update runs through the rows lo.. of one segment, whose values are vs, with the sums over all
+// transitions into them from other segments in acc and sums (the sweep's and the helper's), and
+// returns the largest relative change, starting from delta.
+func (z *seidel) update(vs, acc, sums []float64, lo int, alpha, delta float64) float64 {
+	inv, ptr := z.inv[lo:lo+len(vs)], z.dptr[lo:lo+len(vs)+1]
+	dval, dcol := z.dval, z.dcol
+	for i := range vs {
+		s := acc[i] + sums[i]
+		for k := ptr[i]; k < ptr[i+1]; k++ {
+			s += dval[k] * vs[dcol[k]]
+		}
+		s *= inv[i]
+		old := vs[i] + alpha
+		vs[i] = s
+		// The relative change |s-old|/|s| (absolute where s is 0), dividing only when it might
+		// be a new maximum.
+		if ds, as := math.Abs(s-old), math.Abs(s); ds > delta*as {
+			if as != 0 {
+				ds /= as
+			}
+			delta = max(delta, ds)
+		}
+	}
+	return delta
 }
 
 // accumulate adds the off-segment transitions p..q-1 of one segment, times the values they lead
