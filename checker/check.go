@@ -477,23 +477,25 @@ func (e *evaluator) solve(unknown []bool, known func(int) float64, rew *dtmc.Rew
 		return e.exactSolve(unknown, known, rew)
 	}
 	b := make([]float64, e.m.N)
-	for s := range b {
-		if !unknown[s] {
-			continue
-		}
-		if rew != nil && rew.State != nil {
-			b[s] = rew.State[s]
-		}
-		for k := e.m.RowPtr[s]; k < e.m.RowPtr[s+1]; k++ {
-			t, p := e.m.Col[k], e.m.Prob[k]
-			if rew != nil && rew.Trans != nil {
-				b[s] += p * rew.Trans[k]
+	both(func(h int) {
+		for s := h * e.m.N / 2; s < (h+1)*e.m.N/2; s++ {
+			if !unknown[s] {
+				continue
 			}
-			if !unknown[t] {
-				b[s] += p * known(t)
+			if rew != nil && rew.State != nil {
+				b[s] = rew.State[s]
+			}
+			for k := e.m.RowPtr[s]; k < e.m.RowPtr[s+1]; k++ {
+				t, p := e.m.Col[k], e.m.Prob[k]
+				if rew != nil && rew.Trans != nil {
+					b[s] += p * rew.Trans[k]
+				}
+				if !unknown[t] {
+					b[s] += p * known(t)
+				}
 			}
 		}
-	}
+	})
 	sys := &system{g: e.g, unknown: unknown, b: b}
 	sol, err := sys.solve(e.opt)
 	if err != nil {

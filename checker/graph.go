@@ -187,8 +187,7 @@ func (g *graph) sccs(sub []bool) (states []int, bounds []int) {
 	if size < pivotMin {
 		return t.run(g, sub, states, bounds)
 	}
-	var inFW, inBW []bool
-	inFW, inBW = make([]bool, n), make([]bool, n)
+	inFW, inBW := make([]bool, n), make([]bool, n)
 	inFW[pivot], inBW[pivot] = true, true
 	both(func(h int) {
 		if h == 0 {

@@ -84,6 +84,13 @@ func (sys *system) bySCC(opt *Options) (*solution, error) {
 	ws := &localSystem{}
 	for c := 0; c+1 < len(bounds); c++ {
 		comp := states[bounds[c]:bounds[c+1]]
+		if len(comp) == 1 {
+			sol.stats.DirectSCCs++
+			if err := sys.single(x, comp[0]); err != nil {
+				return nil, err
+			}
+			continue
+		}
 		for i, s := range comp {
 			loc[s] = int32(i)
 		}
@@ -97,16 +104,11 @@ func (sys *system) bySCC(opt *Options) (*solution, error) {
 	return sol, nil
 }
 
-// component solves one component: a single state at once; otherwise by elimination when it is
-// likely to stay sparse, by dense LU when small enough, and by Gauss–Seidel when neither works
+// component solves a component of several states: by elimination when it is likely to stay sparse, by dense LU when small enough, and by Gauss–Seidel when neither works
 // (or always, for the GaussSeidel method). Large components that elimination would fill are never
 // copied into a local system: Gauss–Seidel builds its own layout from the graph.
 func (sys *system) component(ws *localSystem, comp []int, loc []int32, x []float64, opt *Options, st *Stats) error {
-	switch {
-	case len(comp) == 1:
-		st.DirectSCCs++
-		return ws.fill(sys, comp, loc, x).single(x, comp)
-	case opt.Method == GaussSeidel:
+	if opt.Method == GaussSeidel {
 		return sys.gaussSeidel(x, comp, loc, opt, st)
 	}
 	var local *localSystem
@@ -199,12 +201,25 @@ func (l *localSystem) exitRate(i int) float64 {
 	return r
 }
 
-func (l *localSystem) single(x []float64, comp []int) error {
-	r := l.exitRate(0)
-	if r == 0 {
-		return fmt.Errorf("internal error: state %d never leaves the unknown states", comp[0])
+// single solves the component of one state s directly from the model's row: the most common
+// component by far in random chains, and too many of them to copy each into a local system.
+func (sys *system) single(x []float64, s int) error {
+	m := sys.g.m
+	rate, b := 0.0, sys.b[s]
+	for k := m.RowPtr[s]; k < m.RowPtr[s+1]; k++ {
+		t, p := m.Col[k], m.Prob[k]
+		if t == s {
+			continue
+		}
+		rate += p
+		if sys.unknown[t] {
+			b += p * x[t]
+		}
 	}
-	x[comp[0]] = l.b[0] / r
+	if rate == 0 {
+		return fmt.Errorf("internal error: state %d never leaves the unknown states", s)
+	}
+	x[s] = b / rate
 	return nil
 }
 
