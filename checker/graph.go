@@ -8,16 +8,13 @@ import (
 	"github.com/augur-perf/augur/dtmc"
 )
 
-// graph is the model's transition structure with predecessor lists (and the probability of each
-// incoming transition, so that a solver can build column-ordered rows without a second look at
-// the model), built once per check. State indices and predecessor lists are int32: they halve
-// the memory every graph pass streams through, and a model with 2^31 transitions would not fit
-// in memory anyway.
+// graph is the model's transition structure with predecessor lists, built once per check. State
+// indices in the lists are int32: that halves the memory every pass over them streams through, and
+// a model with 2^31 transitions would not fit in memory anyway.
 type graph struct {
 	m       *dtmc.Model
 	predPtr []int
 	pred    []int32
-	predP   []float64
 }
 
 func newGraph(m *dtmc.Model) (*graph, error) {
@@ -25,7 +22,7 @@ func newGraph(m *dtmc.Model) (*graph, error) {
 		return nil, fmt.Errorf("model too large: %d states and %d transitions (the checker handles fewer than 2^31 of each)", m.N, len(m.Col))
 	}
 	n := m.N
-	g := &graph{m: m, predPtr: make([]int, n+1), pred: make([]int32, len(m.Col)), predP: make([]float64, len(m.Col))}
+	g := &graph{m: m, predPtr: make([]int, n+1), pred: make([]int32, len(m.Col))}
 	// Each half of the states writes its transitions into the predecessor lists, the first half's
 	// before the second's in every list, so that lists stay in increasing order; the writes land
 	// all over memory, and two cores wait on them side by side.
@@ -46,9 +43,8 @@ func newGraph(m *dtmc.Model) (*graph, error) {
 	both(func(h int) {
 		f := fill[h]
 		for s := from[h]; s < from[h+1]; s++ {
-			for k := m.RowPtr[s]; k < m.RowPtr[s+1]; k++ {
-				t := m.Col[k]
-				g.pred[f[t]], g.predP[f[t]] = int32(s), m.Prob[k]
+			for _, t := range m.Col[m.RowPtr[s]:m.RowPtr[s+1]] {
+				g.pred[f[t]] = int32(s)
 				f[t]++
 			}
 		}

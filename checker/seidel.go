@@ -44,71 +44,75 @@ type seidel struct {
 	sumB, sumLeak float64
 }
 
+// colBlock is the width of the column blocks by which each segment's transitions from other
+// segments are ordered: a step reads x block by block, and within a block (4 KB) from cache, so a
+// full sort by column would buy nothing more.
+const colBlock = 1 << 9
+
 // newSeidel builds the equations of component comp (loc maps its states to their positions) from
-// the model and the graph's predecessor lists, with transitions out of the component folded into
-// the constants: values of states of U solved earlier are in x, values outside U in sys.b. A
-// component of several segments is built by two goroutines, each taking half the segments' rows
-// and then half the columns.
+// the model, with transitions out of the component folded into the constants: values of states of
+// U solved earlier are in x, values outside U in sys.b. Two goroutines build it, each taking half
+// the segments.
 func newSeidel(sys *system, comp []int, loc []int32, x []float64) (*seidel, error) {
+	m := sys.g.m
 	n := len(comp)
 	nseg := (n + segment - 1) / segment
-	z := &seidel{b: make([]float64, n), inv: make([]float64, n), later: make([]float64, n), d: make([]float64, n)}
-	// split is where the halves meet, at a segment boundary; count[seg][h] is the number of
-	// transitions into segment seg's rows from other segments' columns in half h.
-	split := (nseg / 2) * segment
-	count := make([][2]int, nseg)
-	var rows [2]*seidelRows
-	var errs [2]error
-	run := func(h int) {
-		lo, hi := 0, split
-		if h == 1 {
-			lo, hi = split, n
+	z := &seidel{b: make([]float64, n), inv: make([]float64, n), later: make([]float64, n), d: make([]float64, n),
+		optr: make([]int, nseg+1)}
+	// The halves meet at a segment boundary. Each writes its transitions from other segments to
+	// its own stretch of the arrays, which the row lengths bound, and sums its columns apart.
+	split := [3]int{0, (nseg / 2) * segment, n}
+	start := [3]int{}
+	for h := 0; h < 2; h++ {
+		start[h+1] = start[h]
+		for _, s := range comp[split[h]:split[h+1]] {
+			start[h+1] += m.RowPtr[s+1] - m.RowPtr[s]
 		}
-		rows[h], errs[h] = z.rows(sys, comp, loc, x, lo, hi, split, count)
+	}
+	z.orow, z.ocol, z.oval = make([]uint16, start[2]), make([]int32, start[2]), make([]float64, start[2])
+	rate := make([]float64, n)
+	colSum := [2][]float64{z.d, make([]float64, n)}
+	var parts [2]*seidelRows
+	var errs [2]error
+	build := func(h int) {
+		parts[h], errs[h] = z.rows(sys, comp, loc, x, split[h], split[h+1], start[h], rate, colSum[h])
 	}
 	if nseg == 1 {
-		run(1)
-		rows[0] = &seidelRows{dptr: []int32{0}}
+		build(1)
+		parts[0] = &seidelRows{dptr: []int32{0}, end: start[1]}
 	} else {
-		both(run)
+		both(build)
 	}
 	for _, err := range errs {
 		if err != nil {
 			return nil, err
 		}
 	}
-	z.dptr = append(rows[0].dptr, rows[1].dptr[1:]...)
-	for i := split + 1; i <= n; i++ {
-		z.dptr[i] += int32(len(rows[0].dval))
+	// The second half's transitions move down to follow the first's.
+	end0, end1 := parts[0].end, parts[1].end
+	gap := start[1] - end0
+	total := end1 - gap
+	copy(z.orow[end0:total], z.orow[start[1]:end1])
+	copy(z.ocol[end0:total], z.ocol[start[1]:end1])
+	copy(z.oval[end0:total], z.oval[start[1]:end1])
+	for seg := split[1] / segment; seg < nseg; seg++ {
+		z.optr[seg] -= gap
 	}
-	z.dcol = append(rows[0].dcol, rows[1].dcol...)
-	z.dval = append(rows[0].dval, rows[1].dval...)
-	z.sumB = rows[0].sumB + rows[1].sumB
-	z.sumLeak = rows[0].sumLeak + rows[1].sumLeak
-	// Each segment's group holds the transitions from columns of the first half, then those of
-	// the second; pos[h][seg] is where half h writes next.
-	z.optr = make([]int, nseg+1)
-	var pos [2][]int
-	pos[0], pos[1] = make([]int, nseg), make([]int, nseg)
-	for seg := 0; seg < nseg; seg++ {
-		pos[0][seg] = z.optr[seg]
-		pos[1][seg] = z.optr[seg] + count[seg][0]
-		z.optr[seg+1] = pos[1][seg] + count[seg][1]
+	z.optr[nseg] = total
+	z.orow, z.ocol, z.oval = z.orow[:total], z.ocol[:total], z.oval[:total]
+	z.dptr = append(parts[0].dptr, parts[1].dptr[1:]...)
+	for i := split[1] + 1; i <= n; i++ {
+		z.dptr[i] += int32(len(parts[0].dval))
 	}
-	total := z.optr[nseg]
-	z.orow, z.ocol, z.oval = make([]uint16, total), make([]int32, total), make([]float64, total)
-	cols := func(h int) {
-		lo, hi := 0, split
-		if h == 1 {
-			lo, hi = split, n
+	z.dcol = append(parts[0].dcol, parts[1].dcol...)
+	z.dval = append(parts[0].dval, parts[1].dval...)
+	z.sumB = parts[0].sumB + parts[1].sumB
+	z.sumLeak = parts[0].sumLeak + parts[1].sumLeak
+	both(func(h int) {
+		for j := h * n / 2; j < (h+1)*n/2; j++ {
+			z.d[j] = z.d[j] + colSum[1][j] - rate[j]
 		}
-		z.cols(sys.g, comp, loc, lo, hi, pos[h])
-	}
-	if nseg == 1 {
-		cols(1)
-	} else {
-		both(cols)
-	}
+	})
 	z.own = make([][2]int, nseg)
 	for seg := range z.own {
 		p, q := z.optr[seg], z.optr[seg+1]
@@ -125,87 +129,96 @@ func newSeidel(sys *system, comp []int, loc []int32, x []float64) (*seidel, erro
 }
 
 // seidelRows is what one goroutine builds of the rows lo..hi-1: the transitions within segments,
-// and its share of the correction's constants.
+// its share of the correction's constants, and where its transitions from other segments end.
 type seidelRows struct {
+	end           int
 	dptr          []int32
 	dcol          []uint16
 	dval          []float64
 	sumB, sumLeak float64
 }
 
-// rows fills b, inv, later and d for rows lo..hi-1 and returns their transitions within their own
-// segments; it counts the others into count by column half (columns below split or not).
-func (z *seidel) rows(sys *system, comp []int, loc []int32, x []float64, lo, hi, split int, count [][2]int) (*seidelRows, error) {
+// rows fills b, inv, later and rate for rows lo..hi-1 (whole segments) and returns their
+// transitions within their own segments. It writes the transitions from other segments to the
+// arrays from at on, each segment's ordered by column block, with the segments' starts in optr
+// (and the end in the result), and adds every transition's probability to its column's sum in colSum.
+func (z *seidel) rows(sys *system, comp []int, loc []int32, x []float64, lo, hi, at int, rate, colSum []float64) (*seidelRows, error) {
 	m := sys.g.m
 	r := &seidelRows{dptr: make([]int32, 1, hi-lo+1)}
-	for i := lo; i < hi; i++ {
-		s := comp[i]
-		seg := i / segment
+	// One segment's transitions from other segments, in row order, before they are ordered.
+	type entry struct {
+		row uint16
+		col int32
+		p   float64
+	}
+	var pending []entry
+	blocks := make([]int, (len(comp)+colBlock-1)/colBlock+1)
+	for seg := lo / segment; seg*segment < hi; seg++ {
 		base := seg * segment
-		rate, leak, b, later := 0.0, 0.0, sys.b[s], 0.0
-		for k := m.RowPtr[s]; k < m.RowPtr[s+1]; k++ {
-			t, p := m.Col[k], m.Prob[k]
-			if t == s {
-				continue
-			}
-			j := int(loc[t])
-			if j < 0 {
-				leak += p
-				if sys.unknown[t] {
-					b += p * x[t]
+		pending = pending[:0]
+		dstart := len(r.dval)
+		for i := base; i < min(hi, base+segment); i++ {
+			s := comp[i]
+			rt, leak, b, later := 0.0, 0.0, sys.b[s], 0.0
+			for k := m.RowPtr[s]; k < m.RowPtr[s+1]; k++ {
+				t, p := m.Col[k], m.Prob[k]
+				if t == s {
+					continue
 				}
-				continue
+				j := int(loc[t])
+				if j < 0 {
+					leak += p
+					if sys.unknown[t] {
+						b += p * x[t]
+					}
+					continue
+				}
+				rt += p
+				if j > i {
+					later += p
+				}
+				if j/segment == seg {
+					r.dcol = append(r.dcol, uint16(j-base))
+					r.dval = append(r.dval, p)
+				} else {
+					pending = append(pending, entry{uint16(i - base), int32(j), p})
+				}
 			}
-			rate += p
-			if j > i {
-				later += p
+			// The exit rate is a sum, not 1 - P(s,s): subtracting would lose every digit on
+			// stiff chains whose self-loops are 1-1e-20 (the GTH idea).
+			rt += leak
+			if rt == 0 {
+				return nil, fmt.Errorf("internal error: state %d never leaves the unknown states", s)
 			}
-			switch {
-			case j/segment == seg:
-				r.dcol = append(r.dcol, uint16(j-base))
-				r.dval = append(r.dval, p)
-			case j < split:
-				count[seg][0]++
-			default:
-				count[seg][1]++
-			}
+			r.dptr = append(r.dptr, int32(len(r.dval)))
+			z.b[i], z.inv[i], z.later[i], rate[i] = b, 1/rt, later, rt
+			r.sumB += b
+			r.sumLeak += leak
 		}
-		// The exit rate is a sum, not 1 - P(s,s): subtracting would lose every digit on stiff
-		// chains whose self-loops are 1-1e-20 (the GTH idea).
-		rate += leak
-		if rate == 0 {
-			return nil, fmt.Errorf("internal error: state %d never leaves the unknown states", s)
+		for k, c := range r.dcol[dstart:] {
+			colSum[base+int(c)] += r.dval[dstart+k]
 		}
-		r.dptr = append(r.dptr, int32(len(r.dval)))
-		z.b[i], z.inv[i], z.later[i], z.d[i] = b, 1/rate, later, -rate
-		r.sumB += b
-		r.sumLeak += leak
+		// A counting sort by column block, stable, so row order remains within a block.
+		clear(blocks)
+		for _, e := range pending {
+			blocks[e.col/colBlock+1]++
+		}
+		for b := 1; b < len(blocks); b++ {
+			blocks[b] += blocks[b-1]
+		}
+		z.optr[seg] = at
+		for _, e := range pending {
+			q := at + blocks[e.col/colBlock]
+			blocks[e.col/colBlock]++
+			z.orow[q], z.ocol[q], z.oval[q] = e.row, e.col, e.p
+		}
+		for q := at; q < at+len(pending); q++ {
+			colSum[z.ocol[q]] += z.oval[q]
+		}
+		at += len(pending)
 	}
+	r.end = at
 	return r, nil
-}
-
-// cols writes the transitions from columns lo..hi-1 into other segments' groups at pos, and adds
-// the column sums to d. Going through the columns in order and their predecessors fills every
-// group in column order, without a sort.
-func (z *seidel) cols(g *graph, comp []int, loc []int32, lo, hi int, pos []int) {
-	for j := lo; j < hi; j++ {
-		t := comp[j]
-		colSum := 0.0
-		for q := g.predPtr[t]; q < g.predPtr[t+1]; q++ {
-			s := int(g.pred[q])
-			i := int(loc[s])
-			if i < 0 || s == t {
-				continue
-			}
-			colSum += g.predP[q]
-			if seg := i / segment; seg != j/segment {
-				at := pos[seg]
-				z.orow[at], z.ocol[at], z.oval[at] = uint16(i-seg*segment), int32(j), g.predP[q]
-				pos[seg]++
-			}
-		}
-		z.d[j] += colSum
-	}
 }
 
 // sweep is one Gauss–Seidel sweep over v, where the values from the previous sweep are to be read
