@@ -90,6 +90,13 @@ func (g *graph) backward(target, through []bool) []bool {
 // graphs of code the frontier stays small and the scan is never used.
 func search[O, I int | int32](seen []bool, frontier []int32, sub []bool, outPtr []int, out []O, inPtr []int, in []I) {
 	n := len(seen)
+	// The scan looks states up in a bitset, which stays in cache where the []bool would not.
+	bits := make([]uint64, (n+63)/64)
+	for s, in := range seen {
+		if in {
+			bits[s>>6] |= 1 << (s & 63)
+		}
+	}
 	next := make([]int32, 0, len(frontier))
 	for len(frontier) > 0 {
 		next = next[:0]
@@ -99,8 +106,9 @@ func search[O, I int | int32](seen []bool, frontier []int32, sub []bool, outPtr 
 					continue
 				}
 				for _, p := range in[inPtr[s]:inPtr[s+1]] {
-					if seen[p] {
+					if bits[p>>6]&(1<<(p&63)) != 0 {
 						seen[s] = true
+						bits[s>>6] |= 1 << (s & 63)
 						next = append(next, int32(s))
 						break
 					}
@@ -109,8 +117,9 @@ func search[O, I int | int32](seen []bool, frontier []int32, sub []bool, outPtr 
 		} else {
 			for _, v := range frontier {
 				for _, t := range out[outPtr[v]:outPtr[v+1]] {
-					if !seen[t] && (sub == nil || sub[t]) {
+					if bits[t>>6]&(1<<(t&63)) == 0 && (sub == nil || sub[t]) {
 						seen[t] = true
+						bits[t>>6] |= 1 << (t & 63)
 						next = append(next, int32(t))
 					}
 				}
