@@ -80,8 +80,9 @@ func (g *graph) backward(target, through []bool) []bool {
 	return seen
 }
 
-// search extends seen, where frontier holds the states found last, to every state reachable
-// within sub (nil: all states) along the adjacency lists outPtr/out; in is the reverse adjacency.
+// search extends seen, whose states are the sources and where frontier holds those found last, to
+// every state reachable within sub (nil: all states) along the adjacency lists outPtr/out; in is
+// the reverse adjacency. It reuses frontier's array.
 // It is a direction-optimising breadth-first search (Beamer, Asanović and Patterson): while the
 // frontier is small it follows the frontier's lists, and once it is large it instead runs through
 // all states not yet found and looks for one found among their reverse lists. On random graphs the
@@ -161,9 +162,9 @@ const pivotMin = 1 << 16
 
 // sccs returns the strongly connected components of the graph restricted to the states in sub, in
 // reverse topological order (every component comes after all components it can reach), as one flat
-// slice of states with boundaries. Within a component, states come in an order that lets a
-// Gauss–Seidel sweep carry values from the component's exits inwards: for the loops of code, the
-// last statement of the body before the loop head.
+// slice of states with boundaries. Within a component, states come in Tarjan's order, the state
+// discovered last first: for a loop of code, the body's statements from last to first and then the
+// loop head, an order in which a Gauss–Seidel sweep carries values back along the body.
 //
 // Large subgraphs are split first (the forward–backward algorithm of Fleischer, Hendrickson and
 // Pınar): with F the states a pivot reaches and B those reaching it, F∩B is the pivot's component,

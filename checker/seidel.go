@@ -15,8 +15,8 @@ const segment = 1 << 16
 // cache-blocked Gauss–Seidel sweeps. A plain sweep gathers x_j for every transition from all over
 // the component; once the component outgrows the caches, every gather is a wait on memory (70 ms a
 // sweep at a million states). Here the states are cut into segments, and the transitions into a
-// segment's rows from other segments are stored ordered by column: a step first accumulates them
-// into partial sums, reading x in increasing order, and then runs through the segment's rows,
+// segment's rows from other segments are stored ordered by column block: a step first accumulates
+// them into partial sums, reading x in increasing order, and then runs through the segment's rows,
 // adding the transitions inside the segment. Values of earlier segments are already this sweep's,
 // those of later ones last sweep's, exactly as in a plain sweep in the same order: the blocking
 // changes the memory traffic, not the arithmetic's meaning.
@@ -32,7 +32,7 @@ type seidel struct {
 	dptr []int32
 	dcol []uint16
 	dval []float64
-	// The transitions from other segments, grouped by the row's segment, ordered by column. Of
+	// The transitions from other segments, grouped by the row's segment, ordered by column block. Of
 	// segment s's, the sweep forms own[s][0]..own[s][1]-1 itself (those from segment s-1, which it
 	// has just changed; for segment 0, the first half), and its helper the others (see sweep).
 	optr []int
@@ -49,10 +49,14 @@ type seidel struct {
 // full sort by column would buy nothing more.
 const colBlock = 1 << 9
 
+// Segments must be whole column blocks: the sweep and its helper split each segment's transitions
+// at segment boundaries, and a block across one would leave them reading values the other writes.
+const _ uint = -(segment % colBlock)
+
 // newSeidel builds the equations of component comp (loc maps its states to their positions) from
 // the model, with transitions out of the component folded into the constants: values of states of
-// U solved earlier are in x, values outside U in sys.b. Two goroutines build it, each taking half
-// the segments.
+// U solved earlier are in x, values outside U in sys.b. Two goroutines build a component of several
+// segments, each taking half of them.
 func newSeidel(sys *system, comp []int, loc []int32, x []float64) (*seidel, error) {
 	m := sys.g.m
 	n := len(comp)
@@ -222,8 +226,9 @@ func (z *seidel) rows(sys *system, comp []int, loc []int32, x []float64, lo, hi,
 }
 
 // sweep is one Gauss–Seidel sweep over v, where the values from the previous sweep are to be read
-// as v+alpha (the pending coarse correction). It returns the largest relative change and the sum
-// of the residuals of the new iterate. r and up are scratch space of one segment and of len(v).
+// as v+alpha (the pending coarse correction). It returns the largest relative change, the sum of
+// the residuals of the new iterate, and its smallest magnitude (zeros counted as 1, as the relative
+// change counts their change absolutely). r and up are scratch space of one segment and of len(v).
 //
 // A helper goroutine does all it can ahead of the sweep, which leaves the sweep little more than
 // the rows themselves. For segment s it forms b + alpha·later and the sums over the transitions
@@ -233,7 +238,7 @@ func (z *seidel) rows(sys *system, comp []int, loc []int32, x []float64, lo, hi,
 // the sweep has finished segment s-2, and the sweep starts on segment s once the helper has
 // finished it, so neither reads values the other is writing. The sums are always formed apart and
 // added the same way, so the result does not depend on goroutine timing.
-func (z *seidel) sweep(v, r, up []float64, alpha float64) (delta, sumR float64) {
+func (z *seidel) sweep(v, r, up []float64, alpha float64) (delta, sumR, least float64) {
 	n := len(v)
 	nseg := len(z.optr) - 1
 	bounds := func(seg int) (int, int) { return seg * segment, min(n, (seg+1)*segment) }
@@ -257,12 +262,13 @@ func (z *seidel) sweep(v, r, up []float64, alpha float64) (delta, sumR float64) 
 		base(up, 0)
 		acc := r[:n]
 		clear(acc)
-		delta = z.update(v, acc, up, 0, alpha, 0)
+		delta, least = z.update(v, acc, up, 0, alpha, 0, math.Inf(1))
 		residuals(0)
-		return delta, sumR
+		return delta, sumR, least
 	}
 	// ahead[s] is closed once the helper has formed segment s's sums, finished[s] once the sweep
 	// has updated segment s.
+	least = math.Inf(1)
 	ahead, finished := make([]chan struct{}, nseg), make([]chan struct{}, nseg)
 	for seg := range ahead {
 		ahead[seg], finished[seg] = make(chan struct{}), make(chan struct{})
@@ -291,17 +297,17 @@ func (z *seidel) sweep(v, r, up []float64, alpha float64) (delta, sumR float64) 
 		clear(acc)
 		z.accumulate(acc, v, z.own[seg][0], z.own[seg][1])
 		<-ahead[seg]
-		delta = z.update(v[lo:hi], acc, up[lo:hi], lo, alpha, delta)
+		delta, least = z.update(v[lo:hi], acc, up[lo:hi], lo, alpha, delta, least)
 		close(finished[seg])
 	}
 	helper.Wait()
-	return delta, sumR
+	return delta, sumR, least
 }
 
 // update runs through the rows lo.. of one segment, whose values are vs, with the sums over all
 // transitions into them from other segments in acc and sums (the sweep's and the helper's), and
-// returns the largest relative change, starting from delta.
-func (z *seidel) update(vs, acc, sums []float64, lo int, alpha, delta float64) float64 {
+// carries on the largest relative change and the smallest magnitude (see sweep).
+func (z *seidel) update(vs, acc, sums []float64, lo int, alpha, delta, least float64) (float64, float64) {
 	inv, ptr := z.inv[lo:lo+len(vs)], z.dptr[lo:lo+len(vs)+1]
 	dval, dcol := z.dval, z.dcol
 	for i := range vs {
@@ -314,14 +320,19 @@ func (z *seidel) update(vs, acc, sums []float64, lo int, alpha, delta float64) f
 		vs[i] = s
 		// The relative change |s-old|/|s| (absolute where s is 0), dividing only when it might
 		// be a new maximum.
-		if ds, as := math.Abs(s-old), math.Abs(s); ds > delta*as {
+		as := math.Abs(s)
+		if ds := math.Abs(s - old); ds > delta*as {
 			if as != 0 {
 				ds /= as
 			}
 			delta = max(delta, ds)
 		}
+		if as == 0 {
+			as = 1
+		}
+		least = min(least, as)
 	}
-	return delta
+	return delta, least
 }
 
 // accumulate adds the off-segment transitions p..q-1 of one segment, times the values they lead
@@ -334,16 +345,21 @@ func (z *seidel) accumulate(acc, v []float64, p, q int) {
 }
 
 // gaussSeidel iterates a component to the relative convergence criterion
-// max_i |x_i' - x_i| / |x_i'| < ε. That criterion is not an error bound: when it stops, the
-// remaining error is estimated from the observed contraction rate λ as δ·λ/(1-λ), and reported.
+// max_i |x_i' - x_i| / |x_i'| < ε (absolute where x_i' is 0). That criterion is not an error
+// bound: when it stops, the remaining error is estimated from the observed contraction rate λ as
+// δ·λ/(1-λ), and reported.
 //
 // On large components every sweep ends with a coarse correction along the constant vector (one
 // aggregate, as in iterative aggregation–disaggregation) that makes the residuals sum to zero:
 // Gauss–Seidel alone damps that smooth error mode slowest on well-mixed chains (116 sweeps
 // instead of 36 on the random benchmark). The correction α is not added to every value but
 // carried into the next sweep, which reads the previous sweep's values as v+α: one pass over the
-// values per sweep instead of three.
+// values per sweep instead of three. The criterion counts the pending correction in full, as the
+// change it will make to the smallest value.
 func (sys *system) gaussSeidel(x []float64, comp []int, loc []int32, opt *Options, st *Stats) error {
+	if len(comp) == 0 {
+		return nil
+	}
 	z, err := newSeidel(sys, comp, loc, x)
 	if err != nil {
 		return err
@@ -359,11 +375,12 @@ func (sys *system) gaussSeidel(x []float64, comp []int, loc []int32, opt *Option
 	it := 0
 	for it < maxIter && delta >= eps {
 		it++
-		var sumR float64
+		var sumR, least float64
 		prev = delta
-		delta, sumR = z.sweep(v, r, up, alpha)
+		delta, sumR, least = z.sweep(v, r, up, alpha)
 		if correct {
 			alpha = sumR / z.sumLeak
+			delta += math.Abs(alpha) / least
 		}
 	}
 	// The estimate needs the contraction rate of plain sweeps, which the corrected ones do not
@@ -373,8 +390,8 @@ func (sys *system) gaussSeidel(x []float64, comp []int, loc []int32, opt *Option
 		for i := range v {
 			v[i] += alpha
 		}
-		prev, _ = z.sweep(v, r, up, 0)
-		delta, _ = z.sweep(v, r, up, 0)
+		prev, _, _ = z.sweep(v, r, up, 0)
+		delta, _, _ = z.sweep(v, r, up, 0)
 		it += 2
 	}
 	for i, s := range comp {

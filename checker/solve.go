@@ -104,9 +104,10 @@ func (sys *system) bySCC(opt *Options) (*solution, error) {
 	return sol, nil
 }
 
-// component solves a component of several states: by elimination when it is likely to stay sparse, by dense LU when small enough, and by Gauss–Seidel when neither works
-// (or always, for the GaussSeidel method). Large components that elimination would fill are never
-// copied into a local system: Gauss–Seidel builds its own layout from the graph.
+// component solves a component of several states: by elimination when it is likely to stay
+// sparse, by dense LU when small enough, and by Gauss–Seidel when neither works (or always, for the
+// GaussSeidel method). Large components that elimination would fill are never copied into a local
+// system: Gauss–Seidel builds its own layout from the model.
 func (sys *system) component(ws *localSystem, comp []int, loc []int32, x []float64, opt *Options, st *Stats) error {
 	if opt.Method == GaussSeidel {
 		return sys.gaussSeidel(x, comp, loc, opt, st)
@@ -376,7 +377,8 @@ func (g *graph) eliminationLikely(comp []int, loc []int32) bool {
 }
 
 // dfsPreorder orders a strongly connected component by depth-first discovery from its first
-// state, which in models made from code is the loop head.
+// state (in Tarjan's order, the state discovered last, for a loop of code the body's last
+// statement).
 func (l *localSystem) dfsPreorder(n int) []int {
 	order := make([]int, 0, n)
 	seen := make([]bool, n)
