@@ -11,6 +11,11 @@ import (
 // sums (512 KB each) stay in a core's cache while the step runs.
 const segment = 1 << 16
 
+// lag is how many segments before its own a sweep step forms the sums from itself, leaving the
+// rest to its helper: 2 balanced the two goroutines best on the random benchmark (1 left the
+// sweep waiting for the helper, 3 the helper for the sweep).
+const lag = 2
+
 // seidel is one component's equations, rate_i·x_i = b_i + Σ_j a_ij·x_j, laid out for
 // cache-blocked Gauss–Seidel sweeps. A plain sweep gathers x_j for every transition from all over
 // the component; once the component outgrows the caches, every gather is a wait on memory (70 ms a
@@ -33,8 +38,8 @@ type seidel struct {
 	dcol []uint16
 	dval []float64
 	// The transitions from other segments, grouped by the row's segment, ordered by column block. Of
-	// segment s's, the sweep forms own[s][0]..own[s][1]-1 itself (those from segment s-1, which it
-	// has just changed; for segment 0, the first half), and its helper the others (see sweep).
+	// segment s's, the sweep forms own[s][0]..own[s][1]-1 itself (those from the lag segments
+	// before s; for segment 0, the first half), and its helper the others (see sweep).
 	optr []int
 	own  [][2]int
 	orow []uint16
@@ -127,7 +132,7 @@ func newSeidel(sys *system, comp []int, loc []int32, x []float64) (*seidel, erro
 		first := func(col int) int {
 			return p + sort.Search(q-p, func(e int) bool { return int(z.ocol[p+e]) >= col })
 		}
-		z.own[seg] = [2]int{first((seg - 1) * segment), first(seg * segment)}
+		z.own[seg] = [2]int{first(max(0, seg-lag) * segment), first(seg * segment)}
 	}
 	return z, nil
 }
@@ -230,14 +235,14 @@ func (z *seidel) rows(sys *system, comp []int, loc []int32, x []float64, lo, hi,
 // the residuals of the new iterate, and its smallest magnitude (zeros counted as 1, as the relative
 // change counts their change absolutely). r and up are scratch space of one segment and of len(v).
 //
-// A helper goroutine does all it can ahead of the sweep, which leaves the sweep little more than
-// the rows themselves. For segment s it forms b + alpha·later and the sums over the transitions
-// from later segments, which this sweep has not changed yet, and from segments at least two
-// before, which it has finished; it also sums the residuals over finished segments. The sweep adds
-// the sums from segment s-1, which it was changing meanwhile. The helper starts on segment s once
-// the sweep has finished segment s-2, and the sweep starts on segment s once the helper has
-// finished it, so neither reads values the other is writing. The sums are always formed apart and
-// added the same way, so the result does not depend on goroutine timing.
+// A helper goroutine does most of the work ahead of the sweep. For segment s it forms
+// b + alpha·later and the sums over the transitions from later segments, which this sweep has not
+// changed yet, and from segments more than lag before, which it has finished; it also sums the
+// residuals over finished segments. The sweep adds the sums from the lag segments before s, which
+// it was changing meanwhile, and updates the rows. The helper starts on segment s once the sweep
+// has finished segment s-lag-1, and the sweep starts on segment s once the helper has finished
+// it, so neither reads values the other is writing. The sums are always formed apart and added the
+// same way, so the result does not depend on goroutine timing.
 func (z *seidel) sweep(v, r, up []float64, alpha float64) (delta, sumR, least float64) {
 	n := len(v)
 	nseg := len(z.optr) - 1
@@ -278,15 +283,15 @@ func (z *seidel) sweep(v, r, up []float64, alpha float64) (delta, sumR, least fl
 	go func() {
 		defer helper.Done()
 		for seg := 0; seg < nseg; seg++ {
-			if seg >= 2 {
-				<-finished[seg-2]
-				residuals(seg - 2)
+			if seg > lag {
+				<-finished[seg-lag-1]
+				residuals(seg - lag - 1)
 			}
 			lo, hi := bounds(seg)
 			base(up[lo:hi], seg)
 			close(ahead[seg])
 		}
-		for seg := nseg - 2; seg < nseg; seg++ {
+		for seg := max(0, nseg-lag-1); seg < nseg; seg++ {
 			<-finished[seg]
 			residuals(seg)
 		}
