@@ -31,8 +31,10 @@ type seidel struct {
 	// later_i is the weight row i puts on values from the previous sweep (columns after i), which
 	// lets the coarse correction be applied lazily (see gaussSeidel).
 	later []float64
-	// d_i is Σ_k a_ki - rate_i over the component: the residuals' sum is Σ b + Σ_i d_i·x_i.
-	d []float64
+	// earlier_i is Σ_{k<i} a_ki: a sweep leaves row k's residual at Σ_{i>k} a_ki·Δ_i, where Δ_i is
+	// how much row i changed after row k was updated, so the residuals sum to Σ_i earlier_i·Δ_i.
+	// Summing them so, from the changes, has none of the cancellation of summing b - (I-A)x.
+	earlier []float64
 	// The transitions within each row's own segment, by row, with the column within the segment.
 	dptr []int32
 	dcol []uint16
@@ -66,7 +68,7 @@ func newSeidel(sys *system, comp []int, loc []int32, x []float64) (*seidel, erro
 	m := sys.g.m
 	n := len(comp)
 	nseg := (n + segment - 1) / segment
-	z := &seidel{b: make([]float64, n), inv: make([]float64, n), later: make([]float64, n), d: make([]float64, n),
+	z := &seidel{b: make([]float64, n), inv: make([]float64, n), later: make([]float64, n), earlier: make([]float64, n),
 		optr: make([]int, nseg+1)}
 	// The halves meet at a segment boundary. Each writes its transitions from other segments to
 	// its own stretch of the arrays, which the row lengths bound, and sums its columns apart.
@@ -79,12 +81,11 @@ func newSeidel(sys *system, comp []int, loc []int32, x []float64) (*seidel, erro
 		}
 	}
 	z.orow, z.ocol, z.oval = make([]uint16, start[2]), make([]int32, start[2]), make([]float64, start[2])
-	rate := make([]float64, n)
-	colSum := [2][]float64{z.d, make([]float64, n)}
+	colSum := [2][]float64{z.earlier, make([]float64, n)}
 	var parts [2]*seidelRows
 	var errs [2]error
 	build := func(h int) {
-		parts[h], errs[h] = z.rows(sys, comp, loc, x, split[h], split[h+1], start[h], rate, colSum[h])
+		parts[h], errs[h] = z.rows(sys, comp, loc, x, split[h], split[h+1], start[h], colSum[h])
 	}
 	if nseg == 1 {
 		build(1)
@@ -119,7 +120,7 @@ func newSeidel(sys *system, comp []int, loc []int32, x []float64) (*seidel, erro
 	z.sumLeak = parts[0].sumLeak + parts[1].sumLeak
 	both(func(h int) {
 		for j := h * n / 2; j < (h+1)*n/2; j++ {
-			z.d[j] = z.d[j] + colSum[1][j] - rate[j]
+			z.earlier[j] += colSum[1][j]
 		}
 	})
 	z.own = make([][2]int, nseg)
@@ -150,8 +151,9 @@ type seidelRows struct {
 // rows fills b, inv, later and rate for rows lo..hi-1 (whole segments) and returns their
 // transitions within their own segments. It writes the transitions from other segments to the
 // arrays from at on, each segment's ordered by column block, with the segments' starts in optr
-// (and the end in the result), and adds every transition's probability to its column's sum in colSum.
-func (z *seidel) rows(sys *system, comp []int, loc []int32, x []float64, lo, hi, at int, rate, colSum []float64) (*seidelRows, error) {
+// (and the end in the result), and adds the probability of every transition to a later state to
+// that state's sum in colSum.
+func (z *seidel) rows(sys *system, comp []int, loc []int32, x []float64, lo, hi, at int, colSum []float64) (*seidelRows, error) {
 	m := sys.g.m
 	r := &seidelRows{dptr: make([]int32, 1, hi-lo+1)}
 	// One segment's transitions from other segments, in row order, before they are ordered.
@@ -165,7 +167,6 @@ func (z *seidel) rows(sys *system, comp []int, loc []int32, x []float64, lo, hi,
 	for seg := lo / segment; seg*segment < hi; seg++ {
 		base := seg * segment
 		pending = pending[:0]
-		dstart := len(r.dval)
 		for i := base; i < min(hi, base+segment); i++ {
 			s := comp[i]
 			rt, leak, b, later := 0.0, 0.0, sys.b[s], 0.0
@@ -200,12 +201,16 @@ func (z *seidel) rows(sys *system, comp []int, loc []int32, x []float64, lo, hi,
 				return nil, fmt.Errorf("internal error: state %d never leaves the unknown states", s)
 			}
 			r.dptr = append(r.dptr, int32(len(r.dval)))
-			z.b[i], z.inv[i], z.later[i], rate[i] = b, 1/rt, later, rt
+			z.b[i], z.inv[i], z.later[i] = b, 1/rt, later
 			r.sumB += b
 			r.sumLeak += leak
 		}
-		for k, c := range r.dcol[dstart:] {
-			colSum[base+int(c)] += r.dval[dstart+k]
+		for i := base; i < min(hi, base+segment); i++ {
+			for k := r.dptr[i-lo]; k < r.dptr[i-lo+1]; k++ {
+				if j := base + int(r.dcol[k]); j > i {
+					colSum[j] += r.dval[k]
+				}
+			}
 		}
 		// A counting sort by column block, stable, so row order remains within a block.
 		clear(blocks)
@@ -222,7 +227,9 @@ func (z *seidel) rows(sys *system, comp []int, loc []int32, x []float64, lo, hi,
 			z.orow[q], z.ocol[q], z.oval[q] = e.row, e.col, e.p
 		}
 		for q := at; q < at+len(pending); q++ {
-			colSum[z.ocol[q]] += z.oval[q]
+			if j := int(z.ocol[q]); j >= base+segment {
+				colSum[j] += z.oval[q]
+			}
 		}
 		at += len(pending)
 	}
@@ -237,12 +244,12 @@ func (z *seidel) rows(sys *system, comp []int, loc []int32, x []float64, lo, hi,
 //
 // A helper goroutine does most of the work ahead of the sweep. For segment s it forms
 // b + alpha·later and the sums over the transitions from later segments, which this sweep has not
-// changed yet, and from segments more than lag before, which it has finished; it also sums the
-// residuals over finished segments. The sweep adds the sums from the lag segments before s, which
-// it was changing meanwhile, and updates the rows. The helper starts on segment s once the sweep
-// has finished segment s-lag-1, and the sweep starts on segment s once the helper has finished
-// it, so neither reads values the other is writing. The sums are always formed apart and added the
-// same way, so the result does not depend on goroutine timing.
+// changed yet, and from segments more than lag before, which it has finished. The sweep adds the
+// sums from the lag segments before s, which it was changing meanwhile, and updates the rows. The
+// helper starts on segment s once the sweep has finished segment s-lag-1, and the sweep starts on
+// segment s once the helper has finished it, so neither reads values the other is writing. The
+// sums are always formed apart and added the same way, so the result does not depend on goroutine
+// timing.
 func (z *seidel) sweep(v, r, up []float64, alpha float64) (delta, sumR, least float64) {
 	n := len(v)
 	nseg := len(z.optr) - 1
@@ -256,24 +263,15 @@ func (z *seidel) sweep(v, r, up []float64, alpha float64) (delta, sumR, least fl
 		z.accumulate(acc, v, z.optr[seg], z.own[seg][0])
 		z.accumulate(acc, v, z.own[seg][1], z.optr[seg+1])
 	}
-	residuals := func(seg int) {
-		lo, hi := bounds(seg)
-		for i, x := range v[lo:hi] {
-			sumR += x * z.d[lo+i]
-		}
-	}
-	sumR = z.sumB
+	least = math.Inf(1)
 	if nseg == 1 {
 		base(up, 0)
 		acc := r[:n]
 		clear(acc)
-		delta, least = z.update(v, acc, up, 0, alpha, 0, math.Inf(1))
-		residuals(0)
-		return delta, sumR, least
+		return z.update(v, acc, up, 0, alpha, 0, 0, least)
 	}
 	// ahead[s] is closed once the helper has formed segment s's sums, finished[s] once the sweep
 	// has updated segment s.
-	least = math.Inf(1)
 	ahead, finished := make([]chan struct{}, nseg), make([]chan struct{}, nseg)
 	for seg := range ahead {
 		ahead[seg], finished[seg] = make(chan struct{}), make(chan struct{})
@@ -285,15 +283,10 @@ func (z *seidel) sweep(v, r, up []float64, alpha float64) (delta, sumR, least fl
 		for seg := 0; seg < nseg; seg++ {
 			if seg > lag {
 				<-finished[seg-lag-1]
-				residuals(seg - lag - 1)
 			}
 			lo, hi := bounds(seg)
 			base(up[lo:hi], seg)
 			close(ahead[seg])
-		}
-		for seg := max(0, nseg-lag-1); seg < nseg; seg++ {
-			<-finished[seg]
-			residuals(seg)
 		}
 	}()
 	for seg := 0; seg < nseg; seg++ {
@@ -302,7 +295,7 @@ func (z *seidel) sweep(v, r, up []float64, alpha float64) (delta, sumR, least fl
 		clear(acc)
 		z.accumulate(acc, v, z.own[seg][0], z.own[seg][1])
 		<-ahead[seg]
-		delta, least = z.update(v[lo:hi], acc, up[lo:hi], lo, alpha, delta, least)
+		delta, sumR, least = z.update(v[lo:hi], acc, up[lo:hi], lo, alpha, delta, sumR, least)
 		close(finished[seg])
 	}
 	helper.Wait()
@@ -311,9 +304,10 @@ func (z *seidel) sweep(v, r, up []float64, alpha float64) (delta, sumR, least fl
 
 // update runs through the rows lo.. of one segment, whose values are vs, with the sums over all
 // transitions into them from other segments in acc and sums (the sweep's and the helper's), and
-// carries on the largest relative change and the smallest magnitude (see sweep).
-func (z *seidel) update(vs, acc, sums []float64, lo int, alpha, delta, least float64) (float64, float64) {
-	inv, ptr := z.inv[lo:lo+len(vs)], z.dptr[lo:lo+len(vs)+1]
+// carries on the largest relative change, the residuals' sum and the smallest magnitude (see
+// sweep).
+func (z *seidel) update(vs, acc, sums []float64, lo int, alpha, delta, sumR, least float64) (float64, float64, float64) {
+	inv, earlier, ptr := z.inv[lo:lo+len(vs)], z.earlier[lo:lo+len(vs)], z.dptr[lo:lo+len(vs)+1]
 	dval, dcol := z.dval, z.dcol
 	for i := range vs {
 		s := acc[i] + sums[i]
@@ -323,6 +317,7 @@ func (z *seidel) update(vs, acc, sums []float64, lo int, alpha, delta, least flo
 		s *= inv[i]
 		old := vs[i] + alpha
 		vs[i] = s
+		sumR += (s - old) * earlier[i]
 		// The relative change |s-old|/|s| (absolute where s is 0), dividing only when it might
 		// be a new maximum.
 		as := math.Abs(s)
@@ -337,7 +332,7 @@ func (z *seidel) update(vs, acc, sums []float64, lo int, alpha, delta, least flo
 		}
 		least = min(least, as)
 	}
-	return delta, least
+	return delta, sumR, least
 }
 
 // accumulate adds the off-segment transitions p..q-1 of one segment, times the values they lead
