@@ -3,6 +3,7 @@ package checker
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"sort"
 	"sync"
 )
@@ -82,10 +83,11 @@ func newSeidel(sys *system, comp []int, loc []int32, x []float64) (*seidel, erro
 	}
 	z.orow, z.ocol, z.oval = make([]uint16, start[2]), make([]int32, start[2]), make([]float64, start[2])
 	colSum := [2][]float64{z.earlier, make([]float64, n)}
+	at := newLocator(comp, loc, m.N)
 	var parts [2]*seidelRows
 	var errs [2]error
 	build := func(h int) {
-		parts[h], errs[h] = z.rows(sys, comp, loc, x, split[h], split[h+1], start[h], colSum[h])
+		parts[h], errs[h] = z.rows(sys, comp, at, x, split[h], split[h+1], start[h], colSum[h])
 	}
 	if nseg == 1 {
 		build(1)
@@ -138,6 +140,51 @@ func newSeidel(sys *system, comp []int, loc []int32, x []float64) (*seidel, erro
 	return z, nil
 }
 
+// locator gives the positions of states in a component: from loc, or, for a component of several
+// segments in decreasing state order (as sccs lists the giant component it splits off), by
+// counting the members above the state in a bitset of the component. Building the equations looks
+// up every transition's target; loc is four bytes a state and those lookups miss the cache, the
+// bitset with its counts is a sixteenth of that and stays in it.
+type locator struct {
+	loc   []int32
+	words []uint64
+	above []int32 // members in the words after each word
+}
+
+func newLocator(comp []int, loc []int32, n int) *locator {
+	l := &locator{loc: loc}
+	if len(comp) <= segment {
+		return l
+	}
+	for i := 1; i < len(comp); i++ {
+		if comp[i] >= comp[i-1] {
+			return l
+		}
+	}
+	l.words, l.above = make([]uint64, (n+63)/64), make([]int32, (n+63)/64)
+	for _, s := range comp {
+		l.words[s>>6] |= 1 << (s & 63)
+	}
+	count := int32(0)
+	for w := len(l.words) - 1; w >= 0; w-- {
+		l.above[w] = count
+		count += int32(bits.OnesCount64(l.words[w]))
+	}
+	return l
+}
+
+// at is the position of state t in the component, or -1 if t is not in it.
+func (l *locator) at(t int) int {
+	if l.words == nil {
+		return int(l.loc[t])
+	}
+	w, b := l.words[t>>6], uint(t&63)
+	if w>>b&1 == 0 {
+		return -1
+	}
+	return int(l.above[t>>6]) + bits.OnesCount64(w&^(uint64(2)<<b-1))
+}
+
 // seidelRows is what one goroutine builds of the rows lo..hi-1: the transitions within segments,
 // its share of the correction's constants, and where its transitions from other segments end.
 type seidelRows struct {
@@ -153,7 +200,7 @@ type seidelRows struct {
 // arrays from at on, each segment's ordered by column block, with the segments' starts in optr
 // (and the end in the result), and adds the probability of every transition to a later state to
 // that state's sum in colSum.
-func (z *seidel) rows(sys *system, comp []int, loc []int32, x []float64, lo, hi, at int, colSum []float64) (*seidelRows, error) {
+func (z *seidel) rows(sys *system, comp []int, loc *locator, x []float64, lo, hi, at int, colSum []float64) (*seidelRows, error) {
 	m := sys.g.m
 	r := &seidelRows{dptr: make([]int32, 1, hi-lo+1)}
 	// One segment's transitions from other segments, in row order, before they are ordered.
@@ -175,7 +222,7 @@ func (z *seidel) rows(sys *system, comp []int, loc []int32, x []float64, lo, hi,
 				if t == s {
 					continue
 				}
-				j := int(loc[t])
+				j := loc.at(t)
 				if j < 0 {
 					leak += p
 					if sys.unknown[t] {
