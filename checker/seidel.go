@@ -17,8 +17,8 @@ const segment = 1 << 16
 // sweep waiting for the helper, 3 the helper for the sweep).
 const lag = 2
 
-// seidel is one component's equations, rate_i·x_i = b_i + Σ_j a_ij·x_j, laid out for
-// cache-blocked Gauss–Seidel sweeps. A plain sweep gathers x_j for every transition from all over
+// seidel is one component's equations, rate_i·x_i = b_i + Σ_j a_ij·x_j, each row divided by its
+// exit rate and laid out for cache-blocked Gauss–Seidel sweeps. A plain sweep gathers x_j for every transition from all over
 // the component; once the component outgrows the caches, every gather is a wait on memory (70 ms a
 // sweep at a million states). Here the states are cut into segments, and the transitions into a
 // segment's rows from other segments are stored ordered by column block: a step first accumulates
@@ -27,12 +27,11 @@ const lag = 2
 // those of later ones last sweep's, exactly as in a plain sweep in the same order: the blocking
 // changes the memory traffic, not the arithmetic's meaning.
 type seidel struct {
-	b   []float64
-	inv []float64 // 1/rate_i
+	b []float64
 	// later_i is the weight row i puts on values from the previous sweep (columns after i), which
 	// lets the coarse correction be applied lazily (see gaussSeidel).
 	later []float64
-	// earlier_i is Σ_{k<i} a_ki: a sweep leaves row k's residual at Σ_{i>k} a_ki·Δ_i, where Δ_i is
+	// earlier_i is Σ_{k<i} a_ki, not divided by rates: a sweep leaves row k's residual at Σ_{i>k} a_ki·Δ_i, where Δ_i is
 	// how much row i changed after row k was updated, so the residuals sum to Σ_i earlier_i·Δ_i.
 	// Summing them so, from the changes, has none of the cancellation of summing b - (I-A)x.
 	earlier []float64
@@ -69,7 +68,7 @@ func newSeidel(sys *system, comp []int, loc []int32, x []float64) (*seidel, erro
 	m := sys.g.m
 	n := len(comp)
 	nseg := (n + segment - 1) / segment
-	z := &seidel{b: make([]float64, n), inv: make([]float64, n), later: make([]float64, n), earlier: make([]float64, n),
+	z := &seidel{b: make([]float64, n), later: make([]float64, n), earlier: make([]float64, n),
 		optr: make([]int, nseg+1)}
 	// The halves meet at a segment boundary. Each writes its transitions from other segments to
 	// its own stretch of the arrays, which the row lengths bound, and sums its columns apart.
@@ -195,11 +194,12 @@ type seidelRows struct {
 	sumB, sumLeak float64
 }
 
-// rows fills b, inv, later and rate for rows lo..hi-1 (whole segments) and returns their
-// transitions within their own segments. It writes the transitions from other segments to the
-// arrays from at on, each segment's ordered by column block, with the segments' starts in optr
-// (and the end in the result), and adds the probability of every transition to a later state to
-// that state's sum in colSum.
+// rows fills b and later for rows lo..hi-1 (whole segments) and returns their transitions within
+// their own segments. It writes the transitions from other segments to the arrays from at on,
+// each segment's ordered by column block, with the segments' starts in optr (and the end in the
+// result), and adds the probability of every transition to a later state to that state's sum in
+// colSum. Each row is divided by its exit rate once the sums have the probabilities, so that a
+// sweep need not divide.
 func (z *seidel) rows(sys *system, comp []int, loc *locator, x []float64, lo, hi, at int, colSum []float64) (*seidelRows, error) {
 	m := sys.g.m
 	r := &seidelRows{dptr: make([]int32, 1, hi-lo+1)}
@@ -211,6 +211,7 @@ func (z *seidel) rows(sys *system, comp []int, loc *locator, x []float64, lo, hi
 	}
 	var pending []entry
 	blocks := make([]int, (len(comp)+colBlock-1)/colBlock+1)
+	rates := make([]float64, min(segment, hi-lo))
 	for seg := lo / segment; seg*segment < hi; seg++ {
 		base := seg * segment
 		pending = pending[:0]
@@ -248,7 +249,7 @@ func (z *seidel) rows(sys *system, comp []int, loc *locator, x []float64, lo, hi
 				return nil, fmt.Errorf("internal error: state %d never leaves the unknown states", s)
 			}
 			r.dptr = append(r.dptr, int32(len(r.dval)))
-			z.b[i], z.inv[i], z.later[i] = b, 1/rt, later
+			z.b[i], z.later[i], rates[i-base] = b/rt, later/rt, rt
 			r.sumB += b
 			r.sumLeak += leak
 		}
@@ -257,6 +258,7 @@ func (z *seidel) rows(sys *system, comp []int, loc *locator, x []float64, lo, hi
 				if j := base + int(r.dcol[k]); j > i {
 					colSum[j] += r.dval[k]
 				}
+				r.dval[k] /= rates[i-base]
 			}
 		}
 		// A counting sort by column block, stable, so row order remains within a block.
@@ -277,6 +279,7 @@ func (z *seidel) rows(sys *system, comp []int, loc *locator, x []float64, lo, hi
 			if j := int(z.ocol[q]); j >= base+segment {
 				colSum[j] += z.oval[q]
 			}
+			z.oval[q] /= rates[z.orow[q]]
 		}
 		at += len(pending)
 	}
@@ -354,14 +357,13 @@ func (z *seidel) sweep(v, r, up []float64, alpha float64) (delta, sumR, least fl
 // carries on the largest relative change, the residuals' sum and the smallest magnitude (see
 // sweep).
 func (z *seidel) update(vs, acc, sums []float64, lo int, alpha, delta, sumR, least float64) (float64, float64, float64) {
-	inv, earlier, ptr := z.inv[lo:lo+len(vs)], z.earlier[lo:lo+len(vs)], z.dptr[lo:lo+len(vs)+1]
+	earlier, ptr := z.earlier[lo:lo+len(vs)], z.dptr[lo:lo+len(vs)+1]
 	dval, dcol := z.dval, z.dcol
 	for i := range vs {
 		s := acc[i] + sums[i]
 		for k := ptr[i]; k < ptr[i+1]; k++ {
 			s += dval[k] * vs[dcol[k]]
 		}
-		s *= inv[i]
 		old := vs[i] + alpha
 		vs[i] = s
 		sumR += (s - old) * earlier[i]
