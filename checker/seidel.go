@@ -18,22 +18,24 @@ const segment = 1 << 16
 const lag = 2
 
 // seidel is one component's equations, rate_i·x_i = b_i + Σ_j a_ij·x_j, each row divided by its
-// exit rate and laid out for cache-blocked Gauss–Seidel sweeps. A plain sweep gathers x_j for every transition from all over
-// the component; once the component outgrows the caches, every gather is a wait on memory (70 ms a
-// sweep at a million states). Here the states are cut into segments, and the transitions into a
-// segment's rows from other segments are stored ordered by column block: a step first accumulates
-// them into partial sums, reading x in increasing order, and then runs through the segment's rows,
-// adding the transitions inside the segment. Values of earlier segments are already this sweep's,
-// those of later ones last sweep's, exactly as in a plain sweep in the same order: the blocking
-// changes the memory traffic, not the arithmetic's meaning.
+// exit rate and laid out for cache-blocked Gauss–Seidel sweeps. A plain sweep gathers x_j for
+// every transition from all over the component; once the component outgrows the caches, every
+// gather is a wait on memory (70 ms a sweep at a million states). Here the states are cut into
+// segments, and the transitions into a segment's rows from other segments are stored ordered by
+// column block: a step first accumulates them into partial sums, reading x in increasing order,
+// and then runs through the segment's rows, adding the transitions inside the segment. Values of
+// earlier segments are already this sweep's, those of later ones last sweep's, as in a plain
+// sweep in the same order: the blocking changes the memory traffic and the order in which sums
+// are rounded, not which values they are formed from.
 type seidel struct {
 	b []float64
 	// later_i is the weight row i puts on values from the previous sweep (columns after i), which
 	// lets the coarse correction be applied lazily (see gaussSeidel).
 	later []float64
-	// earlier_i is Σ_{k<i} a_ki, not divided by rates: a sweep leaves row k's residual at Σ_{i>k} a_ki·Δ_i, where Δ_i is
-	// how much row i changed after row k was updated, so the residuals sum to Σ_i earlier_i·Δ_i.
-	// Summing them so, from the changes, has none of the cancellation of summing b - (I-A)x.
+	// earlier_i is Σ_{k<i} a_ki, not divided by rates: a sweep leaves row k's residual at
+	// Σ_{i>k} a_ki·Δ_i, where Δ_i is how much row i changed after row k was updated, so the
+	// residuals sum to Σ_i earlier_i·Δ_i. Summing them so, from the changes, has none of the
+	// cancellation of summing b - (I-A)x.
 	earlier []float64
 	// The transitions within each row's own segment, by row, with the column within the segment.
 	dptr []int32
@@ -47,7 +49,8 @@ type seidel struct {
 	orow []uint16
 	ocol []int32
 	oval []float64
-	// Σ b and Σ leak, the coarse correction's constants.
+	// Σ b_i and Σ leak_i before the rows are divided by their rates: the coarse correction's
+	// constants.
 	sumB, sumLeak float64
 }
 
@@ -82,11 +85,11 @@ func newSeidel(sys *system, comp []int, loc []int32, x []float64) (*seidel, erro
 	}
 	z.orow, z.ocol, z.oval = make([]uint16, start[2]), make([]int32, start[2]), make([]float64, start[2])
 	colSum := [2][]float64{z.earlier, make([]float64, n)}
-	at := newLocator(comp, loc, m.N)
+	where := newLocator(comp, loc, m.N)
 	var parts [2]*seidelRows
 	var errs [2]error
 	build := func(h int) {
-		parts[h], errs[h] = z.rows(sys, comp, at, x, split[h], split[h+1], start[h], colSum[h])
+		parts[h], errs[h] = z.rows(sys, comp, where, x, split[h], split[h+1], start[h], colSum[h])
 	}
 	if nseg == 1 {
 		build(1)
@@ -143,7 +146,7 @@ func newSeidel(sys *system, comp []int, loc []int32, x []float64) (*seidel, erro
 // segments in decreasing state order (as sccs lists the giant component it splits off), by
 // counting the members above the state in a bitset of the component. Building the equations looks
 // up every transition's target; loc is four bytes a state and those lookups miss the cache, the
-// bitset with its counts is a sixteenth of that and stays in it.
+// bitset with its counts is about a twentieth of that and stays in it.
 type locator struct {
 	loc   []int32
 	words []uint64
@@ -352,8 +355,9 @@ func (z *seidel) sweep(v, r, up []float64, alpha float64) (delta, sumR, least fl
 	return delta, sumR, least
 }
 
-// update runs through the rows lo.. of one segment, whose values are vs, with the sums over all
-// transitions into them from other segments in acc and sums (the sweep's and the helper's), and
+// update runs through the rows lo.. of one segment, whose values are vs, with b + alpha·later and
+// the sums over all transitions into them from other segments in acc and sums (the sweep's and
+// the helper's), and
 // carries on the largest relative change, the residuals' sum and the smallest magnitude (see
 // sweep).
 func (z *seidel) update(vs, acc, sums []float64, lo int, alpha, delta, sumR, least float64) (float64, float64, float64) {

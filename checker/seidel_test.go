@@ -17,7 +17,7 @@ func bigComponent(t *testing.T, size int) (*system, []int, []int32, []float64) {
 	t.Helper()
 	bigChain.once.Do(func() {
 		rng := rand.New(rand.NewPCG(11, 12))
-		m := randomChain(rng, 3*segment+1234, 3, 0.1, false)
+		m := randomChain(rng, 5*segment+1234, 3, 0.1, false)
 		g, err := newGraph(m)
 		if err != nil {
 			panic(err)
@@ -45,8 +45,9 @@ func bigComponent(t *testing.T, size int) (*system, []int, []int32, []float64) {
 		}
 	})
 	comp := bigChain.comp
-	if len(comp) <= 2*segment {
-		t.Fatalf("largest component has %d states, want more than two segments", len(comp))
+	// More than lag+1 segments, so that the helper waits for the sweep.
+	if len(comp) <= (lag+1)*segment {
+		t.Fatalf("largest component has %d states, want more than %d segments", len(comp), lag+1)
 	}
 	if size > 0 {
 		comp = comp[:size]
@@ -72,7 +73,8 @@ var bigChain struct {
 // TestBlockedSweepIsPointGaussSeidel: the cache-blocked sweep, with its helper goroutine, computes
 // what a textbook Gauss–Seidel sweep over the model's rows computes, including the lazily applied
 // coarse correction, the residual sum and the largest relative change: on one segment, on exactly
-// two, on two with a short last one, and on all of the component (three or more).
+// two, on two with a short last one, and on all of the component (four or more, so that the
+// helper waits for the sweep).
 func TestBlockedSweepIsPointGaussSeidel(t *testing.T) {
 	for _, size := range []int{5000, 2 * segment, segment + 1000, 0} {
 		t.Run(fmt.Sprint(size), func(t *testing.T) { testBlockedSweep(t, size) })
