@@ -336,8 +336,9 @@ func (p *parser) integer(from int, what string, signed bool) (int, error) {
 	return n, nil
 }
 
-// bound parses =? or "op value" after the operator at index from. A query is accepted anywhere:
-// rejecting one nested in a condition is the checker's job, as in PRISM, where it is a type error.
+// bound parses =? or "op value" after the operator at index from, and the "[" that opens the
+// operator's argument. A query is accepted anywhere: rejecting one nested in a condition is the
+// checker's job, as in PRISM, where it is a type error.
 func (p *parser) bound(from int, prob bool) (Bound, error) {
 	op := p.toks[from].text
 	head := p.after(from)
@@ -349,7 +350,7 @@ func (p *parser) bound(from int, prob bool) (Bound, error) {
 			return b, p.fail(q, `"?" `+p.after(from)+" ("+op+"=? asks for the value; a bound uses <, <=, > or >=)")
 		}
 		p.next()
-		return Bound{Op: Query}, nil
+		return Bound{Op: Query}, p.open(from)
 	case tLT, tLE, tGT, tGE:
 		b.Op = cmpOps[t.kind]
 	default:
@@ -382,7 +383,16 @@ func (p *parser) bound(from int, prob bool) (Bound, error) {
 		v = 0 // -0 would print as "-0"
 	}
 	b.Value = v
-	return b, nil
+	return b, p.open(from)
+}
+
+// open consumes the "[" after the bound of the operator at index from.
+func (p *parser) open(from int) error {
+	if t := p.peek(); t.kind != tLBrack {
+		return p.fail(t, `"[" `+p.after(from))
+	}
+	p.next()
+	return nil
 }
 
 func (p *parser) prob() (StateFormula, error) {
@@ -392,10 +402,6 @@ func (p *parser) prob() (StateFormula, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t := p.peek(); t.kind != tLBrack {
-		return nil, p.fail(t, `"[" `+p.after(from))
-	}
-	p.next()
 	path, err := p.path()
 	if err != nil {
 		return nil, err
@@ -504,10 +510,6 @@ func (p *parser) reward() (StateFormula, error) {
 		return nil, err
 	}
 	n.Bound = b
-	if t := p.peek(); t.kind != tLBrack {
-		return nil, p.fail(t, `"[" `+p.after(from))
-	}
-	p.next()
 	t := p.peek()
 	switch {
 	case t.kind == tIdent && t.text == "F":
@@ -557,10 +559,6 @@ func (p *parser) steady() (StateFormula, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t := p.peek(); t.kind != tLBrack {
-		return nil, p.fail(t, `"[" `+p.after(from))
-	}
-	p.next()
 	f, err := p.formula("a state formula inside S[...]")
 	if err != nil {
 		return nil, err
