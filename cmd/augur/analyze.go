@@ -12,16 +12,16 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/augur-perf/augur/annot"
-	"github.com/augur-perf/augur/checker"
-	"github.com/augur-perf/augur/export"
-	"github.com/augur-perf/augur/frontend"
-	"github.com/augur-perf/augur/instrument"
-	"github.com/augur-perf/augur/modelio"
-	"github.com/augur-perf/augur/pctl"
-	"github.com/augur-perf/augur/profile"
-	"github.com/augur-perf/augur/synth"
-	"github.com/augur-perf/augur/usage"
+	"github.com/augur-perf/augur/analyze/synth"
+	"github.com/augur-perf/augur/analyze/usage"
+	"github.com/augur-perf/augur/markov/checker"
+	"github.com/augur-perf/augur/markov/export"
+	"github.com/augur-perf/augur/markov/modelio"
+	"github.com/augur-perf/augur/markov/pctl"
+	"github.com/augur-perf/augur/probe/instrument"
+	"github.com/augur-perf/augur/probe/profile"
+	"github.com/augur-perf/augur/source/annot"
+	"github.com/augur-perf/augur/source/frontend"
 )
 
 func init() {
@@ -297,7 +297,7 @@ func (sc scenario) run(fn *frontend.Func, opt synth.Options, copt checker.Option
 		if _, taken := sc.rewards[name]; taken {
 			name = "time_measured"
 		}
-		sc.rewards[name] = annot.FromCPU(fn.CFG, pf, sc.prof.CPU)
+		sc.rewards[name] = profile.FromCPU(fn.CFG, pf, sc.prof.CPU)
 		if !slices.ContainsFunc(sc.rewards[name], func(v float64) bool { return v > 0 }) {
 			warn = fmt.Sprintf("the CPU profile has no samples in %s: the workload spent too little time there (pprof samples every 10 ms); run it longer (go test -count, -benchtime)", fn.Name)
 		}

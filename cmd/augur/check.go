@@ -10,10 +10,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/augur-perf/augur/checker"
-	"github.com/augur-perf/augur/dtmc"
-	"github.com/augur-perf/augur/modelio"
-	"github.com/augur-perf/augur/pctl"
+	"github.com/augur-perf/augur/markov/checker"
+	"github.com/augur-perf/augur/markov/dtmc"
+	"github.com/augur-perf/augur/markov/modelio"
+	"github.com/augur-perf/augur/markov/pctl"
 )
 
 func init() {

@@ -18,14 +18,14 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/augur-perf/augur/baselines"
-	"github.com/augur-perf/augur/compress"
-	"github.com/augur-perf/augur/influence"
-	"github.com/augur-perf/augur/options"
-	"github.com/augur-perf/augur/regions"
-	"github.com/augur-perf/augur/runner"
-	"github.com/augur-perf/augur/taint"
-	"github.com/augur-perf/augur/timing"
+	"github.com/augur-perf/augur/options/baselines"
+	"github.com/augur-perf/augur/options/compress"
+	"github.com/augur-perf/augur/options/influence"
+	"github.com/augur-perf/augur/options/regions"
+	"github.com/augur-perf/augur/options/runner"
+	"github.com/augur-perf/augur/options/sources"
+	"github.com/augur-perf/augur/options/taint"
+	"github.com/augur-perf/augur/options/timing"
 )
 
 func init() {
@@ -226,23 +226,23 @@ func (a *analysisFlags) analyse(pkgs []string, stderr io.Writer) (*taint.Result,
 	if len(pkgs) == 0 {
 		return nil, fmt.Errorf("no packages given (e.g. ./examples/options)")
 	}
-	var decls options.Decls
+	var decls sources.Decls
 	for _, s := range a.sources {
-		src, err := options.ParseSource(s)
+		src, err := sources.ParseSource(s)
 		if err != nil {
 			return nil, fmt.Errorf("--source %q: %v", s, err)
 		}
 		decls.Sources = append(decls.Sources, src)
 	}
 	for _, s := range a.fields {
-		f, err := options.ParseField(s)
+		f, err := sources.ParseField(s)
 		if err != nil {
 			return nil, fmt.Errorf("--source-field %q: %v", s, err)
 		}
 		decls.Fields = append(decls.Fields, f)
 	}
 	for _, s := range a.values {
-		name, vals, err := options.ParseValues(s)
+		name, vals, err := sources.ParseValues(s)
 		if err != nil {
 			return nil, fmt.Errorf("--values %q: %v", s, err)
 		}
@@ -304,9 +304,9 @@ func runOptionsInfluence(c *command, args []string, stdout, stderr io.Writer) er
 
 // space is the configuration space of the relevant options: those in some influence set.
 type space struct {
-	all      *options.Set
+	all      *sources.Set
 	names    []string // relevant option names, sorted
-	opts     []*options.Option
+	opts     []*sources.Option
 	domains  []int
 	sets     [][]int // influence sets over names, distinct, sorted
 	setNames [][]string
@@ -396,7 +396,7 @@ func (sp *space) bruteForce() *big.Int {
 
 // domainOf is an option's number of values: 2 for booleans, its --values otherwise, 0 when it
 // has none (such an option is left at its default and cannot be enumerated).
-func domainOf(o *options.Option) int {
+func domainOf(o *sources.Option) int {
 	switch {
 	case o.IsBool():
 		return 2
@@ -446,7 +446,7 @@ func (sp *space) settings(c compress.Config) []setting {
 }
 
 // siteKind is "flag", "env" or "declared".
-func siteKind(o *options.Option) string {
+func siteKind(o *sources.Option) string {
 	for _, s := range o.Sites {
 		switch {
 		case strings.HasPrefix(s.Callee, "flag.") || strings.Contains(s.Callee, "flag.FlagSet"):

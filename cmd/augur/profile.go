@@ -9,9 +9,9 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/augur-perf/augur/frontend"
-	"github.com/augur-perf/augur/instrument"
-	"github.com/augur-perf/augur/profile"
+	"github.com/augur-perf/augur/probe/instrument"
+	"github.com/augur-perf/augur/probe/profile"
+	"github.com/augur-perf/augur/source/frontend"
 )
 
 func init() {

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/augur-perf/augur/profile"
+	"github.com/augur-perf/augur/probe/profile"
 )
 
 func TestProfileDistance(t *testing.T) {

@@ -9,7 +9,7 @@
 //
 // The time unit is the -unit flag (default 1s), so tests can run the
 // program with short sleeps. The unit is not one of the paper's options but
-// it is declared with flag.Duration, so package options finds it; it
+// it is declared with flag.Duration, so package sources finds it; it
 // influences no decision (it only scales sleeps) and is reported irrelevant
 // along with J.
 package main

@@ -7,7 +7,7 @@ import (
 	"math/big"
 	"testing"
 
-	"github.com/augur-perf/augur/dtmc"
+	"github.com/augur-perf/augur/markov/dtmc"
 )
 
 // Sample is a named model maker.

@@ -1,0 +1,9 @@
+// Package analyze groups PROPER for Go: from a function's control-flow graph and a usage profile
+// to the Markov model whose expected rewards predict its cost. Subpackages: usage (PROPER-style
+// given profiles keyed by source position, turned into counts) and synth (the DTMC with one state
+// per statement and decision, probabilities as exact count ratios, rewards from annotations and
+// measurements).
+//
+// It may import the source, probe and markov groups; it must not import the options group, and
+// no group below it (source, probe, markov) may import it.
+package analyze

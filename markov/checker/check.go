@@ -1,0 +1,517 @@
+// Package checker owns the probabilistic model checking of DTMCs against PCTL properties with
+// PRISM's semantics: graph precomputation (Prob0/Prob1), topological decomposition into strongly
+// connected components, direct and iterative linear solvers, sound interval bounds, a
+// PRISM-compatible Jacobi mode, and exact rational arithmetic for small models.
+//
+// It reads models (package dtmc) and parsed properties (package pctl) and never changes either;
+// it does no file I/O and no printing: callers decide how results are shown.
+package checker
+
+import (
+	"fmt"
+	"math"
+	"math/big"
+
+	"github.com/augur-perf/augur/markov/dtmc"
+	"github.com/augur-perf/augur/markov/pctl"
+)
+
+// Method selects how unbounded properties are solved.
+type Method int
+
+const (
+	// Direct decomposes into strongly connected components and solves each by sparse elimination
+	// (dense LU when elimination fills in too much), falling back to Gauss–Seidel only for
+	// components too large for either.
+	Direct Method = iota
+	// GaussSeidel iterates every component to a relative convergence criterion.
+	GaussSeidel
+	// Interval returns sound lower and upper bounds (sound value iteration).
+	Interval
+	// PRISM reproduces PRISM's default: Jacobi from 0, relative termination 1e-6.
+	PRISM
+	// Exact computes in rational arithmetic.
+	Exact
+)
+
+var methodNames = []string{"direct", "gauss-seidel", "interval", "prism", "exact"}
+
+func (m Method) String() string { return methodNames[m] }
+
+// ParseMethod reads a method name as the CLI spells it.
+func ParseMethod(s string) (Method, error) {
+	for i, n := range methodNames {
+		if n == s {
+			return Method(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown method %q (choose one of %v)", s, methodNames)
+}
+
+// Options tune a check. The zero value is the direct method with default tolerances.
+type Options struct {
+	Method Method
+	// Epsilon is the convergence threshold of iterative methods: relative change for
+	// Gauss–Seidel and PRISM (default 1e-12 and 1e-6), relative half-width of the bounds for
+	// Interval (default 1e-6).
+	Epsilon float64
+	// MaxIter bounds iterative methods (default 10000 for PRISM, as PRISM; 1e6 otherwise).
+	MaxIter int
+	// DenseMax is the largest component solved by dense LU when elimination fills in too much
+	// (default 1000).
+	DenseMax int
+}
+
+func (o *Options) epsilon() float64 {
+	if o.Epsilon > 0 {
+		return o.Epsilon
+	}
+	switch o.Method {
+	case PRISM, Interval:
+		return 1e-6
+	}
+	return 1e-12
+}
+
+func (o *Options) maxIter() int {
+	if o.MaxIter > 0 {
+		return o.MaxIter
+	}
+	if o.Method == PRISM {
+		return 10000
+	}
+	return 1000000
+}
+
+func (o *Options) denseMax() int {
+	if o.DenseMax > 0 {
+		return o.DenseMax
+	}
+	return 1000
+}
+
+// Result is the value of a property in every state and in the initial distribution.
+type Result struct {
+	// Property is the formula as checked.
+	Property string
+	// Bool is set for properties with a bound (P>=0.9 [...]) or no operator: Sat says where
+	// they hold, and Holds whether they hold in every initial state.
+	Bool  bool
+	Sat   []bool
+	Holds bool
+	// Values holds the numeric value per state for query properties (=?); +Inf marks infinite
+	// expected rewards.
+	Values []float64
+	// Initial is the value for the initial distribution (Σ init(s)·Values[s]).
+	Initial float64
+	// Lo and Hi are sound bounds per state (Interval method only), InitialLo/InitialHi for the
+	// initial distribution.
+	Lo, Hi               []float64
+	InitialLo, InitialHi float64
+	// Exact holds the rational values (Exact method only; nil where the value is infinite), and
+	// InitialExact the initial one.
+	Exact        []*big.Rat
+	InitialExact *big.Rat
+	// Infinite counts the states with infinite value, with the reason.
+	Infinite int
+	Stats    Stats
+}
+
+// Check evaluates one property on a model.
+func Check(m *dtmc.Model, f pctl.StateFormula, opt Options) (*Result, error) {
+	g, err := newGraph(m)
+	if err != nil {
+		return nil, err
+	}
+	e := &evaluator{m: m, g: g, opt: &opt, stats: Stats{Method: opt.Method.String(), Converged: true}}
+	res := &Result{Property: f.String()}
+	switch f := f.(type) {
+	case *pctl.Prob, *pctl.Reward, *pctl.Steady:
+		b := bound(f)
+		if b.Op == pctl.Query {
+			v, err := e.value(f)
+			if err != nil {
+				return nil, err
+			}
+			res.fill(m, v)
+			res.Stats = e.stats
+			return res, nil
+		}
+	}
+	sat, err := e.sat(f)
+	if err != nil {
+		return nil, err
+	}
+	res.Bool, res.Sat, res.Holds = true, sat, true
+	for _, in := range m.Init {
+		res.Holds = res.Holds && sat[in.State]
+	}
+	res.Stats = e.stats
+	return res, nil
+}
+
+func (r *Result) fill(m *dtmc.Model, v *values) {
+	r.Values, r.Lo, r.Hi, r.Exact = v.x, v.lo, v.hi, v.exact
+	for _, in := range m.Init {
+		r.Initial += in.P * v.x[in.State]
+		if v.lo != nil {
+			r.InitialLo += in.P * v.lo[in.State]
+			r.InitialHi += in.P * v.hi[in.State]
+		}
+	}
+	for _, x := range v.x {
+		if math.IsInf(x, 1) {
+			r.Infinite++
+		}
+	}
+	if v.exact != nil && !math.IsInf(r.Initial, 1) {
+		r.InitialExact = new(big.Rat)
+		for _, in := range m.Init {
+			w := dtmc.Decimal(in.P)
+			if len(m.Init) == 1 {
+				w.SetInt64(1)
+			}
+			r.InitialExact.Add(r.InitialExact, w.Mul(w, v.exact[in.State]))
+		}
+	}
+}
+
+func bound(f pctl.StateFormula) pctl.Bound {
+	switch f := f.(type) {
+	case *pctl.Prob:
+		return f.Bound
+	case *pctl.Reward:
+		return f.Bound
+	case *pctl.Steady:
+		return f.Bound
+	}
+	return pctl.Bound{}
+}
+
+// values is a numeric result per state in the representations the method produces.
+type values struct {
+	x      []float64
+	lo, hi []float64
+	exact  []*big.Rat
+}
+
+type evaluator struct {
+	m     *dtmc.Model
+	g     *graph
+	opt   *Options
+	stats Stats
+	// exactP caches the exact transition probabilities (Exact method only).
+	exactP []*big.Rat
+}
+
+// PositionError is an error about a part of the property, such as an unknown label.
+type PositionError struct {
+	Col int
+	Msg string
+}
+
+func (e *PositionError) Error() string { return fmt.Sprintf("column %d: %s", e.Col, e.Msg) }
+
+func (e *evaluator) sat(f pctl.StateFormula) ([]bool, error) {
+	n := e.m.N
+	out := make([]bool, n)
+	switch f := f.(type) {
+	case *pctl.Bool:
+		for i := range out {
+			out[i] = f.Value
+		}
+	case *pctl.Label:
+		st, err := e.m.Label(f.Name)
+		if err != nil {
+			return nil, &PositionError{f.Pos(), err.Error()}
+		}
+		for _, s := range st {
+			out[s] = true
+		}
+	case *pctl.StateCmp:
+		if f.Var != "s" {
+			return nil, &PositionError{f.Pos(), fmt.Sprintf("unknown variable %q (augur's models have one variable, s)", f.Var)}
+		}
+		for s := range out {
+			out[s] = compareInt(s, f.Op, f.Value)
+		}
+	case *pctl.Not:
+		in, err := e.sat(f.F)
+		if err != nil {
+			return nil, err
+		}
+		for i := range out {
+			out[i] = !in[i]
+		}
+	case *pctl.Binary:
+		l, err := e.sat(f.L)
+		if err != nil {
+			return nil, err
+		}
+		r, err := e.sat(f.R)
+		if err != nil {
+			return nil, err
+		}
+		for i := range out {
+			switch f.Op {
+			case pctl.And:
+				out[i] = l[i] && r[i]
+			case pctl.Or:
+				out[i] = l[i] || r[i]
+			case pctl.Implies:
+				out[i] = !l[i] || r[i]
+			case pctl.Iff:
+				out[i] = l[i] == r[i]
+			}
+		}
+	case *pctl.Prob, *pctl.Reward, *pctl.Steady:
+		b := bound(f)
+		if b.Op == pctl.Query {
+			return nil, &PositionError{f.Pos(), "a query (=?) cannot be used as a condition; give a bound such as >=0.9"}
+		}
+		v, err := e.value(f)
+		if err != nil {
+			return nil, err
+		}
+		for s := range out {
+			if v.exact != nil && v.exact[s] != nil {
+				out[s] = compareRat(v.exact[s], b.Op, b.Value)
+			} else {
+				out[s] = compareFloat(v.x[s], b.Op, b.Value)
+			}
+		}
+	default:
+		return nil, fmt.Errorf("unsupported formula %s", f)
+	}
+	return out, nil
+}
+
+func compareInt(a int, op pctl.CmpOp, b int) bool {
+	return compareFloat(float64(a), op, float64(b))
+}
+
+func compareFloat(a float64, op pctl.CmpOp, b float64) bool {
+	switch op {
+	case pctl.LT:
+		return a < b
+	case pctl.LE:
+		return a <= b
+	case pctl.GT:
+		return a > b
+	case pctl.GE:
+		return a >= b
+	case pctl.EQ:
+		return a == b
+	case pctl.NE:
+		return a != b
+	}
+	return false
+}
+
+func compareRat(a *big.Rat, op pctl.CmpOp, b float64) bool {
+	c := a.Cmp(dtmc.Decimal(b))
+	return compareFloat(float64(c), op, 0)
+}
+
+// value evaluates a P, R or S operator to numbers per state.
+func (e *evaluator) value(f pctl.StateFormula) (*values, error) {
+	switch f := f.(type) {
+	case *pctl.Prob:
+		return e.prob(f.Path)
+	case *pctl.Reward:
+		return e.reward(f)
+	case *pctl.Steady:
+		phi, err := e.sat(f.F)
+		if err != nil {
+			return nil, err
+		}
+		return e.steady(phi)
+	}
+	return nil, fmt.Errorf("not a numeric operator: %s", f)
+}
+
+func (e *evaluator) prob(p pctl.PathFormula) (*values, error) {
+	n := e.m.N
+	all := make([]bool, n)
+	for i := range all {
+		all[i] = true
+	}
+	switch p := p.(type) {
+	case *pctl.Next:
+		phi, err := e.sat(p.F)
+		if err != nil {
+			return nil, err
+		}
+		return e.next(phi), nil
+	case *pctl.Until:
+		l, err := e.sat(p.L)
+		if err != nil {
+			return nil, err
+		}
+		r, err := e.sat(p.R)
+		if err != nil {
+			return nil, err
+		}
+		if p.Bounded {
+			return e.boundedUntil(l, r, p.Bound), nil
+		}
+		return e.until(l, r)
+	case *pctl.Eventually:
+		r, err := e.sat(p.F)
+		if err != nil {
+			return nil, err
+		}
+		if p.Bounded {
+			return e.boundedUntil(all, r, p.Bound), nil
+		}
+		return e.until(all, r)
+	case *pctl.Globally:
+		phi, err := e.sat(p.F)
+		if err != nil {
+			return nil, err
+		}
+		for i := range phi {
+			phi[i] = !phi[i]
+		}
+		var v *values
+		if p.Bounded {
+			v = e.boundedUntil(all, phi, p.Bound)
+		} else if v, err = e.until(all, phi); err != nil {
+			return nil, err
+		}
+		return v.complement(), nil
+	}
+	return nil, fmt.Errorf("unsupported path formula %s", p)
+}
+
+// complement turns P[F ¬φ] into P[G φ] = 1 - P[F ¬φ], swapping the bounds.
+func (v *values) complement() *values {
+	out := &values{x: make([]float64, len(v.x))}
+	for i, x := range v.x {
+		out.x[i] = 1 - x
+	}
+	if v.lo != nil {
+		out.lo, out.hi = make([]float64, len(v.x)), make([]float64, len(v.x))
+		for i := range v.x {
+			out.lo[i], out.hi[i] = 1-v.hi[i], 1-v.lo[i]
+		}
+	}
+	if v.exact != nil {
+		out.exact = make([]*big.Rat, len(v.x))
+		one := big.NewRat(1, 1)
+		for i, r := range v.exact {
+			out.exact[i] = new(big.Rat).Sub(one, r)
+		}
+	}
+	return out
+}
+
+func (e *evaluator) next(phi []bool) *values {
+	if e.opt.Method == Exact {
+		return e.exactNext(phi)
+	}
+	return &values{x: e.iterate(1, indicatorF(phi), func(int) float64 { return 0 }, func(int) bool { return true })}
+}
+
+// iterate runs x⁰ = start, xⁱ(s) = add(s) + Σ_t P(s,t)·xⁱ⁻¹(t) for the states where step holds
+// (others keep add(s)), k times: the one recurrence behind every step-bounded operator. start is
+// not written to, so add may read it.
+func (e *evaluator) iterate(k int, start []float64, add func(int) float64, step func(int) bool) []float64 {
+	x, y := append([]float64(nil), start...), make([]float64, e.m.N)
+	for i := 0; i < k; i++ {
+		for s := range y {
+			v := add(s)
+			if step(s) {
+				cols, probs := e.m.Row(s)
+				for j, t := range cols {
+					v += probs[j] * x[t]
+				}
+			}
+			y[s] = v
+		}
+		x, y = y, x
+	}
+	return x
+}
+
+func indicatorF(b []bool) []float64 {
+	x := make([]float64, len(b))
+	for i, in := range b {
+		if in {
+			x[i] = 1
+		}
+	}
+	return x
+}
+
+// boundedUntil iterates k steps: x⁰ = [φ2], xⁱ = [φ2] + [φ1∧¬φ2]·P·xⁱ⁻¹.
+func (e *evaluator) boundedUntil(l, r []bool, k int) *values {
+	if e.opt.Method == Exact {
+		return e.exactBoundedUntil(l, r, k)
+	}
+	ind := indicatorF(r)
+	return &values{x: e.iterate(k, ind, func(s int) float64 { return ind[s] }, func(s int) bool { return l[s] && !r[s] })}
+}
+
+// until solves unbounded φ1 U φ2 after Prob0/Prob1 precomputation.
+func (e *evaluator) until(l, r []bool) (*values, error) {
+	no := e.g.prob0(l, r)
+	yes := e.g.prob1(l, r, no)
+	unknown := make([]bool, e.m.N)
+	for s := range unknown {
+		unknown[s] = !no[s] && !yes[s]
+	}
+	known := func(s int) float64 {
+		if yes[s] {
+			return 1
+		}
+		return 0
+	}
+	return e.solve(unknown, known, nil, true)
+}
+
+// solve runs the chosen method on x_s = Σ_t P(s,t)·(rew(s,t) + x_t) + rew(s) for s in unknown,
+// with x_t = known(t) elsewhere, and completes the result with the known values.
+func (e *evaluator) solve(unknown []bool, known func(int) float64, rew *dtmc.Reward, isProb bool) (*values, error) {
+	if e.opt.Method == Exact {
+		return e.exactSolve(unknown, known, rew)
+	}
+	b := make([]float64, e.m.N)
+	both(func(h int) {
+		for s := h * e.m.N / 2; s < (h+1)*e.m.N/2; s++ {
+			if !unknown[s] {
+				continue
+			}
+			if rew != nil && rew.State != nil {
+				b[s] = rew.State[s]
+			}
+			for k := e.m.RowPtr[s]; k < e.m.RowPtr[s+1]; k++ {
+				t, p := e.m.Col[k], e.m.Prob[k]
+				if rew != nil && rew.Trans != nil {
+					b[s] += p * rew.Trans[k]
+				}
+				if !unknown[t] {
+					b[s] += p * known(t)
+				}
+			}
+		}
+	})
+	sys := &system{g: e.g, unknown: unknown, b: b}
+	sol, err := sys.solve(e.opt)
+	if err != nil {
+		return nil, err
+	}
+	e.stats.merge(sol.stats)
+	v := &values{x: sol.x, lo: sol.lo, hi: sol.hi}
+	for s := range v.x {
+		if !unknown[s] {
+			v.x[s] = known(s)
+			if v.lo != nil {
+				v.lo[s], v.hi[s] = v.x[s], v.x[s]
+			}
+		} else if isProb && v.hi != nil {
+			v.hi[s] = math.Min(v.hi[s], 1)
+		}
+	}
+	return v, nil
+}

@@ -1,0 +1,182 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/augur-perf/augur/options/baselines"
+	"github.com/augur-perf/augur/options/compress"
+	"github.com/augur-perf/augur/options/influence"
+	"github.com/augur-perf/augur/options/regions"
+)
+
+// RegionRuns are one region's measurements, ready for influence.LocalModel.
+type RegionRuns struct {
+	Region influence.Region
+	Runs   []influence.Measurement
+}
+
+// Measurements turns r into one table per region: the base region 0
+// ("base", no options) first, then regs in order. Each configuration gives
+// each region one measurement, the median of its repetitions: on a shared
+// machine an occasional slow process start or a late timer would otherwise
+// move a configuration's mean, and with it every coefficient that
+// configuration decides. Options are read as booleans: value index > 0 is on.
+func Measurements(r *Result, regs []regions.Region) []RegionRuns {
+	out := []RegionRuns{{Region: influence.Region{Name: "base", Options: []string{}}}}
+	for _, g := range regs {
+		out = append(out, RegionRuns{Region: influence.Region{
+			Name:     fmt.Sprintf("R%d", g.ID),
+			Position: fmt.Sprintf("%s:%d:%d", g.Start.Filename, g.Start.Line, g.Start.Column),
+			Options:  g.Options,
+		}})
+	}
+	idx := map[int]int{0: 0}
+	for i, g := range regs {
+		idx[g.ID] = i + 1
+	}
+	for _, c := range r.Configs {
+		cfg := influence.Config{}
+		for i, name := range r.Options {
+			if i < len(c.Config) && c.Config[i] > 0 {
+				cfg[name] = true
+			}
+		}
+		samples := make([][]float64, len(out))
+		for _, run := range c.Runs {
+			if run.Times == nil {
+				continue
+			}
+			var sum int64
+			for _, rt := range run.Times.Regions {
+				if rt.ID != 0 {
+					sum += rt.SelfNs
+				}
+			}
+			for _, rt := range run.Times.Regions {
+				k, ok := idx[rt.ID]
+				if !ok {
+					continue
+				}
+				ns := rt.SelfNs
+				if rt.ID == 0 {
+					// The base region is the whole program, as the baselines measure it: start-up
+					// and exit included, not just main's own code.
+					ns = run.WallNs - sum
+				}
+				samples[k] = append(samples[k], float64(ns)/1e9)
+			}
+		}
+		for k, xs := range samples {
+			if len(xs) > 0 {
+				out[k].Runs = append(out[k].Runs, influence.Measurement{Config: cfg, Seconds: Median(xs)})
+			}
+		}
+	}
+	return out
+}
+
+// Median of xs (which it sorts); the mean of the middle two for an even count.
+func Median(xs []float64) float64 {
+	sort.Float64s(xs)
+	n := len(xs)
+	if n%2 == 1 {
+		return xs[n/2]
+	}
+	return (xs[n/2-1] + xs[n/2]) / 2
+}
+
+// Model builds every region's local model and sums them (influence.Global).
+func Model(r *Result, regs []regions.Region) (influence.Model, []influence.Local, error) {
+	var locals []influence.Local
+	for _, rr := range Measurements(r, regs) {
+		l, err := influence.LocalModel(rr.Region, rr.Runs)
+		if err != nil {
+			return influence.Model{}, nil, fmt.Errorf("%s (%s): %v", rr.Region.Position, rr.Region.Name, err)
+		}
+		locals = append(locals, l)
+	}
+	return influence.Global(locals...), locals, nil
+}
+
+// Oracle returns a baselines.Oracle that measures one configuration end to
+// end (one run, repetition 0, cached in o.CacheDir like Run's runs) with
+// the binary built once here. close removes the binary.
+func Oracle(ctx context.Context, s Setup, o Options) (oracle baselines.Oracle, close func() error, err error) {
+	b, err := build(ctx, s, o)
+	if err != nil {
+		return nil, nil, err
+	}
+	oracle = func(config []bool) (float64, error) {
+		c := make(compress.Config, len(config))
+		for i, v := range config {
+			if v {
+				c[i] = 1
+			}
+		}
+		args, env, err := invocation(s, c)
+		if err != nil {
+			return 0, err
+		}
+		key := cacheKey(b, args, env, c, 0)
+		if rec := loadCache(o.CacheDir, key); rec != nil {
+			return float64(rec.WallNs) / 1e9, nil
+		}
+		rec, err := runOnce(ctx, s, b, args, env, o)
+		if err != nil {
+			return 0, err
+		}
+		if err := storeCache(o.CacheDir, key, rec); err != nil {
+			return 0, err
+		}
+		return float64(rec.WallNs) / 1e9, nil
+	}
+	return oracle, func() error { return os.RemoveAll(b.tmp) }, nil
+}
+
+// bar is a progress bar: redrawn in place on a terminal, a plain line per
+// tenth of the work otherwise (logs stay readable).
+type bar struct {
+	w        io.Writer
+	total    int
+	n        int
+	tty      bool
+	lastTick int
+}
+
+func newBar(w io.Writer, total int) *bar {
+	b := &bar{w: w, total: total, lastTick: -1}
+	if f, ok := w.(*os.File); ok {
+		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
+			b.tty = true
+		}
+	}
+	return b
+}
+
+func (b *bar) set(n int) {
+	if b.w == nil || b.total == 0 {
+		return
+	}
+	b.n = n
+	if b.tty {
+		const width = 30
+		fill := width * n / b.total
+		fmt.Fprintf(b.w, "\rruns [%s%s] %d/%d", strings.Repeat("=", fill), strings.Repeat(" ", width-fill), n, b.total)
+		return
+	}
+	if tick := 10 * n / b.total; tick != b.lastTick {
+		b.lastTick = tick
+		fmt.Fprintf(b.w, "runs: %d/%d (%d%%)\n", n, b.total, 100*n/b.total)
+	}
+}
+
+func (b *bar) done() {
+	if b.w != nil && b.tty && b.total > 0 {
+		fmt.Fprintln(b.w)
+	}
+}

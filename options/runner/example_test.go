@@ -1,0 +1,191 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/augur-perf/augur/options/compress"
+	"github.com/augur-perf/augur/options/influence"
+	"github.com/augur-perf/augur/options/regions"
+	"github.com/augur-perf/augur/options/sources"
+	"github.com/augur-perf/augur/options/taint"
+	"github.com/augur-perf/augur/options/timing"
+)
+
+// truth is the running example's analytic model in units.
+func truth(on map[string]bool) float64 {
+	v := func(n string) float64 {
+		if on[n] {
+			return 1
+		}
+		return 0
+	}
+	A, B, C, D, E, F := v("A"), v("B"), v("C"), v("D"), v("E"), v("F")
+	return 1 + 2.1*A + 0.2*B + 0.3*C + 0.4*D + 0.5*E + 0.6*F + 0.7*v("G") + 0.8*v("H") + 0.9*v("I") +
+		3*A*B + 4*A*C + 5*D*E*F
+}
+
+// TestRunningExampleEndToEnd runs the whole pipeline on the running example:
+// taint, regions (optimised), timing, the runner on the compressed
+// configurations, local models, the global model, and compares it with the
+// analytic truth over all 1024 configurations.
+func TestRunningExampleEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the example about 30 times")
+	}
+	// time.Sleep overshoots by a fraction of a millisecond per call, more on a loaded machine (go
+	// test runs packages in parallel), and process start-ups vary: 50 ms units and the median of
+	// 5 runs keep that well inside the 2 % MAPE the issue asks for.
+	const unit = 50 * time.Millisecond
+	start := time.Now()
+	dir, _ := filepath.Abs("../../examples/options")
+	pkgs, err := taint.Load(taint.Config{Dir: dir}, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := taint.Analyze(pkgs, sources.Decls{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, after, err := regions.Find(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := timing.Instrument(res, after, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := res.Options.Names()
+	index := map[string]int{}
+	for i, n := range names {
+		index[n] = i
+	}
+	var sets [][]int
+	for _, r := range before {
+		var s []int
+		for _, o := range r.Options {
+			s = append(s, index[o])
+		}
+		sets = append(sets, s)
+	}
+	cr, err := compress.Compress(sets, len(names), compress.Options{Names: names})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cr.Configs) != 8 {
+		t.Errorf("%d configurations, want 8", len(cr.Configs))
+	}
+	cache := t.TempDir()
+	var progress strings.Builder
+	setup := Setup{Dir: dir, Build: []string{"go", "build", "-o", "BIN", "."}, Args: []string{"-unit", unit.String()},
+		Options: res.Options, Timing: b}
+	opts := Options{Reps: 5, Seed: 1, CacheDir: cache, Progress: &progress}
+	rr, err := Run(context.Background(), setup, cr.Configs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rr.Concurrent {
+		t.Errorf("concurrent regions reported: %v", rr.Configs[0].Issues)
+	}
+	for _, c := range rr.Configs {
+		if len(c.Issues) > 0 {
+			t.Errorf("%s: issues %v", c.Text, c.Issues)
+		}
+	}
+	model, _, err := Model(rr, after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := unit.Seconds()
+	// The base region is the whole process, so the truth is the formula plus the start-up and
+	// exit cost no sleep accounts for: the wall time outside main, measured in the same runs.
+	var outside []float64
+	for _, c := range rr.Configs {
+		for _, run := range c.Runs {
+			if run.Times == nil {
+				continue
+			}
+			ns := run.WallNs
+			for _, rt := range run.Times.Regions {
+				ns -= rt.SelfNs
+			}
+			outside = append(outside, float64(ns)/1e9)
+		}
+	}
+	over := Median(outside)
+	t.Logf("process start-up and exit: %.2f ms per run", over*1e3)
+	scaled := make([]influence.Term, 0, len(model.Terms))
+	for _, tm := range model.Terms {
+		scaled = append(scaled, influence.Term{Options: tm.Options, Coef: tm.Coef / u})
+	}
+	t.Logf("model (units): %s", influence.NewModel(scaled).Format(influence.FormatOptions{Precision: 2, Threshold: 0.05}))
+	want := map[string]float64{"": 1 + over/u, "A": 2.1, "B": 0.2, "C": 0.3, "D": 0.4, "E": 0.5, "F": 0.6, "G": 0.7, "H": 0.8,
+		"I": 0.9, "A,B": 3, "A,C": 4, "D,E,F": 5}
+	for k, w := range want {
+		var ops []string
+		if k != "" {
+			ops = strings.Split(k, ",")
+		}
+		if got := model.Coef(ops...) / u; math.Abs(got-w) > 0.15 {
+			t.Errorf("coefficient {%s} = %.3f units, want %.1f", k, got, w)
+		}
+	}
+	for _, tm := range model.Terms {
+		k := strings.Join(tm.Options, ",")
+		if _, ok := want[k]; !ok && math.Abs(tm.Coef/u) > 0.15 {
+			t.Errorf("spurious term {%s} = %.3f units", k, tm.Coef/u)
+		}
+	}
+	ten := []string{"A", "B", "C", "D", "E", "F", "G", "H", "I", "J"}
+	var mape float64
+	for m := 0; m < 1024; m++ {
+		cfg := influence.Config{}
+		for i, n := range ten {
+			if m&(1<<i) != 0 {
+				cfg[n] = true
+			}
+		}
+		want := truth(cfg)*u + over
+		mape += math.Abs(influence.Predict(model, cfg)-want) / want
+	}
+	mape = 100 * mape / 1024
+	t.Logf("MAPE over 1024 configurations: %.2f%% (%d regions after optimisation, %d before; %d runs in %v)",
+		mape, len(after), len(before), rr.Measured, time.Since(start))
+	if mape > 2 {
+		t.Errorf("MAPE %.2f%% > 2%%", mape)
+	}
+	// A second Run resumes entirely from the cache.
+	opts.Progress = nil
+	rr2, err := Run(context.Background(), setup, cr.Configs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rr2.Measured != 0 || rr2.Cached != len(cr.Configs)*opts.Reps {
+		t.Errorf("second run measured %d, cached %d", rr2.Measured, rr2.Cached)
+	}
+	if n := len(cr.Configs) * opts.Reps; !strings.Contains(progress.String(), fmt.Sprintf("runs: %d/%d (100%%)", n, n)) {
+		t.Errorf("progress: %q", progress.String())
+	}
+	// The baselines oracle measures one configuration end to end, cached.
+	oracle, closeFn, err := Oracle(context.Background(), setup, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeFn()
+	cfg := make([]bool, len(names))
+	cfg[index["D"]], cfg[index["E"]], cfg[index["F"]] = true, true, true
+	s1, err := oracle(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2, err := oracle(cfg)
+	if err != nil || s1 != s2 || s1 < 7.5*u || s1 > 7.5*u+0.1 {
+		t.Errorf("oracle: %v then %v (err %v), want ≈ 7.5 units and cached", s1, s2, err)
+	}
+	t.Logf("total test time %v", time.Since(start))
+}

@@ -1,0 +1,260 @@
+package timing
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/augur-perf/augur/options/regions"
+	"github.com/augur-perf/augur/options/sources"
+	"github.com/augur-perf/augur/options/taint"
+)
+
+// build analyses the package in dir, instruments its Algorithm 2 regions
+// (before optimisation, so each decision is one region) and builds it with
+// the overlay.
+func build(t *testing.T, dir string) (*Build, string, []regions.Region) {
+	t.Helper()
+	return buildRegions(t, dir, false)
+}
+
+// buildRegions is build with the optimised regions (Algorithms 3 and 4)
+// when optimised is set.
+func buildRegions(t *testing.T, dir string, optimised bool) (*Build, string, []regions.Region) {
+	t.Helper()
+	pkgs, err := taint.Load(taint.Config{Dir: dir}, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := taint.Analyze(pkgs, sources.Decls{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	regs, after, err := regions.Find(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if optimised {
+		regs = after
+	}
+	work := t.TempDir()
+	b, err := Instrument(res, regs, work)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(work, "prog")
+	cmd := exec.Command("go", "build", "-overlay", b.Overlay, "-o", bin, ".")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		for _, f := range b.Files {
+			src, _ := os.ReadFile(f)
+			t.Logf("%s:\n%s", f, src)
+		}
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	return b, bin, regs
+}
+
+func run(t *testing.T, b *Build, bin string, args ...string) *Times {
+	t.Helper()
+	dir := t.TempDir()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), EnvDir+"="+dir)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s %v: %v\n%s", bin, args, err, out)
+	}
+	tm, err := b.Collect(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tm
+}
+
+func byFunc(t *testing.T, regs []regions.Region, fn string) int {
+	for _, r := range regs {
+		if r.Func == fn && strings.HasPrefix(r.Text, "if ") {
+			return r.ID
+		}
+	}
+	t.Fatalf("no if region in %s", fn)
+	return 0
+}
+
+func ms(ns int64) float64 { return float64(ns) / 1e6 }
+
+// TestExits checks that regions left by return, break, goto and a
+// recovered panic are closed there: each region's self time is its own
+// sleep, the base region excludes them, and nothing is reported.
+func TestExits(t *testing.T) {
+	b, bin, regs := build(t, "testdata/exits")
+	if !b.Base {
+		t.Fatal("main.main not found for the base region")
+	}
+	tm := run(t, b, bin, "-P")
+	if len(tm.Issues) > 0 || tm.Concurrent || len(tm.Open) > 0 {
+		t.Fatalf("issues: %v", tm.Issues)
+	}
+	want := map[string]float64{"ret": 10, "brk": 6, "gt": 7, "pan": 8}
+	for fn, w := range want {
+		r := tm.Regions[byFunc(t, regs, fn)]
+		if got := ms(r.SelfNs); got < w || got > w+4 || r.Entries != 1 {
+			t.Errorf("%s: region self %.2f ms, %d entries; want %.0f ms once", fn, got, r.Entries, w)
+		}
+	}
+	// Base: ms(3) in main and gt's ms(2) after its region.
+	if got := ms(tm.Regions[0].SelfNs); got < 5 || got > 12 {
+		t.Errorf("base region %.2f ms, want about 5", got)
+	}
+	// brk's loop is a region too (the break makes it depend on P): its
+	// self time excludes the nested if region.
+	if got := ms(tm.Regions[byFunc(t, regs, "brk")-1].SelfNs); got > 1 {
+		t.Errorf("brk's loop region %.2f ms, want ≈0", got)
+	}
+	// Off: brk's if region is entered three times, each short.
+	tm = run(t, b, bin)
+	if r := tm.Regions[byFunc(t, regs, "brk")]; r.Entries != 3 || ms(r.SelfNs) > 6 {
+		t.Errorf("brk with P off: %+v", r)
+	}
+	if len(tm.Issues) > 0 {
+		t.Errorf("issues: %v", tm.Issues)
+	}
+}
+
+// TestOsExit checks that os.Exit inside a region keeps completed regions
+// and reports the ones left open.
+func TestOsExit(t *testing.T) {
+	b, bin, regs := build(t, "testdata/exits")
+	tm := run(t, b, bin, "-P", "-X")
+	if r := tm.Regions[byFunc(t, regs, "ret")]; ms(r.SelfNs) < 10 {
+		t.Errorf("completed region lost: %+v", r)
+	}
+	if len(tm.Open) != 2 || tm.Open[0] != 0 || !strings.Contains(strings.Join(tm.Issues, "\n"), "os.Exit") {
+		t.Errorf("open %v issues %v", tm.Open, tm.Issues)
+	}
+}
+
+// TestConcurrent checks that regions entered from two goroutines (while main
+// owns the stack) are detected and reported, not timed.
+func TestConcurrent(t *testing.T) {
+	b, bin, regs := build(t, "testdata/conc")
+	if !b.FastOwner {
+		t.Errorf("the ownership fast path is off")
+	}
+	tm := run(t, b, bin, "-P")
+	id := byFunc(t, regs, "work")
+	if !tm.Concurrent || tm.Regions[id].Foreign != 4 || tm.Regions[id].SelfNs != 0 {
+		t.Errorf("concurrent %v region %+v", tm.Concurrent, tm.Regions[id])
+	}
+	if !strings.Contains(strings.Join(tm.Issues, "\n"), "did not own") {
+		t.Errorf("issues: %v", tm.Issues)
+	}
+}
+
+// TestFinalizer checks that a region entered from a finalizer (a runtime
+// goroutine, invisible to runtime.NumGoroutine) while main owns the stack is
+// reported: registering a finalizer turns the ownership fast path off.
+func TestFinalizer(t *testing.T) {
+	b, bin, regs := build(t, "testdata/final")
+	if b.FastOwner {
+		t.Errorf("the ownership fast path is on in a program with finalizers")
+	}
+	tm := run(t, b, bin, "-P")
+	id := byFunc(t, regs, "work")
+	if !tm.Concurrent || tm.Regions[id].Foreign == 0 || tm.Regions[id].SelfNs != 0 {
+		t.Errorf("concurrent %v region %+v issues %v", tm.Concurrent, tm.Regions[id], tm.Issues)
+	}
+}
+
+// TestLinesKept checks that rewritten files keep every line where it was.
+func TestLinesKept(t *testing.T) {
+	b, _, _ := build(t, "../../examples/options")
+	for orig, dst := range b.Files {
+		a, _ := os.ReadFile(orig)
+		c, _ := os.ReadFile(dst)
+		if strings.Count(string(a), "\n") != strings.Count(string(c), "\n") {
+			t.Errorf("%s: line count changed", orig)
+		}
+		if !strings.Contains(string(c), "_augurT_in(&_augurT_f, 1); if a {") {
+			t.Errorf("%s: probe missing:\n%s", dst, c)
+		}
+	}
+	_ = time.Now
+}
+
+// TestLiftedCrossing checks, on regions' own testdata, the optimised regions of a call site lifted
+// inside a merged region (examples/lz4's main): the region after it must not
+// grow back into the enclosing one, so every exit matches its entry.
+func TestLiftedCrossing(t *testing.T) {
+	b, bin, regs := buildRegions(t, "../regions/testdata/lifted", true)
+	var merged, last *regions.Region
+	for i, r := range regs {
+		if r.Func != "main" {
+			t.Errorf("region left in %s: %+v", r.Func, r)
+			continue
+		}
+		switch strings.Join(r.Options, ",") {
+		case "P,Q":
+			merged = &regs[i]
+		case "V":
+			last = &regs[i]
+		}
+	}
+	if merged == nil || last == nil || len(regs) != 2 {
+		t.Fatalf("regions: %+v", regs)
+	}
+	if last.Start.Offset < merged.End.Offset {
+		t.Fatalf("region %d (%s) starts inside region %d (%s..%s)", last.ID, last.Start, merged.ID, merged.Start, merged.End)
+	}
+	tm := run(t, b, bin, "-P", "-Q", "-V")
+	if len(tm.Issues) > 0 || tm.Concurrent || len(tm.Open) > 0 {
+		t.Fatalf("issues: %v", tm.Issues)
+	}
+	// ms(1) twice, ms(2), work's ms(3) and ms(4).
+	if r := tm.Regions[merged.ID]; ms(r.SelfNs) < 11 || ms(r.SelfNs) > 15 || r.Entries != 1 {
+		t.Errorf("merged region %.2f ms, %d entries; want 11 ms once", ms(r.SelfNs), r.Entries)
+	}
+	if r := tm.Regions[last.ID]; ms(r.SelfNs) < 5 || ms(r.SelfNs) > 9 || r.Entries != 1 {
+		t.Errorf("last region %.2f ms, %d entries; want 5 ms once", ms(r.SelfNs), r.Entries)
+	}
+	if got := ms(tm.Regions[0].SelfNs); got > 2 {
+		t.Errorf("base region %.2f ms, want ≈0", got)
+	}
+}
+
+// TestGotoIntoSpan checks a goto that jumps back to the label of a region's
+// first statement from after the region: it enters the region, so it must
+// count as an entry, and the exit at the region's end must match.
+func TestGotoIntoSpan(t *testing.T) {
+	b, bin, regs := build(t, "testdata/gotoin")
+	id := byFunc(t, regs, "back")
+	for _, f := range b.Files {
+		src, _ := os.ReadFile(f)
+		if strings.Contains(string(src), "goto again") && !strings.Contains(string(src), "_augurT_in(&_augurT_f, "+strconv.Itoa(id)+"); goto again") {
+			t.Errorf("no entry probe before the goto:\n%s", src)
+		}
+	}
+	for _, on := range []bool{true, false} {
+		var args []string
+		want := 0.0
+		if on {
+			args, want = []string{"-P"}, 60
+		}
+		tm := run(t, b, bin, args...)
+		if len(tm.Issues) > 0 || tm.Concurrent || len(tm.Open) > 0 {
+			t.Fatalf("P=%v: issues: %v", on, tm.Issues)
+		}
+		// Sleeps are 10 ms units; the slack absorbs timer overshoot but not one 20 ms sleep
+		// counted in the wrong region.
+		if r := tm.Regions[id]; ms(r.SelfNs) < want || ms(r.SelfNs) > want+15 || r.Entries != 3 {
+			t.Errorf("P=%v: region %.2f ms, %d entries; want %.0f ms in 3", on, ms(r.SelfNs), r.Entries, want)
+		}
+		// The base region keeps the three ms(1), 10 ms each, after the region.
+		if got := ms(tm.Regions[0].SelfNs); got < 30 || got > 45 {
+			t.Errorf("P=%v: base region %.2f ms, want about 30", on, got)
+		}
+	}
+}

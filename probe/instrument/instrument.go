@@ -1,0 +1,289 @@
+package instrument
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"go/ast"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/augur-perf/augur/probe/profile"
+	"github.com/augur-perf/augur/source/frontend"
+)
+
+// Build is the result of instrumenting: an overlay for the go command and what is needed to
+// read the counters back.
+type Build struct {
+	// Overlay is the path of the JSON file to pass as go build/test/run -overlay.
+	Overlay string
+	// Packages are the instrumented packages, sorted by import path.
+	Packages []*Package
+	// Files maps each rewritten source file (as the user has it) to its rewritten copy.
+	Files map[string]string
+}
+
+// Package is one instrumented package.
+type Package struct {
+	Path string `json:"package"`
+	// Layout is a digest of the counter layout: a counter file is read only by the build whose
+	// layout it names.
+	Layout   string     `json:"layout"`
+	Counters int        `json:"counters"`
+	Funcs    []FuncInfo `json:"functions"`
+	plans    []*funcPlan
+}
+
+// FuncInfo describes one instrumented function in a counter file header.
+type FuncInfo struct {
+	Name  string `json:"name"`
+	Pos   string `json:"pos"`
+	Hash  string `json:"hash"`
+	Nodes int    `json:"nodes"`
+	Base  int    `json:"base"`
+}
+
+// SourceHash digests a function's source text, from "func" to the closing brace.
+func SourceHash(text []byte) string {
+	h := sha256.Sum256(text)
+	return hex.EncodeToString(h[:8])
+}
+
+// FuncHash is the digest of fn's source text as profiles record it, so that a profile measured on
+// other source can be recognised.
+func FuncHash(fn *frontend.Func) (string, error) {
+	pos, end := fn.Pkg.Fset.Position(fn.Decl.Pos()), fn.Pkg.Fset.Position(fn.Decl.End())
+	src, err := os.ReadFile(pos.Filename)
+	if err != nil {
+		return "", err
+	}
+	if end.Offset > len(src) {
+		return "", fmt.Errorf("%s: the file changed while augur read it", pos)
+	}
+	return SourceHash(src[pos.Offset:end.Offset]), nil
+}
+
+// Instrument rewrites the files holding fns (functions selected from prog) into dir, adds the
+// runtime file to each package, and writes the overlay file. The user's files are only read.
+func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Build, error) {
+	if len(fns) == 0 {
+		return nil, errors.New("instrument: no functions selected")
+	}
+	byPkg := map[string][]*frontend.Func{}
+	seen := map[*ast.FuncDecl]bool{}
+	for _, fn := range fns {
+		if seen[fn.Decl] {
+			continue
+		}
+		seen[fn.Decl] = true
+		byPkg[fn.Pkg.PkgPath] = append(byPkg[fn.Pkg.PkgPath], fn)
+	}
+	paths := make([]string, 0, len(byPkg))
+	for p := range byPkg {
+		paths = append(paths, p)
+	}
+	sort.Strings(paths)
+	b := &Build{Files: map[string]string{}}
+	replace := map[string]string{}
+	for pi, path := range paths {
+		list := byPkg[path]
+		pkg := list[0].Pkg
+		if len(pkg.Syntax) == 0 || len(pkg.GoFiles) == 0 {
+			return nil, fmt.Errorf("instrument: package %s has no source files", path)
+		}
+		pk := &Package{Path: path}
+		files := map[*ast.File]*fileEdits{}
+		var order []*ast.File
+		base := 0
+		for k, fn := range list {
+			p, err := newPlan(fn, k)
+			if err != nil {
+				return nil, fmt.Errorf("instrument: %v", err)
+			}
+			p.base = base
+			base += p.size()
+			pk.plans = append(pk.plans, p)
+			file := fileOf(pkg.Syntax, fn.Decl)
+			if file == nil {
+				return nil, fmt.Errorf("instrument: %s: declaration not found in the package's files", fn.Name)
+			}
+			fe := files[file]
+			if fe == nil {
+				name := prog.Fset.File(file.Pos()).Name()
+				src, err := os.ReadFile(name)
+				if err != nil {
+					return nil, fmt.Errorf("instrument: %v", err)
+				}
+				fe = &fileEdits{fset: prog.Fset, file: file, src: src, parent: map[ast.Node]ast.Node{}}
+				files[file] = fe
+				order = append(order, file)
+			}
+			start, end := fe.off(fn.Decl.Pos()), fe.off(fn.Decl.End())
+			pk.Funcs = append(pk.Funcs, FuncInfo{
+				Name:  fn.Name,
+				Pos:   prog.Fset.Position(fn.Decl.Pos()).String(),
+				Hash:  SourceHash(fe.src[start:end]),
+				Nodes: len(fn.CFG.Nodes),
+				Base:  p.base,
+			})
+			if err := rewriteFunc(fe, p, pkg.TypesInfo); err != nil {
+				return nil, fmt.Errorf("instrument: %s: %v", fn.Name, err)
+			}
+		}
+		pk.Counters = base
+		lay, _ := json.Marshal(struct {
+			P string
+			N int
+			F []FuncInfo
+		}{path, base, pk.Funcs})
+		pk.Layout = SourceHash(lay)
+		pdir := filepath.Join(dir, strconv.Itoa(pi))
+		if err := os.MkdirAll(pdir, 0o755); err != nil {
+			return nil, err
+		}
+		for _, file := range order {
+			fe := files[file]
+			out, err := fe.apply()
+			if err != nil {
+				return nil, fmt.Errorf("instrument: %s: %v", prog.Fset.File(file.Pos()).Name(), err)
+			}
+			orig := prog.Fset.File(file.Pos()).Name()
+			dst := filepath.Join(pdir, filepath.Base(orig))
+			if err := os.WriteFile(dst, out, 0o644); err != nil {
+				return nil, err
+			}
+			replace[orig] = dst
+			b.Files[orig] = dst
+		}
+		header, _ := json.Marshal(pk)
+		rt := runtimeSource(pkg.Types.Name(), pk, string(header))
+		dst := filepath.Join(pdir, RuntimeFile)
+		if err := os.WriteFile(dst, []byte(rt), 0o644); err != nil {
+			return nil, err
+		}
+		replace[filepath.Join(filepath.Dir(pkg.GoFiles[0]), RuntimeFile)] = dst
+		b.Packages = append(b.Packages, pk)
+	}
+	ov, _ := json.MarshalIndent(map[string]any{"Replace": replace}, "", " ")
+	b.Overlay = filepath.Join(dir, "overlay.json")
+	if err := os.WriteFile(b.Overlay, ov, 0o644); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+func fileOf(files []*ast.File, d *ast.FuncDecl) *ast.File {
+	for _, f := range files {
+		if f.Pos() <= d.Pos() && d.End() <= f.End() {
+			return f
+		}
+	}
+	return nil
+}
+
+// Collect reads the counter files under dir that this build's programs wrote (files of other
+// builds are reported, not read) and returns the profile they add up to, with Runs 0 (the
+// caller decides what a run is). files is how many counter files were read.
+func (b *Build) Collect(dir string) (p *profile.Profile, files int, err error) {
+	p = &profile.Profile{Format: profile.Format, Funcs: map[string]*profile.Func{}}
+	sums := map[string][]uint64{}
+	byPath := map[string]*Package{}
+	for _, pk := range b.Packages {
+		byPath[pk.Path] = pk
+		sums[pk.Path] = make([]uint64, pk.Counters)
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, 0, err
+	}
+	var errs []string
+	for _, e := range ents {
+		if !strings.HasSuffix(e.Name(), ".cnt") {
+			continue
+		}
+		name := filepath.Join(dir, e.Name())
+		hdr, counts, err := readCounterFile(name)
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		pk := byPath[hdr.Path]
+		if pk == nil || pk.Layout != hdr.Layout || len(counts) != pk.Counters {
+			errs = append(errs, fmt.Sprintf("%s: counters of another build of %s", name, hdr.Path))
+			continue
+		}
+		s := sums[pk.Path]
+		for i, c := range counts {
+			s[i] += c
+		}
+		files++
+	}
+	for _, pk := range b.Packages {
+		for i, pl := range pk.plans {
+			f, err := pl.profileFunc(sums[pk.Path])
+			if err != nil {
+				return nil, files, err
+			}
+			f.Pos, f.Hash = pk.Funcs[i].Pos, pk.Funcs[i].Hash
+			p.Funcs[pl.fn.Name] = f
+		}
+	}
+	if len(errs) > 0 {
+		return p, files, errors.New(strings.Join(errs, "\n"))
+	}
+	return p, files, nil
+}
+
+func readCounterFile(name string) (*Package, []uint64, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !bytes.HasPrefix(data, []byte(counterMagic)) {
+		return nil, nil, fmt.Errorf("%s: not an augur counter file", name)
+	}
+	nl := bytes.IndexByte(data, '\n')
+	hlen, err := strconv.Atoi(string(data[len(counterMagic):max(nl, len(counterMagic))]))
+	if err != nil || hlen > len(data) {
+		return nil, nil, fmt.Errorf("%s: bad header", name)
+	}
+	var pk Package
+	if err := json.Unmarshal(bytes.TrimSpace(data[nl+1:hlen]), &pk); err != nil {
+		return nil, nil, fmt.Errorf("%s: bad header: %v", name, err)
+	}
+	body := data[hlen:]
+	counts := make([]uint64, len(body)/8)
+	for i := range counts {
+		counts[i] = binary.NativeEndian.Uint64(body[8*i:])
+	}
+	return &pk, counts, nil
+}
+
+// profileFunc derives one function's counts from its package's summed counters.
+func (p *funcPlan) profileFunc(c []uint64) (*profile.Func, error) {
+	val, bad := p.solve(c)
+	if bad >= 0 {
+		nd := p.g.Nodes[bad]
+		return nil, fmt.Errorf("%s: %s: node %d (%s): counts not determined", nd.Pos, p.fn.Name, bad, nd.Text)
+	}
+	f := &profile.Func{Invocations: c[p.base], Nodes: make([]profile.Node, p.n)}
+	for i, nd := range p.g.Nodes {
+		n := &f.Nodes[i]
+		n.Count = val[i]
+		n.Panics = val[p.n+p.e+i]
+		if nd.IsDecision() {
+			n.Outcomes = make([]uint64, len(nd.Succs))
+			for k := range nd.Succs {
+				n.Outcomes[k] = val[p.n+p.edge0[i]+k]
+			}
+		}
+	}
+	return f, nil
+}

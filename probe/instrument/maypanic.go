@@ -1,0 +1,317 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/constant"
+	"go/token"
+	"go/types"
+
+	"github.com/augur-perf/augur/source/frontend"
+)
+
+// nodeMayPanic reports whether running node nd itself (not its successors) may panic: only such
+// nodes store their ID in the frame, so the check must be conservative. Explicit panics and
+// Goexit (NoReturn nodes) always store it: the exit hook tells them from implicit panics by it.
+func nodeMayPanic(info *types.Info, nd *frontend.Node) bool {
+	switch nd.Kind {
+	case frontend.KindEmpty, frontend.KindJump, frontend.KindLoop, frontend.KindEnd, frontend.KindPanic,
+		frontend.KindDeferRun, frontend.KindDeferDispatch:
+		return false
+	case frontend.KindNoReturn:
+		return nd.Term != frontend.TermExit
+	case frontend.KindGo:
+		return true
+	}
+	switch s := nd.AST.(type) {
+	case *ast.IfStmt:
+		return exprMayPanic(info, s.Cond)
+	case *ast.ForStmt:
+		return exprMayPanic(info, s.Cond)
+	case *ast.RangeStmt:
+		if tv, ok := info.Types[s.X]; ok {
+			switch u := tv.Type.Underlying().(type) {
+			case *types.Signature:
+				return true // the iterator runs here
+			case *types.Pointer:
+				_ = u
+				return true // a nil pointer to an array
+			}
+		}
+		return exprMayPanic(info, s.X)
+	case *ast.SwitchStmt:
+		if s.Tag != nil {
+			if exprMayPanic(info, s.Tag) || !simpleComparable(info, s.Tag) {
+				return true
+			}
+		}
+		for _, c := range s.Body.List {
+			for _, e := range c.(*ast.CaseClause).List {
+				if exprMayPanic(info, e) || s.Tag != nil && !simpleComparable(info, e) {
+					return true
+				}
+			}
+		}
+		return false
+	case *ast.TypeSwitchStmt:
+		var x ast.Expr
+		switch a := s.Assign.(type) {
+		case *ast.AssignStmt:
+			x = a.Rhs[0]
+		case *ast.ExprStmt:
+			x = a.X
+		}
+		if ta, ok := x.(*ast.TypeAssertExpr); ok {
+			return exprMayPanic(info, ta.X)
+		}
+		return true
+	case *ast.SelectStmt:
+		for _, c := range s.Body.List {
+			cc := c.(*ast.CommClause)
+			switch comm := cc.Comm.(type) {
+			case nil:
+			case *ast.SendStmt:
+				return true // send on a closed channel
+			default:
+				if stmtMayPanic(info, comm) {
+					return true
+				}
+			}
+		}
+		return false
+	case ast.Stmt:
+		return stmtMayPanic(info, s)
+	}
+	return true
+}
+
+func stmtMayPanic(info *types.Info, s ast.Stmt) bool {
+	switch s := s.(type) {
+	case *ast.ExprStmt:
+		return exprMayPanic(info, s.X)
+	case *ast.IncDecStmt:
+		return exprMayPanic(info, s.X)
+	case *ast.SendStmt:
+		return true
+	case *ast.AssignStmt:
+		switch s.Tok {
+		case token.QUO_ASSIGN, token.REM_ASSIGN:
+			if isInteger(info, s.Lhs[0]) && !nonZeroConst(info, s.Rhs[0]) {
+				return true
+			}
+		case token.SHL_ASSIGN, token.SHR_ASSIGN:
+			if !constShift(info, s.Rhs[0]) {
+				return true
+			}
+		}
+		commaOK := len(s.Lhs) == 2 && len(s.Rhs) == 1
+		for _, e := range s.Rhs {
+			if ta, ok := e.(*ast.TypeAssertExpr); ok && commaOK {
+				if exprMayPanic(info, ta.X) {
+					return true
+				}
+				continue
+			}
+			if exprMayPanic(info, e) {
+				return true
+			}
+		}
+		for _, e := range s.Lhs {
+			if exprMayPanic(info, e) {
+				return true
+			}
+		}
+		return false
+	case *ast.DeclStmt:
+		gd, ok := s.Decl.(*ast.GenDecl)
+		if !ok {
+			return true
+		}
+		for _, sp := range gd.Specs {
+			if vs, ok := sp.(*ast.ValueSpec); ok {
+				commaOK := len(vs.Names) == 2 && len(vs.Values) == 1
+				for _, e := range vs.Values {
+					if ta, ok := e.(*ast.TypeAssertExpr); ok && commaOK {
+						e = ta.X
+					}
+					if exprMayPanic(info, e) {
+						return true
+					}
+				}
+			}
+		}
+		return false
+	case *ast.ReturnStmt:
+		for _, e := range s.Results {
+			if exprMayPanic(info, e) {
+				return true
+			}
+		}
+		return false
+	case *ast.DeferStmt:
+		return callArgsMayPanic(info, s.Call)
+	case *ast.EmptyStmt, *ast.BranchStmt:
+		return false
+	}
+	return true
+}
+
+// callArgsMayPanic reports whether evaluating a deferred call's function value and arguments
+// (not the call) may panic.
+func callArgsMayPanic(info *types.Info, call *ast.CallExpr) bool {
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident, *ast.FuncLit:
+	case *ast.SelectorExpr:
+		if exprMayPanic(info, f) {
+			return true
+		}
+	default:
+		if exprMayPanic(info, f) {
+			return true
+		}
+	}
+	for _, a := range call.Args {
+		if exprMayPanic(info, a) {
+			return true
+		}
+	}
+	return false
+}
+
+var safeBuiltins = map[string]bool{
+	"len": true, "cap": true, "append": true, "copy": true, "min": true, "max": true, "new": true,
+	"complex": true, "real": true, "imag": true, "clear": true,
+}
+
+// exprMayPanic reports whether evaluating e may panic (conservatively).
+func exprMayPanic(info *types.Info, e ast.Expr) bool {
+	if e == nil {
+		return false
+	}
+	may := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		if may || n == nil {
+			return false
+		}
+		if x, ok := n.(ast.Expr); ok {
+			if tv, ok := info.Types[x]; ok && (tv.IsType() || tv.Value != nil) {
+				return false // a type, or a constant
+			}
+		}
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if tv, ok := info.Types[x.Fun]; ok && tv.IsType() {
+				switch tv.Type.Underlying().(type) {
+				case *types.Basic, *types.Interface, *types.Slice, *types.Map, *types.Chan, *types.Signature, *types.Struct:
+					return true // a conversion that cannot fail
+				}
+				may = true
+				return false
+			}
+			if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok {
+				if b, ok := info.Uses[id].(*types.Builtin); ok && safeBuiltins[b.Name()] {
+					return true
+				}
+			}
+			may = true
+		case *ast.IndexExpr:
+			if tv, ok := info.Types[x.X]; ok {
+				if _, ok := tv.Type.Underlying().(*types.Signature); ok {
+					return true // instantiation
+				}
+			}
+			may = true
+		case *ast.IndexListExpr, *ast.SliceExpr, *ast.StarExpr, *ast.TypeAssertExpr:
+			may = true
+		case *ast.SelectorExpr:
+			if sel, ok := info.Selections[x]; ok && sel.Indirect() {
+				may = true
+			}
+			if _, ok := info.Uses[x.Sel]; ok {
+				if _, isPkg := info.Uses[identOf(x.X)].(*types.PkgName); isPkg {
+					return false
+				}
+			}
+		case *ast.BinaryExpr:
+			switch x.Op {
+			case token.QUO, token.REM:
+				if isInteger(info, x) && !nonZeroConst(info, x.Y) {
+					may = true
+				}
+			case token.SHL, token.SHR:
+				if !constShift(info, x.Y) {
+					may = true
+				}
+			case token.EQL, token.NEQ:
+				if !simpleComparable(info, x.X) || !simpleComparable(info, x.Y) {
+					may = true
+				}
+			}
+		case *ast.CompositeLit:
+			if tv, ok := info.Types[x]; ok {
+				if m, ok := tv.Type.Underlying().(*types.Map); ok {
+					if _, ok := m.Key().Underlying().(*types.Interface); ok {
+						may = true
+					}
+				}
+			}
+		case *ast.UnaryExpr:
+			if x.Op == token.AND {
+				if _, ok := ast.Unparen(x.X).(*ast.CompositeLit); ok {
+					return true
+				}
+			}
+		}
+		return !may
+	})
+	return may
+}
+
+func identOf(e ast.Expr) *ast.Ident {
+	id, _ := e.(*ast.Ident)
+	return id
+}
+
+func isInteger(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	if !ok {
+		return true
+	}
+	b, ok := tv.Type.Underlying().(*types.Basic)
+	return !ok || b.Info()&types.IsInteger != 0
+}
+
+func nonZeroConst(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	return ok && tv.Value != nil && constant.Sign(tv.Value) != 0
+}
+
+// constShift reports whether a shift count cannot be negative.
+func constShift(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	if !ok {
+		return false
+	}
+	if tv.Value != nil {
+		return true
+	}
+	b, ok := tv.Type.Underlying().(*types.Basic)
+	return ok && b.Info()&types.IsUnsigned != 0
+}
+
+// simpleComparable reports whether comparing values of e's type cannot panic.
+func simpleComparable(info *types.Info, e ast.Expr) bool {
+	tv, ok := info.Types[e]
+	if !ok || tv.Type == nil {
+		return false
+	}
+	if tv.IsNil() {
+		return true
+	}
+	switch tv.Type.Underlying().(type) {
+	case *types.Basic, *types.Pointer, *types.Chan, *types.Slice, *types.Map, *types.Signature:
+		return true
+	}
+	return false
+}

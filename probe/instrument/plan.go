@@ -1,0 +1,532 @@
+package instrument
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"sort"
+
+	"github.com/augur-perf/augur/source/frontend"
+)
+
+// Layout of one function's counters, from its base index:
+//
+//	base                 invocations (N0)
+//	base+1+n             Count of node n   (only some are incremented at run time)
+//	base+1+N+n           Panics of node n
+//	base+1+2N+e          flow of edge e (edges numbered node by node, in Succs order)
+//
+// Plan decides which counts and flows the probes measure ("raw"); Solve derives the others.
+type funcPlan struct {
+	fn   *frontend.Func
+	g    *frontend.CFG
+	k    int // index of the function in its package
+	base int
+	n, e int
+	// edge0[n] is the number of the first edge of node n.
+	edge0 []int
+	// frame is set when the function needs the {cur, chain} frame (it defers, or it may panic
+	// and its panics cannot be derived by flow).
+	frame    bool
+	mayPanic []bool
+	rawCount []bool
+	rawFlow  []bool
+	zeroFlow []bool // flows known to be zero (the self edge of select {})
+	pt       []int  // frontend.PanicTargets
+	// countBefore marks statements whose Count is counted right before they run.
+	countBefore []bool
+	// doneCount marks may-panic statements whose one outflow is counted right after they
+	// complete (a return: after its results are evaluated), so that Panics = Count − outflow.
+	doneCount []bool
+	// mirrors lists the counters whose register-loop locals are mirrored in _augur_m (set by
+	// rewriteFunc), for _augur_flush.
+	mirrors []int
+	// fallEnd is set when the counter of the End node counts the times the function falls off
+	// the end of its body (it has no results), End being reached otherwise only from returns.
+	fallEnd bool
+	// panDerived marks the nodes whose Panics are derived by flow instead of counted by the
+	// frame's exit hook (every may-panic node of a frame-free function).
+	panDerived []bool
+}
+
+func (p *funcPlan) size() int     { return 1 + 2*p.n + p.e }
+func (p *funcPlan) cnt(n int) int { return p.base + 1 + n }
+func (p *funcPlan) pan(n int) int { return p.base + 1 + p.n + n }
+func (p *funcPlan) flow(n, k int) int {
+	return p.base + 1 + 2*p.n + p.edge0[n] + k
+}
+
+// siteKind says where an outcome counter can go.
+type siteKind int
+
+const (
+	siteNone    siteKind = iota // nowhere (the outcome leaves to code other paths also reach)
+	siteAt                      // at offset pos: the start of the target block or clause
+	siteElse                    // an if without else: add "else { counter }"
+	siteDefault                 // a switch without default: add "default: counter"
+)
+
+type site struct {
+	kind siteKind
+	pos  token.Pos
+}
+
+// outcomeSite is where outcome k of decision n can be counted.
+func (p *funcPlan) outcomeSite(n, k int) site {
+	nd := p.g.Nodes[n]
+	switch s := nd.AST.(type) {
+	case *ast.IfStmt:
+		if k == 0 {
+			return site{siteAt, s.Body.Lbrace + 1}
+		}
+		switch e := s.Else.(type) {
+		case nil:
+			return site{kind: siteElse}
+		case *ast.BlockStmt:
+			return site{siteAt, e.Lbrace + 1}
+		}
+		return site{}
+	case *ast.ForStmt:
+		if nd.Kind == frontend.KindLoop || k == 0 {
+			return site{siteAt, s.Body.Lbrace + 1}
+		}
+		return site{}
+	case *ast.RangeStmt:
+		if k == 0 {
+			return site{siteAt, s.Body.Lbrace + 1}
+		}
+		return site{}
+	case *ast.SwitchStmt:
+		return clauseSite(s.Body, nd.Succs[k].Outcome)
+	case *ast.TypeSwitchStmt:
+		return clauseSite(s.Body, nd.Succs[k].Outcome)
+	case *ast.SelectStmt:
+		return clauseSite(s.Body, nd.Succs[k].Outcome)
+	}
+	return site{}
+}
+
+func clauseSite(body *ast.BlockStmt, outcome string) site {
+	for i, c := range body.List {
+		switch c := c.(type) {
+		case *ast.CaseClause:
+			if outcome == frontend.CaseOutcome(i+1) || outcome == frontend.OutDefault && c.List == nil {
+				return site{siteAt, c.Colon + 1}
+			}
+		case *ast.CommClause:
+			if outcome == frontend.CaseOutcome(i+1) || outcome == frontend.OutDefault && c.Comm == nil {
+				return site{siteAt, c.Colon + 1}
+			}
+		}
+	}
+	if outcome == frontend.OutDefault {
+		return site{kind: siteDefault}
+	}
+	return site{}
+}
+
+// freeOutcome is the outcome of decision n left to derivation when possible.
+func (p *funcPlan) freeOutcome(n int) int {
+	nd := p.g.Nodes[n]
+	switch nd.AST.(type) {
+	case *ast.IfStmt, *ast.ForStmt, *ast.RangeStmt:
+		return 1
+	}
+	for k, e := range nd.Succs {
+		if e.Outcome == frontend.OutDefault {
+			return k
+		}
+	}
+	return len(nd.Succs) - 1
+}
+
+// newPlan places the counters of fn. A function without defer statements is first planned
+// frame-free: the frame and its deferred exit hook cost more per call than the body of a small
+// function, and setting cur costs a store per may-panic statement in every loop, so instead its
+// Panics are derived (Panics = Count − outflow) from counters added where they run least often;
+// only if no such placement determines every count does the function get the frame.
+func newPlan(fn *frontend.Func, k int) (*funcPlan, error) {
+	if len(fn.CFG.Defers) == 0 && !forceFrame {
+		if p, err := planFunc(fn, k, false); err == nil {
+			return p, nil
+		}
+	}
+	return planFunc(fn, k, true)
+}
+
+// forceFrame makes every function use the frame (tests compare the two schemes).
+var forceFrame bool
+
+func planFunc(fn *frontend.Func, k int, frame bool) (*funcPlan, error) {
+	g := fn.CFG
+	p := &funcPlan{fn: fn, g: g, k: k, n: len(g.Nodes)}
+	p.edge0 = make([]int, p.n)
+	for i, nd := range g.Nodes {
+		p.edge0[i] = p.e
+		p.e += len(nd.Succs)
+	}
+	p.mayPanic = make([]bool, p.n)
+	p.rawCount = make([]bool, p.n)
+	p.countBefore = make([]bool, p.n)
+	p.doneCount = make([]bool, p.n)
+	p.panDerived = make([]bool, p.n)
+	p.rawFlow = make([]bool, p.e)
+	p.zeroFlow = make([]bool, p.e)
+	p.pt = frontend.PanicTargets(g)
+	var info = fn.Pkg.TypesInfo
+	for i, nd := range g.Nodes {
+		if nodeMayPanic(info, nd) {
+			p.mayPanic[i] = true
+			if frame {
+				p.frame = true
+			} else if nd.Kind != frontend.KindNoReturn {
+				// An explicit panic or Goexit ends on the Panic exit through its own edge.
+				p.panDerived[i] = true
+			}
+		}
+		if len(g.Defers) > 0 {
+			p.frame = true
+		}
+		switch nd.Kind {
+		case frontend.KindDeferRun:
+			p.rawCount[i] = true
+			if nd.IsDecision() {
+				p.rawFlow[p.edge0[i]] = true
+				p.rawFlow[p.edge0[i]+1] = true
+			}
+		case frontend.KindDeferDispatch:
+			for k, e := range nd.Succs {
+				if e.Outcome == frontend.OutDone {
+					p.rawFlow[p.edge0[i]+k] = true
+				}
+			}
+		case frontend.KindLoop:
+			p.rawFlow[p.edge0[i]] = true
+		case frontend.KindStmt:
+			if len(nd.Succs) == 1 && nd.Succs[0].To == i {
+				p.zeroFlow[p.edge0[i]] = true // select {}: blocks forever
+			}
+		}
+		if nd.IsDecision() && nd.Kind == frontend.KindDecision {
+			free := p.freeOutcome(i)
+			for k := range nd.Succs {
+				if k != free && p.outcomeSite(i, k).kind == siteAt {
+					p.rawFlow[p.edge0[i]+k] = true
+				}
+			}
+		}
+	}
+	if !p.determined() && frame {
+		// Count the free outcomes too, decision by decision, until the equations close.
+		for i, nd := range g.Nodes {
+			if !nd.IsDecision() || nd.Kind != frontend.KindDecision {
+				continue
+			}
+			changed := false
+			for k := range nd.Succs {
+				if !p.rawFlow[p.edge0[i]+k] && p.outcomeSite(i, k).kind != siteNone {
+					p.rawFlow[p.edge0[i]+k] = true
+					changed = true
+				}
+			}
+			if changed && p.determined() {
+				break
+			}
+		}
+	}
+	if !p.determined() && frame {
+		for i, nd := range g.Nodes {
+			if br, ok := nd.AST.(*ast.BranchStmt); ok && br.Tok == token.GOTO {
+				p.countBefore[i] = true
+				p.rawCount[i] = true
+			}
+		}
+	}
+	if !p.determined() && !frame {
+		p.placeExtra()
+	}
+	if !p.determined() {
+		_, bad := p.solve(nil)
+		nd := g.Nodes[bad]
+		return nil, fmt.Errorf("%s: %s: cannot place counters that determine node %d (%s)", nd.Pos, fn.Name, bad, nd.Text)
+	}
+	// Drop the Loop-node counters the other counters make redundant.
+	for i, nd := range g.Nodes {
+		if nd.Kind == frontend.KindLoop {
+			p.rawFlow[p.edge0[i]] = false
+			if !p.determined() {
+				p.rawFlow[p.edge0[i]] = true
+			}
+		}
+	}
+	return p, nil
+}
+
+func (p *funcPlan) determined() bool {
+	_, bad := p.solve(nil)
+	return bad < 0
+}
+
+type term struct {
+	v    int // variable: Count[n] is n, Flow[e] is N+e
+	sign int8
+}
+
+type equation struct {
+	terms []term
+	rhs   uint64
+}
+
+// solve derives every Count, Flow and Panics from the raw counters c (the package's counter
+// array, or nil to check only that the placement determines them). It returns the values (Count
+// of node n at index n, flow of edge e at N+e, Panics of node n at N+E+n) and the first
+// undetermined node, or -1.
+func (p *funcPlan) solve(c []uint64) ([]uint64, int) {
+	g := p.g
+	get := func(i int) uint64 {
+		if c == nil {
+			return 0
+		}
+		return c[i]
+	}
+	nv := 2*p.n + p.e
+	val := make([]uint64, nv)
+	known := make([]bool, nv)
+	pv := func(n int) int { return p.n + p.e + n } // the variable Panics[n]
+	for i := 0; i < p.n; i++ {
+		if p.rawCount[i] {
+			known[i], val[i] = true, get(p.cnt(i))
+		}
+		if !p.panDerived[i] {
+			known[pv(i)], val[pv(i)] = true, get(p.pan(i))
+		}
+	}
+	for i, nd := range g.Nodes {
+		for k := range nd.Succs {
+			e := p.edge0[i] + k
+			switch {
+			case p.zeroFlow[e]:
+				known[p.n+e] = true
+			case p.rawFlow[e]:
+				known[p.n+e], val[p.n+e] = true, get(p.flow(i, k))
+			}
+		}
+	}
+	var eqs []equation
+	in := make([]equation, p.n)
+	for v := range in {
+		in[v].terms = []term{{v, 1}}
+	}
+	in[g.Entry].rhs += get(p.base)
+	for i, nd := range g.Nodes {
+		if nd.IsExit() {
+			continue
+		}
+		if p.pt[i] != i {
+			in[p.pt[i]].terms = append(in[p.pt[i]].terms, term{pv(i), -1})
+		}
+		if nd.IsDecision() {
+			eq := equation{terms: []term{{i, 1}, {pv(i), -1}}}
+			for k := range nd.Succs {
+				eq.terms = append(eq.terms, term{p.n + p.edge0[i] + k, -1})
+			}
+			eqs = append(eqs, eq)
+		} else {
+			eqs = append(eqs, equation{terms: []term{{p.n + p.edge0[i], 1}, {i, -1}, {pv(i), 1}}})
+		}
+		for k, e := range nd.Succs {
+			in[e.To].terms = append(in[e.To].terms, term{p.n + p.edge0[i] + k, -1})
+		}
+	}
+	eqs = append(eqs, in...)
+	if p.fallEnd {
+		eq := equation{terms: []term{{g.End, 1}}, rhs: get(p.cnt(g.End))}
+		for i, nd := range g.Nodes {
+			for k, e := range nd.Succs {
+				if e.To == g.End && nd.Kind == frontend.KindReturn {
+					eq.terms = append(eq.terms, term{p.n + p.edge0[i] + k, -1})
+				}
+			}
+		}
+		eqs = append(eqs, eq)
+	}
+	for progress := true; progress; {
+		progress = false
+		for _, eq := range eqs {
+			unknown := -1
+			sum := eq.rhs
+			for _, t := range eq.terms {
+				if known[t.v] {
+					if t.sign > 0 {
+						sum -= val[t.v]
+					} else {
+						sum += val[t.v]
+					}
+				} else if unknown >= 0 {
+					unknown = -2
+					break
+				} else {
+					unknown = t.v
+				}
+			}
+			if unknown < 0 {
+				continue
+			}
+			sign := int8(1)
+			for _, t := range eq.terms {
+				if t.v == unknown {
+					sign = t.sign
+				}
+			}
+			if sign < 0 {
+				sum = -sum
+			}
+			val[unknown], known[unknown] = sum, true
+			progress = true
+		}
+	}
+	for i, nd := range g.Nodes {
+		if !known[i] || !known[pv(i)] {
+			return val, i
+		}
+		if nd.IsDecision() {
+			for k := range nd.Succs {
+				if !known[p.n+p.edge0[i]+k] {
+					return val, i
+				}
+			}
+		}
+	}
+	return val, -1
+}
+
+// candidate is a counter placeExtra may add: the Count of a statement counted before it runs
+// (before), the outflow of a may-panic statement counted after it completes (done), or a
+// decision's outcome (outcome k of node n).
+type candidate struct {
+	kind  int // 0 before, 1 done, 2 outcome, 3 fallEnd
+	n, k  int
+	depth int // loop nesting where the counter runs
+}
+
+func (p *funcPlan) setCandidate(c candidate, on bool) {
+	switch c.kind {
+	case 0:
+		p.countBefore[c.n], p.rawCount[c.n] = on, on
+	case 1:
+		p.doneCount[c.n], p.rawFlow[p.edge0[c.n]] = on, on
+	case 2:
+		p.rawFlow[p.edge0[c.n]+c.k] = on
+	case 3:
+		p.fallEnd = on
+	}
+}
+
+// placeExtra adds counters until the flow equations determine every Count, outcome and Panics
+// of a frame-free function: the candidates are tried from the least nested outward, then those
+// that the later ones made redundant are dropped, the most nested first. This keeps counters off
+// loop bodies wherever a count outside the loop determines the same quantity (the usual case:
+// the panics of a loop body follow from the count of the statement after the loop).
+func (p *funcPlan) placeExtra() {
+	g := p.g
+	listed, headers := stmtPlaces(p.fn.Decl.Body)
+	depth := func(n int) int { return len(g.Nodes[n].Loops) }
+	var cands []candidate
+	for i, nd := range g.Nodes {
+		if nd.IsExit() || nd.Unreachable {
+			continue
+		}
+		s, _ := nd.AST.(ast.Stmt)
+		switch nd.Kind {
+		case frontend.KindStmt, frontend.KindReturn, frontend.KindJump, frontend.KindNoReturn, frontend.KindGo:
+			if s != nil && !p.rawCount[i] && (listed[s] || headers[s]) {
+				if _, ok := s.(*ast.SelectStmt); !ok {
+					cands = append(cands, candidate{0, i, 0, depth(i)})
+				}
+			}
+		}
+		if p.panDerived[i] && len(nd.Succs) == 1 && s != nil {
+			switch s := s.(type) {
+			case *ast.ReturnStmt:
+				if len(s.Results) > 0 {
+					cands = append(cands, candidate{1, i, 0, depth(i)})
+				}
+			case *ast.AssignStmt, *ast.ExprStmt, *ast.IncDecStmt, *ast.SendStmt, *ast.DeclStmt, *ast.GoStmt:
+				if listed[s] && !p.rawFlow[p.edge0[i]] {
+					cands = append(cands, candidate{1, i, 0, depth(i)})
+				}
+			}
+		}
+		if nd.IsDecision() && nd.Kind == frontend.KindDecision {
+			for k, e := range nd.Succs {
+				if !p.rawFlow[p.edge0[i]+k] && p.outcomeSite(i, k).kind != siteNone {
+					cands = append(cands, candidate{2, i, k, depth(e.To)})
+				}
+			}
+		}
+	}
+	if t := p.fn.Decl.Type; t.Results == nil || len(t.Results.List) == 0 {
+		cands = append(cands, candidate{kind: 3, n: g.End})
+	}
+	sort.SliceStable(cands, func(a, b int) bool { return cands[a].depth < cands[b].depth })
+	var added []candidate
+	for _, c := range cands {
+		p.setCandidate(c, true)
+		added = append(added, c)
+		if p.determined() {
+			break
+		}
+	}
+	if !p.determined() {
+		return
+	}
+	for j := len(added) - 1; j >= 0; j-- {
+		p.setCandidate(added[j], false)
+		if !p.determined() {
+			p.setCandidate(added[j], true)
+		}
+	}
+}
+
+// stmtPlaces returns the statements of body that sit in a statement list (so that code can be
+// inserted before and after them) and the init and post statements of if, switch and for
+// headers (code for them goes before the header statement, or at the end of the loop body).
+func stmtPlaces(body *ast.BlockStmt) (listed, headers map[ast.Stmt]bool) {
+	listed, headers = map[ast.Stmt]bool{}, map[ast.Stmt]bool{}
+	list := func(l []ast.Stmt) {
+		for _, s := range l {
+			listed[s] = true
+			for {
+				ls, ok := s.(*ast.LabeledStmt)
+				if !ok {
+					break
+				}
+				s = ls.Stmt
+				listed[s] = true
+			}
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BlockStmt:
+			list(n.List)
+		case *ast.CaseClause:
+			list(n.Body)
+		case *ast.CommClause:
+			list(n.Body)
+		case *ast.IfStmt:
+			headers[n.Init] = true
+		case *ast.SwitchStmt:
+			headers[n.Init] = true
+		case *ast.TypeSwitchStmt:
+			headers[n.Init] = true
+		case *ast.ForStmt:
+			headers[n.Init], headers[n.Post] = true, true
+		}
+		return true
+	})
+	delete(headers, nil)
+	return listed, headers
+}

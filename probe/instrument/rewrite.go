@@ -1,0 +1,545 @@
+package instrument
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/augur-perf/augur/source/frontend"
+)
+
+// edit replaces src[pos:end] (an insertion when end == pos) with text. Edits at the same offset
+// apply in (prio, seq) order.
+type edit struct {
+	pos, end int
+	prio     int
+	seq      int
+	text     string
+}
+
+// fileEdits collects the edits of one source file.
+type fileEdits struct {
+	fset  *token.FileSet
+	file  *ast.File
+	src   []byte
+	edits []edit
+	// parent maps each node of the file's function bodies to its parent.
+	parent map[ast.Node]ast.Node
+}
+
+func (f *fileEdits) off(p token.Pos) int { return f.fset.Position(p).Offset }
+
+func (f *fileEdits) add(pos, end token.Pos, prio int, text string) {
+	e := end
+	if end == token.NoPos {
+		e = pos
+	}
+	f.edits = append(f.edits, edit{pos: f.off(pos), end: f.off(e), prio: prio, seq: len(f.edits), text: text})
+}
+
+// insert adds text at p.
+func (f *fileEdits) insert(p token.Pos, text string) { f.add(p, token.NoPos, 1, text) }
+
+// apply returns the rewritten source. Replaced text keeps its newlines, so every line stays
+// where it was.
+func (f *fileEdits) apply() ([]byte, error) {
+	es := append([]edit(nil), f.edits...)
+	sort.SliceStable(es, func(i, j int) bool {
+		if es[i].pos != es[j].pos {
+			return es[i].pos < es[j].pos
+		}
+		if es[i].prio != es[j].prio {
+			return es[i].prio < es[j].prio
+		}
+		return es[i].seq < es[j].seq
+	})
+	var b strings.Builder
+	last := 0
+	for _, e := range es {
+		if e.pos < last {
+			return nil, fmt.Errorf("internal error: overlapping edits at offset %d", e.pos)
+		}
+		b.Write(f.src[last:e.pos])
+		b.WriteString(e.text)
+		last = e.end
+	}
+	b.Write(f.src[last:])
+	return []byte(b.String()), nil
+}
+
+func (f *fileEdits) parents(body *ast.BlockStmt) {
+	var stack []ast.Node
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		if len(stack) > 0 {
+			f.parent[n] = stack[len(stack)-1]
+		}
+		stack = append(stack, n)
+		return true
+	})
+}
+
+// beforeStmt inserts text so that it runs right before s, whatever the position of s: a
+// labelled loop, switch or select keeps its label on the statement (the text goes before the
+// label; a goto to that label skips it), and an else-if gets braces around it.
+func (f *fileEdits) beforeStmt(s ast.Stmt, text string) {
+	var target ast.Node = s
+	switch s.(type) {
+	case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
+		for {
+			l, ok := f.parent[target].(*ast.LabeledStmt)
+			if !ok {
+				break
+			}
+			target = l
+		}
+	}
+	if ifs, ok := f.parent[target].(*ast.IfStmt); ok && ifs.Else == target {
+		f.insert(target.Pos(), "{"+text)
+		f.add(target.End(), token.NoPos, 5, "}")
+		return
+	}
+	f.insert(target.Pos(), text)
+}
+
+// regState maps the counters incremented inside register loops to locals (_augur_l<j>) and,
+// in loops that may panic, to slots of the mirror array _augur_m.
+type regState struct {
+	loops   []*regLoop
+	locals  []int // local j holds counter locals[j]
+	localOf map[int]int
+	slot    map[int]int // local j → mirror slot
+	mirrors []int       // mirror slot → counter
+}
+
+func (r *regState) loopAt(pos token.Pos) *regLoop {
+	for _, l := range r.loops {
+		if l.contains(pos) {
+			return l
+		}
+	}
+	return nil
+}
+
+// add returns the code that adds d (1 or -1) to counter i at pos.
+func (r *regState) add(i int, pos token.Pos, d string) string {
+	l := r.loopAt(pos)
+	if l == nil {
+		return "_augur_c[" + strconv.Itoa(i) + "]" + d + "; "
+	}
+	j, ok := r.localOf[i]
+	if !ok {
+		j = len(r.locals)
+		r.localOf[i] = j
+		r.locals = append(r.locals, i)
+		l.locals = append(l.locals, j)
+		if l.mirror {
+			r.slot[j] = len(r.mirrors)
+			r.mirrors = append(r.mirrors, i)
+		}
+	}
+	v := "_augur_l" + strconv.Itoa(j)
+	t := v + d + "; "
+	if m, ok := r.slot[j]; ok {
+		t += "_augur_m[" + strconv.Itoa(m) + "] = " + v + "; "
+	}
+	return t
+}
+
+// guard returns the code that flushes the locals of the register loop at pos right before
+// node n, if it may panic, would panic (see guardBuilder).
+func (r *regState) guard(n int, pos token.Pos) string {
+	l := r.loopAt(pos)
+	if l == nil || len(l.guards[n]) == 0 || len(l.locals) == 0 {
+		return ""
+	}
+	return "if " + strings.Join(l.guards[n], " || ") + " {" + r.flush(pos) + "}; "
+}
+
+// flush returns the code that moves the locals of the register loop at pos (if any) into the
+// counters.
+func (r *regState) flush(pos token.Pos) string {
+	l := r.loopAt(pos)
+	if l == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, j := range l.locals {
+		v := "_augur_l" + strconv.Itoa(j)
+		fmt.Fprintf(&b, "_augur_c[%d] += %s; %s = 0; ", r.locals[j], v, v)
+		if m, ok := r.slot[j]; ok {
+			fmt.Fprintf(&b, "_augur_m[%d] = 0; ", m)
+		}
+	}
+	return b.String()
+}
+
+// rewriteFunc adds the probes of one function to the file's edits. A frame-free function with
+// register loops is rewritten twice: the first pass finds the locals the loops need, so that
+// the second can flush them.
+func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info) error {
+	f.parents(p.fn.Decl.Body)
+	r := &regState{localOf: map[int]int{}, slot: map[int]int{}}
+	if !p.frame {
+		r.loops = findRegLoops(p, info, exprSource(f.src, f.fset, info))
+	}
+	e0 := len(f.edits)
+	if err := rewriteBody(f, p, info, r); err != nil || len(r.locals) == 0 {
+		return err
+	}
+	f.edits = f.edits[:e0]
+	if err := rewriteBody(f, p, info, r); err != nil {
+		return err
+	}
+	pro := "var "
+	for j := range r.locals {
+		if j > 0 {
+			pro += ", "
+		}
+		pro += "_augur_l" + strconv.Itoa(j)
+	}
+	pro += " uint64; "
+	if len(r.mirrors) > 0 {
+		pro += fmt.Sprintf("var _augur_m [%d]uint64; defer _augur_flush(_augur_m[:], &_augur_fd[%d]); ", len(r.mirrors), p.k)
+		p.mirrors = r.mirrors
+	}
+	f.insert(p.fn.Decl.Body.Lbrace+1, pro)
+	for _, l := range r.loops {
+		if l.exits && len(l.locals) > 0 {
+			f.add(l.s.End(), token.NoPos, 6, "; "+r.flush(l.s.Pos()))
+		}
+	}
+	return nil
+}
+
+func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error {
+	g, decl := p.g, p.fn.Decl
+	fd := fmt.Sprintf("&_augur_fd[%d]", p.k)
+	inc := func(i int) string { return "_augur_c[" + strconv.Itoa(i) + "]++; " }
+	incAt := func(i int, pos token.Pos) string { return r.add(i, pos, "++") }
+	store := func(n int) string {
+		if !p.frame || !p.mayPanic[n] {
+			return ""
+		}
+		return "_augur_s.cur = " + strconv.Itoa(n) + "; "
+	}
+	const ret = "_augur_s.chain = 1; "
+
+	pro := inc(p.base)
+	if p.frame {
+		pro += "var _augur_s = _augur_frame{cur: -1}; defer _augur_exit(&_augur_s, " + fd + "); "
+	}
+	f.insert(decl.Body.Lbrace+1, pro)
+
+	// Headers: init and post statements are not in statement lists.
+	initOf := map[ast.Stmt]ast.Stmt{}
+	postOf := map[ast.Stmt]*ast.ForStmt{}
+	for s := range g.StmtNode {
+		switch s := s.(type) {
+		case *ast.IfStmt:
+			if s.Init != nil {
+				initOf[s.Init] = s
+			}
+		case *ast.SwitchStmt:
+			if s.Init != nil {
+				initOf[s.Init] = s
+			}
+		case *ast.TypeSwitchStmt:
+			if s.Init != nil {
+				initOf[s.Init] = s
+			}
+		case *ast.ForStmt:
+			if s.Init != nil {
+				initOf[s.Init] = s
+			}
+			if s.Post != nil {
+				postOf[s.Post] = s
+			}
+		}
+	}
+
+	for i, nd := range g.Nodes {
+		if nd.Kind == frontend.KindDeferRun || nd.Kind == frontend.KindDeferDispatch || nd.IsExit() {
+			continue
+		}
+		switch s := nd.AST.(type) {
+		case *ast.IfStmt:
+			if p.frame && p.mayPanic[i] {
+				f.insert(s.Cond.Pos(), "_augur_cond(&_augur_s, "+strconv.Itoa(i)+") && (")
+				f.add(s.Cond.End(), token.NoPos, 0, ")")
+			}
+			if t := r.guard(i, s.Pos()); t != "" {
+				f.beforeStmt(s, t)
+			}
+		case *ast.ForStmt:
+			if s.Cond != nil && p.frame && p.mayPanic[i] {
+				f.insert(s.Cond.Pos(), "_augur_cond(&_augur_s, "+strconv.Itoa(i)+") && (")
+				f.add(s.Cond.End(), token.NoPos, 0, ")")
+			}
+			if t := r.guard(i, s.Pos()); t != "" {
+				// The condition runs on entry, after the body falls through and after a
+				// continue (the loop has no post statement). After the body's own probes and
+				// closing braces at the same offset.
+				f.beforeStmt(s, t)
+				f.add(s.Body.Rbrace, token.NoPos, 7, "; "+t)
+				for _, nj := range g.Nodes {
+					if nj.Kind == frontend.KindJump && len(nj.Succs) == 1 && nj.Succs[0].To == i {
+						f.beforeStmt(nj.AST.(ast.Stmt), t)
+					}
+				}
+			}
+		case *ast.RangeStmt, *ast.SelectStmt, *ast.TypeSwitchStmt:
+			if t := r.guard(i, s.Pos()); t != "" {
+				f.beforeStmt(s.(ast.Stmt), t)
+			}
+			if t := store(i); t != "" {
+				if ts, ok := s.(*ast.TypeSwitchStmt); ok && ts.Init != nil {
+					if p.mayPanic[g.StmtNode[ts.Init]] {
+						break // attributed to the init statement (documented imprecision)
+					}
+				}
+				f.beforeStmt(s.(ast.Stmt), t)
+			}
+		case *ast.SwitchStmt:
+			if t := r.guard(i, s.Pos()); t != "" {
+				f.beforeStmt(s, t)
+			}
+			t := store(i)
+			if t == "" {
+				break
+			}
+			if s.Init == nil {
+				f.beforeStmt(s, t)
+				break
+			}
+			if s.Tag == nil {
+				if first := firstCaseExpr(s.Body); first != nil {
+					f.insert(first.Pos(), "_augur_cond(&_augur_s, "+strconv.Itoa(i)+") && (")
+					f.add(first.End(), token.NoPos, 0, ")")
+					break
+				}
+			}
+			if !p.mayPanic[g.StmtNode[s.Init]] {
+				f.beforeStmt(s, t)
+			}
+		case *ast.ReturnStmt:
+			before := ""
+			if p.countBefore[i] {
+				before = incAt(p.cnt(i), s.Pos())
+			}
+			before += r.guard(i, s.Pos())
+			var err error
+			switch {
+			case p.frame && p.mayPanic[i] && len(s.Results) > 0:
+				err = rewriteReturn(f, p, info, i, s, before+"_augur_s.cur = "+strconv.Itoa(i)+"; ", ret)
+			case p.doneCount[i]:
+				err = rewriteReturn(f, p, info, i, s, before, incAt(p.flow(i, 0), s.Pos())+r.flush(s.Pos()))
+			case p.frame:
+				f.beforeStmt(s, before+store(i)+ret)
+			case before+r.flush(s.Pos()) != "":
+				f.beforeStmt(s, before+r.flush(s.Pos()))
+			}
+			if err != nil {
+				return err
+			}
+		case *ast.DeferStmt:
+			if !p.frame {
+				break
+			}
+			k := deferOrdinal(g, i)
+			f.beforeStmt(s, store(i)+fmt.Sprintf("defer _augur_post(&_augur_s, %s, %d); ", fd, k))
+			f.insert(s.End(), fmt.Sprintf("; defer _augur_pre(&_augur_s, %s, %d)", fd, k))
+		case ast.Stmt:
+			if p.doneCount[i] {
+				f.add(s.End(), token.NoPos, 4, "; "+incAt(p.flow(i, 0), s.End()))
+			}
+			t := store(i)
+			if p.countBefore[i] {
+				t += incAt(p.cnt(i), s.Pos())
+			}
+			if br, ok := s.(*ast.BranchStmt); ok && br.Tok == token.FALLTHROUGH {
+				if d, k := fallthroughTarget(f, g, br); d >= 0 && p.rawFlow[p.edge0[d]+k] {
+					t += r.add(p.flow(d, k), s.Pos(), "--")
+				}
+			}
+			t += r.guard(i, s.Pos())
+			if t == "" {
+				break
+			}
+			if parent, ok := initOf[s]; ok {
+				f.beforeStmt(parent, t)
+			} else if loop, ok := postOf[s]; ok {
+				// The post statement runs after the body falls through or continues.
+				f.insert(loop.Body.Rbrace, "; "+t)
+				post := g.StmtNode[s]
+				for _, nj := range g.Nodes {
+					if nj.Kind == frontend.KindJump && len(nj.Succs) == 1 && nj.Succs[0].To == post {
+						f.beforeStmt(nj.AST.(ast.Stmt), t)
+					}
+				}
+			} else {
+				f.beforeStmt(s, t)
+			}
+		}
+		// Outcome counters.
+		for k := range nd.Succs {
+			if !p.rawFlow[p.edge0[i]+k] || p.doneCount[i] {
+				continue
+			}
+			c := func(pos token.Pos) string { return incAt(p.flow(i, k), pos) }
+			switch st := p.outcomeSite(i, k); st.kind {
+			case siteAt:
+				f.insert(st.pos, c(st.pos))
+			case siteElse:
+				end := nd.AST.(*ast.IfStmt).Body.End()
+				f.add(end, token.NoPos, 2, " else {"+c(end)+"}")
+			case siteDefault:
+				var body *ast.BlockStmt
+				switch s := nd.AST.(type) {
+				case *ast.SwitchStmt:
+					body = s.Body
+				case *ast.TypeSwitchStmt:
+					body = s.Body
+				}
+				f.add(body.Rbrace, token.NoPos, 2, "; default: "+c(body.Rbrace))
+			default:
+				return fmt.Errorf("%s: internal error: outcome %q of %s has no counter site", nd.Pos, nd.Succs[k].Outcome, nd.Text)
+			}
+		}
+	}
+	if p.fallEnd {
+		f.add(decl.Body.Rbrace, token.NoPos, 3, "; "+inc(p.cnt(g.End)))
+	}
+	if p.frame && (decl.Type.Results == nil || len(decl.Type.Results.List) == 0) {
+		f.add(decl.Body.Rbrace, token.NoPos, 3, "; "+ret)
+	}
+	return nil
+}
+
+func firstCaseExpr(body *ast.BlockStmt) ast.Expr {
+	for _, c := range body.List {
+		if cc, ok := c.(*ast.CaseClause); ok && len(cc.List) > 0 {
+			return cc.List[0]
+		}
+	}
+	return nil
+}
+
+// deferOrdinal is the 1-based ordinal of Defer node id among the function's defer statements.
+func deferOrdinal(g *frontend.CFG, id int) int {
+	for k, d := range g.Defers {
+		if d == id {
+			return k + 1
+		}
+	}
+	return 0
+}
+
+// fallthroughTarget finds the switch decision and the outcome index whose clause a fallthrough
+// statement enters.
+func fallthroughTarget(f *fileEdits, g *frontend.CFG, br *ast.BranchStmt) (int, int) {
+	cc, ok := f.parent[br].(*ast.CaseClause)
+	if !ok {
+		return -1, 0
+	}
+	body, ok := f.parent[cc].(*ast.BlockStmt)
+	if !ok {
+		return -1, 0
+	}
+	sw, ok := f.parent[body].(*ast.SwitchStmt)
+	if !ok {
+		return -1, 0
+	}
+	d, ok := g.StmtNode[sw]
+	if !ok || !g.Nodes[d].IsDecision() {
+		return -1, 0
+	}
+	for j, c := range body.List {
+		if c != cc || j+1 >= len(body.List) {
+			continue
+		}
+		next := body.List[j+1].(*ast.CaseClause)
+		name := frontend.CaseOutcome(j + 2)
+		if next.List == nil {
+			name = frontend.OutDefault
+		}
+		for k, e := range g.Nodes[d].Succs {
+			if e.Outcome == name {
+				return d, k
+			}
+		}
+	}
+	return -1, 0
+}
+
+// rewriteReturn turns "return e0, e1" whose results may panic into
+// "{head var _augur_r0 T0 = e0; var _augur_r1 T1 = e1; tail return _augur_r0, _augur_r1}"
+// on the same lines, so that tail runs only once the results are evaluated: with a frame, head
+// sets cur and tail sets chain to "returning" (a panic while evaluating the results is charged
+// to the return node); frame-free, tail counts the return's completions.
+func rewriteReturn(f *fileEdits, p *funcPlan, info *types.Info, id int, s *ast.ReturnStmt, head, tail string) error {
+	sig, _ := p.fn.Obj.Type().(*types.Signature)
+	if p.fn.Obj == nil || sig == nil {
+		return fmt.Errorf("%s: no type information for %s", p.g.Nodes[id].Pos, p.fn.Name)
+	}
+	res := sig.Results()
+	qual := qualifier(f.file, p.fn.Pkg.Types)
+	head = "{" + head
+	var names []string
+	for i := 0; i < res.Len(); i++ {
+		names = append(names, "_augur_r"+strconv.Itoa(i))
+	}
+	tail = "; " + tail + "return " + strings.Join(names, ", ") + "}"
+	if len(s.Results) == 1 && res.Len() > 1 {
+		f.beforeStmt(s, head)
+		f.add(s.Return, s.Results[0].Pos(), 1, "var "+strings.Join(names, ", ")+" = ")
+		f.insert(s.End(), tail)
+		return nil
+	}
+	if len(s.Results) != res.Len() {
+		return fmt.Errorf("%s: return with %d results in a function with %d", p.g.Nodes[id].Pos, len(s.Results), res.Len())
+	}
+	f.beforeStmt(s, head)
+	for i, e := range s.Results {
+		decl := "var " + names[i] + " " + types.TypeString(res.At(i).Type(), qual) + " = "
+		if i == 0 {
+			f.add(s.Return, e.Pos(), 1, decl)
+			continue
+		}
+		// Replace ", " (which may span lines) keeping its newlines.
+		between := string(f.src[f.off(s.Results[i-1].End()):f.off(e.Pos())])
+		f.add(s.Results[i-1].End(), e.Pos(), 1, "; "+decl+strings.Repeat("\n", strings.Count(between, "\n")))
+	}
+	f.insert(s.End(), tail)
+	return nil
+}
+
+// qualifier names packages as the file's imports do.
+func qualifier(file *ast.File, self *types.Package) types.Qualifier {
+	names := map[string]string{}
+	for _, im := range file.Imports {
+		path, _ := strconv.Unquote(im.Path.Value)
+		if im.Name != nil {
+			names[path] = im.Name.Name
+		}
+	}
+	return func(p *types.Package) string {
+		if p == self {
+			return ""
+		}
+		if n, ok := names[p.Path()]; ok {
+			if n == "." {
+				return ""
+			}
+			return n
+		}
+		return p.Name()
+	}
+}
