@@ -1,7 +1,8 @@
 // Package profile owns usage profiles: how often each function was invoked and how often each of
 // its statements ran and each decision outcome was taken, either measured by augur's
 // instrumentation (format "augur-profile/1") or stated by a user (format "augur-usage/1",
-// PROPER-style counts keyed by source position). It reads, writes, validates and merges them.
+// PROPER-style counts keyed by source position). It reads, writes, validates and merges them,
+// and turns CPU profiles of a measured run into time per source line and per CFG node.
 //
 // It must not build models or run anything: synthesis turns profiles into probabilities, and the
 // instrumentation package produces measured ones.
