@@ -77,6 +77,11 @@ type Option struct {
 	// for booleans, the user's values (SetValues) otherwise; nil when none
 	// were given.
 	Values []string
+	// ParsedBy and ParsedAt name the standard-library parser (e.g. "strconv.ParseBool") an
+	// option read as a string reaches, and where, when the taint analysis found one; its Type is
+	// then the parser's.
+	ParsedBy string
+	ParsedAt token.Position
 }
 
 // IsBool reports whether the option is boolean.
@@ -323,7 +328,11 @@ func (s *Set) CheckValues() error {
 			if len(o.Sites) > 0 {
 				pos = o.Sites[0].Position.String() + ": "
 			}
-			errs = append(errs, fmt.Errorf("%soption %s has type %s: give its values with --values '%s=v1,v2'", pos, o.Name, o.Type, o.Name))
+			how := "has type " + o.Type
+			if o.ParsedBy != "" {
+				how = fmt.Sprintf("is parsed as %s by %s at %s", o.Type, o.ParsedBy, o.ParsedAt)
+			}
+			errs = append(errs, fmt.Errorf("%soption %s %s: give its values with --values '%s=v1,v2'", pos, o.Name, how, o.Name))
 		}
 	}
 	return errors.Join(errs...)

@@ -148,3 +148,33 @@ func TestNonConstantFlagName(t *testing.T) {
 	_ = ast.Inspect
 	_ = token.NoPos
 }
+
+// TestTypesFromParses: options read as strings take the type of the standard-library parser
+// their value reaches, through helpers; booleans get false/true without --values, and numbers
+// keep no values but say where they are parsed.
+func TestTypesFromParses(t *testing.T) {
+	p := testdataPackages(t)["helpers"]
+	r, err := Analyze([]*packages.Package{p}, sources.Decls{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ name, typ, by, values string }{
+		{"COMPRESS", "bool", "strconv.ParseBool", "false,true"},
+		{"ENCRYPT", "bool", "strconv.ParseBool", "false,true"},
+		{"QUIET", "bool", "strconv.ParseBool", "false,true"},
+		{"LEVEL", "int", "strconv.Atoi", ""},
+		{"DEPTH", "int", "strconv.Atoi", ""},
+	} {
+		o := r.Options.Lookup(c.name)
+		if o == nil {
+			t.Fatalf("no option %s", c.name)
+		}
+		if o.Type != c.typ || o.ParsedBy != c.by || strings.Join(o.Values, ",") != c.values || !o.ParsedAt.IsValid() {
+			t.Errorf("%s: type %s parsed by %s at %v, values %q; want %s by %s, values %q", c.name, o.Type, o.ParsedBy, o.ParsedAt, o.Values, c.typ, c.by, c.values)
+		}
+	}
+	err = r.Options.CheckValues()
+	if err == nil || !strings.Contains(err.Error(), "option LEVEL is parsed as int by strconv.Atoi at ") || strings.Contains(err.Error(), "COMPRESS") {
+		t.Errorf("CheckValues: %v", err)
+	}
+}

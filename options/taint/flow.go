@@ -33,8 +33,10 @@ type analysis struct {
 	pcs        map[*ssa.BasicBlock]int32
 	selRecvs   map[*ssa.Select][]int32
 
-	edges [][2]int32
-	seeds [][2]int32 // node, option bit
+	edges   [][2]int32
+	seeds   [][2]int32 // node, option bit
+	pending []pendingRet
+	parses  []parseCall
 
 	callees map[ssa.CallInstruction][]*ssa.Function
 	sites   map[token.Pos][]siteRef
@@ -632,6 +634,9 @@ func (a *analysis) call(fn *ssa.Function, b *ssa.BasicBlock, site ssa.CallInstru
 		callees = a.callees[site]
 	}
 	summarise := len(callees) == 0
+	if summarise || len(callees) == 1 && len(callees[0].Blocks) == 0 {
+		a.noteParse(common, site.Pos())
+	}
 	for _, g := range callees {
 		if len(g.Blocks) == 0 {
 			summarise = true
@@ -643,7 +648,7 @@ func (a *analysis) call(fn *ssa.Function, b *ssa.BasicBlock, site ssa.CallInstru
 			}
 		}
 		if value != nil {
-			a.edge(a.fnNode(a.rets, g), res)
+			a.pending = append(a.pending, pendingRet{caller: fn, callee: g, args: args, res: res})
 			a.unify(a.fnNode(a.retTargets, g), a.target(value))
 		}
 		ctx := a.fnNode(a.ctxs, g)

@@ -10,13 +10,15 @@
 //
 // # Abstraction
 //
-// The analysis is flow-insensitive and context-insensitive; every set it
-// reports over-approximates the options that can influence a decision,
-// modulo reflection, unsafe, assembly and code without SSA bodies.
+// The analysis is flow-insensitive; every set it reports over-approximates
+// the options that can influence a decision, modulo reflection, unsafe,
+// assembly and code without SSA bodies.
 //
-//   - SSA values (locals, parameters, phis) carry taint sets. Parameters and
-//     results are linked along VTA call-graph edges (one result set per
-//     function, shared by all result positions).
+//   - SSA values (locals, parameters, phis) carry taint sets. Arguments flow
+//     to parameters along VTA call-graph edges. Results are context-sensitive
+//     (summary.go): a call's result takes the taint of its own arguments
+//     through the callee's return summary, so a shared helper keeps its
+//     callers' options apart; recursive functions share one result set.
 //   - Memory is abstracted by a unification-based (Steensgaard-style)
 //     points-to analysis: every pointer-like value has a target class; copies
 //     (phi, calls, returns, conversions, interfaces, closures' free
@@ -248,7 +250,9 @@ func Analyze(pkgs []*packages.Package, decls sources.Decls) (*Result, error) {
 	for _, fn := range fns {
 		a.function(fn)
 	}
+	a.summarise()
 	a.solve()
+	a.typeFromParses()
 	r.Decisions = a.decisions(pkgs)
 	used := make([]bool, len(set.Options))
 	for _, d := range r.Decisions {
