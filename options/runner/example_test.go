@@ -3,6 +3,7 @@ package runner
 import (
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"path/filepath"
 	"strings"
@@ -44,80 +45,21 @@ func TestRunningExampleEndToEnd(t *testing.T) {
 	const unit = 50 * time.Millisecond
 	start := time.Now()
 	dir, _ := filepath.Abs("../../examples/options")
-	pkgs, err := taint.Load(taint.Config{Dir: dir}, ".")
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := taint.Analyze(pkgs, sources.Decls{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	before, after, err := regions.Find(res)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, err := timing.Instrument(res, after, t.TempDir())
-	if err != nil {
-		t.Fatal(err)
+	var progress strings.Builder
+	ex := measureExample(t, dir, sources.Decls{}, []string{"-unit", unit.String()}, 5, &progress)
+	res, before, after, cr, rr, model, setup, opts := ex.res, ex.before, ex.after, ex.cr, ex.rr, ex.model, ex.setup, ex.opts
+	if len(cr.Configs) != 8 {
+		t.Errorf("%d configurations, want 8", len(cr.Configs))
 	}
 	names := res.Options.Names()
 	index := map[string]int{}
 	for i, n := range names {
 		index[n] = i
 	}
-	var sets [][]int
-	for _, r := range before {
-		var s []int
-		for _, o := range r.Options {
-			s = append(s, index[o])
-		}
-		sets = append(sets, s)
-	}
-	cr, err := compress.Compress(sets, len(names), compress.Options{Names: names})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(cr.Configs) != 8 {
-		t.Errorf("%d configurations, want 8", len(cr.Configs))
-	}
-	cache := t.TempDir()
-	var progress strings.Builder
-	setup := Setup{Dir: dir, Build: []string{"go", "build", "-o", "BIN", "."}, Args: []string{"-unit", unit.String()},
-		Options: res.Options, Timing: b}
-	opts := Options{Reps: 5, Seed: 1, CacheDir: cache, Progress: &progress}
-	rr, err := Run(context.Background(), setup, cr.Configs, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rr.Concurrent {
-		t.Errorf("concurrent regions reported: %v", rr.Configs[0].Issues)
-	}
-	for _, c := range rr.Configs {
-		if len(c.Issues) > 0 {
-			t.Errorf("%s: issues %v", c.Text, c.Issues)
-		}
-	}
-	model, _, err := Model(rr, after)
-	if err != nil {
-		t.Fatal(err)
-	}
 	u := unit.Seconds()
 	// The base region is the whole process, so the truth is the formula plus the start-up and
 	// exit cost no sleep accounts for: the wall time outside main, measured in the same runs.
-	var outside []float64
-	for _, c := range rr.Configs {
-		for _, run := range c.Runs {
-			if run.Times == nil {
-				continue
-			}
-			ns := run.WallNs
-			for _, rt := range run.Times.Regions {
-				ns -= rt.SelfNs
-			}
-			outside = append(outside, float64(ns)/1e9)
-		}
-	}
-	over := Median(outside)
+	over := outsideMain(rr)
 	t.Logf("process start-up and exit: %.2f ms per run", over*1e3)
 	scaled := make([]influence.Term, 0, len(model.Terms))
 	for _, tm := range model.Terms {
@@ -188,4 +130,143 @@ func TestRunningExampleEndToEnd(t *testing.T) {
 		t.Errorf("oracle: %v then %v (err %v), want ≈ 7.5 units and cached", s1, s2, err)
 	}
 	t.Logf("total test time %v", time.Since(start))
+}
+
+// example is what measureExample gives.
+type example struct {
+	res           *taint.Result
+	before, after []regions.Region
+	cr            compress.Result
+	rr            *Result
+	model         influence.Model
+	setup         Setup
+	opts          Options
+}
+
+// measureExample runs ConfigCrusher's pipeline on an example program: taint, regions
+// (optimised), timing, the runner on the compressed configurations (reps runs each, args given
+// to every run), and the global model; it fails t on any timing issue.
+func measureExample(t *testing.T, dir string, decls sources.Decls, args []string, reps int, progress io.Writer) example {
+	t.Helper()
+	pkgs, err := taint.Load(taint.Config{Dir: dir}, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := taint.Analyze(pkgs, decls)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, after, err := regions.Find(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := timing.Instrument(res, after, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := res.Options.Names()
+	index := map[string]int{}
+	for i, n := range names {
+		index[n] = i
+	}
+	var sets [][]int
+	for _, r := range before {
+		var s []int
+		for _, o := range r.Options {
+			s = append(s, index[o])
+		}
+		sets = append(sets, s)
+	}
+	cr, err := compress.Compress(sets, len(names), compress.Options{Names: names})
+	if err != nil {
+		t.Fatal(err)
+	}
+	setup := Setup{Dir: dir, Build: []string{"go", "build", "-o", "BIN", "."}, Args: args, Options: res.Options, Timing: b}
+	opts := Options{Reps: reps, Seed: 1, CacheDir: t.TempDir(), Progress: progress}
+	rr, err := Run(context.Background(), setup, cr.Configs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rr.Concurrent {
+		t.Errorf("concurrent regions reported: %v", rr.Configs[0].Issues)
+	}
+	for _, c := range rr.Configs {
+		if len(c.Issues) > 0 {
+			t.Errorf("%s: issues %v", c.Text, c.Issues)
+		}
+	}
+	model, _, err := Model(rr, after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return example{res, before, after, cr, rr, model, setup, opts}
+}
+
+// outsideMain is the median wall time of a run outside every region (process start-up and exit).
+func outsideMain(rr *Result) float64 {
+	var outside []float64
+	for _, c := range rr.Configs {
+		for _, run := range c.Runs {
+			if run.Times == nil {
+				continue
+			}
+			ns := run.WallNs
+			for _, rt := range run.Times.Regions {
+				ns -= rt.SelfNs
+			}
+			outside = append(outside, float64(ns)/1e9)
+		}
+	}
+	return Median(outside)
+}
+
+// TestEnvConfigEndToEnd: options read from the environment through one shared helper, with no
+// declarations and no --values: five influence sets, the unused option irrelevant, four
+// configurations measured, and a model whose predictions for all 64 configurations of the six
+// relevant options match the program's analytic cost.
+func TestEnvConfigEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the example a dozen times")
+	}
+	const unit = 20 * time.Millisecond
+	dir, _ := filepath.Abs("../../examples/envconfig")
+	ex := measureExample(t, dir, sources.Decls{Fixed: []string{"unit"}}, []string{"-unit", unit.String()}, 3, nil)
+	if got := strings.Join(ex.res.Irrelevant, " "); got != "APP_UNUSED" {
+		t.Errorf("irrelevant: %s", got)
+	}
+	distinct := map[string]bool{}
+	for _, r := range ex.before {
+		distinct[strings.Join(r.Options, ",")] = true
+	}
+	for _, s := range []string{"APP_COMPRESS", "APP_COMPRESS,APP_ENCRYPT", "APP_CACHE", "APP_LOG,APP_VERIFY", "APP_TRACE"} {
+		if !distinct[s] {
+			t.Errorf("no region influenced by exactly {%s}; sets: %v", s, distinct)
+		}
+	}
+	if len(ex.cr.Configs) != 4 {
+		t.Errorf("%d configurations, want 4", len(ex.cr.Configs))
+	}
+	u, over := unit.Seconds(), outsideMain(ex.rr)
+	six := []string{"APP_CACHE", "APP_COMPRESS", "APP_ENCRYPT", "APP_LOG", "APP_TRACE", "APP_VERIFY"}
+	var mape float64
+	for m := 0; m < 64; m++ {
+		cfg := influence.Config{}
+		for i, n := range six {
+			cfg[n] = m&(1<<i) != 0
+		}
+		v := func(n string) float64 {
+			if cfg[n] {
+				return 1
+			}
+			return 0
+		}
+		want := (1+2*v("APP_COMPRESS")+3*v("APP_COMPRESS")*v("APP_ENCRYPT")+1.5*v("APP_CACHE")+
+			2.5*v("APP_VERIFY")*v("APP_LOG")+0.5*v("APP_TRACE"))*u + over
+		mape += math.Abs(influence.Predict(ex.model, cfg)-want) / want
+	}
+	mape = 100 * mape / 64
+	t.Logf("model: %s; MAPE over 64 configurations %.2f%%", ex.model.Format(influence.FormatOptions{Precision: 3}), mape)
+	if mape > 2 {
+		t.Errorf("MAPE %.2f%% > 2%%", mape)
+	}
 }

@@ -64,6 +64,9 @@ type Site struct {
 	Method bool
 	// Field is the declared field for FieldRead.
 	Field *types.Var
+	// Via is where a helper reads the option, for a site that is a call of that helper whose
+	// arguments name the option (Pos is then the helper's call).
+	Via token.Position
 }
 
 // Option is one configuration option.
@@ -258,28 +261,43 @@ func Find(pkgs []*packages.Package, decls Decls) (*Set, error) {
 	for _, src := range decls.Sources {
 		sources[srcKey(src.Pkg, src.Recv, src.Func)] = src
 	}
+	calls := map[*types.Func][]callRef{}
+	var reads []helperRead
 	for _, pkg := range pkgs {
 		if pkg.TypesInfo == nil {
 			continue
 		}
 		info := pkg.TypesInfo
 		for _, file := range pkg.Syntax {
-			ast.Inspect(file, func(n ast.Node) bool {
-				call, ok := n.(*ast.CallExpr)
-				if !ok {
+			for _, decl := range file.Decls {
+				var encl *types.Func
+				if fd, ok := decl.(*ast.FuncDecl); ok {
+					encl, _ = info.Defs[fd.Name].(*types.Func)
+				}
+				ast.Inspect(decl, func(n ast.Node) bool {
+					call, ok := n.(*ast.CallExpr)
+					if !ok {
+						return true
+					}
+					fn, _ := typeutil.Callee(info, call).(*types.Func)
+					if fn == nil || fn.Pkg() == nil {
+						return true
+					}
+					ref := callRef{call: call, info: info, fset: pkg.Fset, encl: encl}
+					calls[fn] = append(calls[fn], ref)
+					rd, err := s.visitCall(ref, fn, sources)
+					if err != nil {
+						errs = append(errs, err)
+					}
+					if rd != nil {
+						reads = append(reads, *rd)
+					}
 					return true
-				}
-				fn, _ := typeutil.Callee(info, call).(*types.Func)
-				if fn == nil || fn.Pkg() == nil {
-					return true
-				}
-				if err := s.visitCall(pkg.Fset, info, call, fn, sources); err != nil {
-					errs = append(errs, err)
-				}
-				return true
-			})
+				})
+			}
 		}
 	}
+	s.resolveHelperReads(reads, calls)
 	for _, fd := range decls.Fields {
 		v, err := findField(pkgs, fd)
 		if err != nil {
@@ -342,7 +360,10 @@ func qualifier(p *types.Package) string { return p.Name() }
 
 func srcKey(pkg, recv, fn string) string { return pkg + "." + recv + "." + fn }
 
-func (s *Set) visitCall(fset *token.FileSet, info *types.Info, call *ast.CallExpr, fn *types.Func, sources map[string]Source) error {
+// visitCall adds the option call loads, if any. An environment read whose name is not a
+// constant there is returned for resolution along the calls into its function.
+func (s *Set) visitCall(ref callRef, fn *types.Func, sources map[string]Source) (*helperRead, error) {
+	fset, info, call := ref.fset, ref.info, ref.call
 	sig := fn.Type().(*types.Signature)
 	recv := ""
 	if r := sig.Recv(); r != nil {
@@ -373,11 +394,11 @@ func (s *Set) visitCall(fset *token.FileSet, info *types.Info, call *ast.CallExp
 	case path == "flag" && (recv == "" || recv == "FlagSet"):
 		ff, ok := flagFuncs[fn.Name()]
 		if !ok {
-			return nil
+			return nil, nil
 		}
 		n, err := name(map[SiteKind]int{ArgPointer: 1}[ff.kind])
 		if err != nil {
-			return err
+			return nil, err
 		}
 		site.Kind = ff.kind
 		switch ff.kind {
@@ -390,18 +411,20 @@ func (s *Set) visitCall(fset *token.FileSet, info *types.Info, call *ast.CallExp
 	case path == "os" && recv == "" && (fn.Name() == "Getenv" || fn.Name() == "LookupEnv"):
 		n, err := name(0)
 		if err != nil {
-			// Helpers that read a variable named by their caller are common
-			// in libraries; the variable is unknown here, so warn and let
-			// the user declare the helper with --source.
-			s.Warnings = append(s.Warnings, err)
-			return nil
+			// Helpers that read a variable named by their caller are common;
+			// the callers may name it with constants.
+			if len(call.Args) == 0 {
+				return nil, err
+			}
+			site.Kind = Result
+			return &helperRead{ref: ref, arg: call.Args[0], site: site, err: err}, nil
 		}
 		site.Kind = Result
 		s.add(n, "string", site)
 	default:
 		src, ok := sources[srcKey(path, recv, fn.Name())]
 		if !ok {
-			return nil
+			return nil, nil
 		}
 		site.Kind = Result
 		typ := "?"
@@ -410,7 +433,7 @@ func (s *Set) visitCall(fset *token.FileSet, info *types.Info, call *ast.CallExp
 		}
 		s.add(src.Name, typ, site)
 	}
-	return nil
+	return nil, nil
 }
 
 func calleeName(fn *types.Func, recv string) string {

@@ -178,3 +178,26 @@ func TestTypesFromParses(t *testing.T) {
 		t.Errorf("CheckValues: %v", err)
 	}
 }
+
+// TestHelperNames: a variable named by a helper's callers is one option per call chain, with
+// the runner's way to set it (os.Getenv), the type the helper returns and where it is read; a
+// call whose name is not constant is the only warning.
+func TestHelperNames(t *testing.T) {
+	p := testdataPackages(t)["named"]
+	r, err := Analyze([]*packages.Package{p}, sources.Decls{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(r.Options.Names(), " "); got != "APP_COMPRESS APP_ENCRYPT APP_FEATURE_X APP_ZSTD_LEVEL" {
+		t.Errorf("options %s", got)
+	}
+	for name, typ := range map[string]string{"APP_COMPRESS": "bool", "APP_ZSTD_LEVEL": "int", "APP_FEATURE_X": "bool"} {
+		o := r.Options.Lookup(name)
+		if o == nil || o.Type != typ || len(o.Sites) != 1 || o.Sites[0].Callee != "os.Getenv" || o.Sites[0].Via.Line == 0 {
+			t.Errorf("%s: %+v", name, o)
+		}
+	}
+	if len(r.Options.Warnings) != 1 || !strings.Contains(r.Options.Warnings[0].Error(), "named.go:34:5: the name of the variable os.Getenv reads at ") {
+		t.Errorf("warnings %v", r.Options.Warnings)
+	}
+}
