@@ -118,15 +118,15 @@ func Oracle(ctx context.Context, s Setup, o Options) (oracle baselines.Oracle, c
 				c[i] = 1
 			}
 		}
-		args, env, err := invocation(s, c)
+		in, err := invocation(s, c)
 		if err != nil {
 			return 0, err
 		}
-		key := cacheKey(b, args, env, c, 0)
+		key := cacheKey(b, in, c, 0)
 		if rec := loadCache(o.CacheDir, key); rec != nil {
 			return float64(rec.WallNs) / 1e9, nil
 		}
-		rec, err := runOnce(ctx, s, b, args, env, o)
+		rec, err := runOnce(ctx, s, b, in, o)
 		if err != nil {
 			return 0, err
 		}

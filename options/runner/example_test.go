@@ -270,3 +270,33 @@ func TestEnvConfigEndToEnd(t *testing.T) {
 		t.Errorf("MAPE %.2f%% > 2%%", mape)
 	}
 }
+
+// TestDeclaredFieldsEndToEnd: options a program loads with its own parser, declared as struct
+// fields with how a run sets them, are analysed, compressed and measured like any other.
+func TestDeclaredFieldsEndToEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a program a dozen times")
+	}
+	dir, _ := filepath.Abs("testdata/declared")
+	pkg := "github.com/augur-perf/augur/options/runner/testdata/declared"
+	fast, err := sources.ParseField(pkg + ".config.fast=fast@flag:-fast")
+	if err != nil {
+		t.Fatal(err)
+	}
+	big, err := sources.ParseField(pkg + ".config.big=big@env:DECLARED_BIG")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// DECLARED_BIG is also an os.Getenv the analysis finds; hold it fixed so the field is the option.
+	ex := measureExample(t, dir, sources.Decls{Fields: []sources.Field{fast, big}, Fixed: []string{"DECLARED_BIG"}}, nil, 3, nil)
+	if got := strings.Join(ex.res.Options.Names(), " "); got != "big fast" {
+		t.Fatalf("options %s", got)
+	}
+	// 10 ms, 5 when fast, 20 more when big: the model must see both effects.
+	if c := ex.model.Coef("fast"); c > -0.003 {
+		t.Errorf("fast saves %.4f s, want about -0.005", c)
+	}
+	if c := ex.model.Coef("big"); c < 0.015 {
+		t.Errorf("big costs %.4f s, want about +0.02", c)
+	}
+}

@@ -15,12 +15,12 @@
 // Setup.Build is the build command with the placeholder "BIN" for the
 // output binary; the runner adds -overlay after "build" and runs it once in
 // Setup.Dir. A configuration (compress.Config over Setup.Options.Options,
-// indices into each option's Values) becomes command-line flags (-A=true,
-// placed before Setup.Args) for options loaded through package flag, and
-// environment variables (NAME=value) for os.Getenv/os.LookupEnv options;
-// options without Values are never passed (the program's default, or
-// whatever Setup.Args says). Other sources are an error: the runner cannot
-// set them.
+// indices into each option's Values) sets each option as its first site's
+// sources.Setter says: a command-line flag (-A=true, placed before
+// Setup.Args), an environment variable (NAME=value), or a key of a
+// configuration file written for the run from Setup.ConfigTemplate; options
+// without Values are never passed (the program's default, or whatever
+// Setup.Args says). An option nothing says how to set is an error.
 //
 // Options.WarmUp runs of the first configuration come first (not recorded),
 // then Options.Reps runs of every configuration in an order shuffled with
@@ -55,6 +55,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -74,8 +75,13 @@ type Setup struct {
 	// Args are fixed arguments, after the option flags.
 	Args []string
 	// Env is added to the program's environment.
-	Env     []string
-	Options *sources.Set
+	Env []string
+	// ConfigTemplate is the text of a configuration file for options set by a file key
+	// (sources.Setter.Key): each run writes it with {{key}} replaced by the key's value, and
+	// "CONFIG" in Args by the file's path. ConfigName gives the file's extension (config.yaml).
+	ConfigTemplate string
+	ConfigName     string
+	Options        *sources.Set
 	// Timing is the instrumented build (its overlay is used); nil runs the program as it is,
 	// timed end to end only, as black-box baselines measure it.
 	Timing *timing.Build
@@ -185,11 +191,23 @@ func build(ctx context.Context, s Setup, o Options) (*binary, error) {
 	return &binary{path: bin, hash: hex.EncodeToString(h[:]), tmp: tmp}, nil
 }
 
-// invocation turns a configuration into arguments and environment.
-func invocation(s Setup, c compress.Config) (args, env []string, err error) {
+// An inv is how one configuration is run: its arguments, its environment, and the
+// configuration file written from Setup.ConfigTemplate for it ("" if none), whose path replaces
+// "CONFIG" in the arguments when it runs.
+type inv struct {
+	args, env []string
+	config    string
+}
+
+// invocation turns a configuration into arguments, environment and configuration file, each
+// option set as its first site's Setter says.
+func invocation(s Setup, c compress.Config) (inv, error) {
+	var in inv
 	if s.Options == nil {
-		return append([]string(nil), s.Args...), nil, nil
+		in.args = append([]string(nil), s.Args...)
+		return in, nil
 	}
+	keys := map[string]string{}
 	for i, opt := range s.Options.Options {
 		v := 0
 		if i < len(c) {
@@ -197,25 +215,56 @@ func invocation(s Setup, c compress.Config) (args, env []string, err error) {
 		}
 		if len(opt.Values) == 0 {
 			if v != 0 {
-				return nil, nil, fmt.Errorf("runner: option %s has no values but the configuration sets index %d", opt.Name, v)
+				return inv{}, fmt.Errorf("runner: option %s has no values but the configuration sets index %d", opt.Name, v)
 			}
 			continue
 		}
 		if v < 0 || v >= len(opt.Values) {
-			return nil, nil, fmt.Errorf("runner: option %s: value index %d out of range", opt.Name, v)
+			return inv{}, fmt.Errorf("runner: option %s: value index %d out of range", opt.Name, v)
 		}
 		val := opt.Values[v]
 		site := opt.Sites[0]
-		switch {
-		case strings.HasPrefix(site.Callee, "flag.") || strings.HasPrefix(site.Callee, "(*flag.FlagSet)."):
-			args = append(args, "-"+opt.Name+"="+val)
-		case site.Callee == "os.Getenv" || site.Callee == "os.LookupEnv":
-			env = append(env, opt.Name+"="+val)
+		switch set := site.Set; {
+		case set.Flag != "":
+			in.args = append(in.args, set.Flag+"="+val)
+		case set.Env != "":
+			in.env = append(in.env, set.Env+"="+val)
+		case set.Key != "":
+			if s.ConfigTemplate == "" {
+				return inv{}, fmt.Errorf("%s: runner: option %s is the configuration file key %q: give the file's template (ConfigTemplate, with {{%s}} where its value goes)", site.Position, opt.Name, set.Key, set.Key)
+			}
+			keys[set.Key] = val
 		default:
-			return nil, nil, fmt.Errorf("%s: runner: option %s is loaded by %q, which the runner cannot set", site.Position, opt.Name, site.Callee)
+			return inv{}, fmt.Errorf("%s: runner: option %s is loaded by %q, and nothing says how to set it: declare it with @env:NAME, @flag:-name or @key:name", site.Position, opt.Name, site.Callee)
 		}
 	}
-	return append(args, s.Args...), env, nil
+	if s.ConfigTemplate != "" {
+		in.config = fillTemplate(s.ConfigTemplate, keys)
+	}
+	in.args = append(in.args, s.Args...)
+	return in, nil
+}
+
+// fillTemplate replaces each {{key}} of the template by the key's value; keys the configuration
+// does not set are left to the template's own text.
+func fillTemplate(t string, keys map[string]string) string {
+	var b strings.Builder
+	for {
+		i := strings.Index(t, "{{")
+		j := strings.Index(t[max(i, 0):], "}}")
+		if i < 0 || j < 0 {
+			b.WriteString(t)
+			return b.String()
+		}
+		key := strings.TrimSpace(t[i+2 : i+j])
+		b.WriteString(t[:i])
+		if v, ok := keys[key]; ok {
+			b.WriteString(v)
+		} else {
+			b.WriteString(t[i : i+j+2])
+		}
+		t = t[i+j+2:]
+	}
 }
 
 func names(s Setup) []string {
@@ -235,19 +284,30 @@ func domains(s Setup) []int {
 	return d
 }
 
-func cacheKey(b *binary, args, env []string, c compress.Config, rep int) string {
+func cacheKey(b *binary, in inv, c compress.Config, rep int) string {
 	h := sha256.New()
-	fmt.Fprintf(h, "bin %s\nargs %q\nenv %q\nconfig %v\nrep %d\n", b.hash, args, env, []int(c), rep)
+	fmt.Fprintf(h, "bin %s\nargs %q\nenv %q\nfile %q\nconfig %v\nrep %d\n", b.hash, in.args, in.env, in.config, []int(c), rep)
 	return hex.EncodeToString(h.Sum(nil))[:32]
 }
 
 // runOnce executes the program and collects its times.
-func runOnce(ctx context.Context, s Setup, b *binary, args, env []string, o Options) (*RunRecord, error) {
+func runOnce(ctx context.Context, s Setup, b *binary, in inv, o Options) (*RunRecord, error) {
 	tdir, err := os.MkdirTemp("", "augur-timing-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(tdir)
+	args, env := in.args, in.env
+	if in.config != "" {
+		path := filepath.Join(tdir, "config"+filepath.Ext(s.ConfigName))
+		if err := os.WriteFile(path, []byte(in.config), 0o644); err != nil {
+			return nil, err
+		}
+		args = slices.Clone(args)
+		for i, a := range args {
+			args[i] = strings.ReplaceAll(a, "CONFIG", path)
+		}
+	}
 	if o.Timeout > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, o.Timeout)
@@ -293,14 +353,13 @@ func Run(ctx context.Context, s Setup, configs []compress.Config, o Options) (*R
 	}
 	defer os.RemoveAll(b.tmp)
 	res := &Result{Options: names(s)}
-	type inv struct{ args, env []string }
 	invs := make([]inv, len(configs))
 	for i, c := range configs {
-		a, e, err := invocation(s, c)
+		in, err := invocation(s, c)
 		if err != nil {
 			return nil, err
 		}
-		invs[i] = inv{a, e}
+		invs[i] = in
 		res.Configs = append(res.Configs, ConfigResult{Config: c, Text: c.Format(names(s), domains(s)), Runs: make([]RunRecord, o.Reps)})
 	}
 	var tasks []task
@@ -316,7 +375,7 @@ func Run(ctx context.Context, s Setup, configs []compress.Config, o Options) (*R
 	var todo []task
 	for _, t := range tasks {
 		in := invs[t.ci]
-		if rec := loadCache(o.CacheDir, cacheKey(b, in.args, in.env, configs[t.ci], t.rep)); rec != nil {
+		if rec := loadCache(o.CacheDir, cacheKey(b, in, configs[t.ci], t.rep)); rec != nil {
 			rec.Rep, rec.Cached = t.rep, true
 			res.Configs[t.ci].Runs[t.rep] = *rec
 			res.Cached++
@@ -328,7 +387,7 @@ func Run(ctx context.Context, s Setup, configs []compress.Config, o Options) (*R
 	bar.set(res.Cached)
 	if len(todo) > 0 && len(configs) > 0 {
 		for w := 0; w < o.WarmUp; w++ {
-			if _, err := runOnce(ctx, s, b, invs[0].args, invs[0].env, o); err != nil {
+			if _, err := runOnce(ctx, s, b, invs[0], o); err != nil {
 				return nil, err
 			}
 		}
@@ -338,12 +397,12 @@ func Run(ctx context.Context, s Setup, configs []compress.Config, o Options) (*R
 			return nil, err
 		}
 		in := invs[t.ci]
-		rec, err := runOnce(ctx, s, b, in.args, in.env, o)
+		rec, err := runOnce(ctx, s, b, in, o)
 		if err != nil {
 			return nil, err
 		}
 		rec.Rep = t.rep
-		if err := storeCache(o.CacheDir, cacheKey(b, in.args, in.env, configs[t.ci], t.rep), rec); err != nil {
+		if err := storeCache(o.CacheDir, cacheKey(b, in, configs[t.ci], t.rep), rec); err != nil {
 			return nil, err
 		}
 		res.Configs[t.ci].Runs[t.rep] = *rec

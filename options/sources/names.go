@@ -54,6 +54,7 @@ func (s *Set) resolveHelperReads(reads []helperRead, calls map[*types.Func][]cal
 			site := rd.site
 			site.Kind, site.Pos, site.Position = Result, c.call.Lparen, c.fset.Position(c.call.Lparen)
 			site.Via = rd.site.Position
+			site.Set = Setter{Env: name}
 			typ := "string"
 			if fn, ok := typeutil.Callee(c.info, c.call).(*types.Func); ok {
 				if res := fn.Type().(*types.Signature).Results(); res.Len() > 0 {

@@ -67,6 +67,47 @@ type Site struct {
 	// Via is where a helper reads the option, for a site that is a call of that helper whose
 	// arguments name the option (Pos is then the helper's call).
 	Via token.Position
+	// Set is how a run of the program sets the option.
+	Set Setter
+}
+
+// A Setter says how a run sets an option: exactly one of a command-line flag (Flag, with its
+// dashes: the run gets Flag=value), an environment variable (Env=value), or a key of a
+// configuration file the run writes from a template (Key). The zero Setter cannot set it.
+type Setter struct {
+	Flag string `json:"flag,omitempty"`
+	Env  string `json:"env,omitempty"`
+	Key  string `json:"key,omitempty"`
+}
+
+// String gives the setter in the declaration syntax ParseSetter reads.
+func (s Setter) String() string {
+	switch {
+	case s.Flag != "":
+		return "@flag:" + s.Flag
+	case s.Env != "":
+		return "@env:" + s.Env
+	case s.Key != "":
+		return "@key:" + s.Key
+	}
+	return ""
+}
+
+// ParseSetter parses how a declared option is set: "env:NAME" (an environment variable),
+// "flag:-name" or "flag:--name" (a command-line flag, dashes as the program wants them) or
+// "key:name" (a configuration file key, dots for nesting).
+func ParseSetter(s string) (Setter, error) {
+	kind, v, _ := strings.Cut(s, ":")
+	switch {
+	case v == "":
+	case kind == "env" && !strings.ContainsAny(v, "= \t"):
+		return Setter{Env: v}, nil
+	case kind == "flag" && strings.HasPrefix(v, "-") && !strings.ContainsAny(v, "= \t"):
+		return Setter{Flag: v}, nil
+	case kind == "key" && !strings.ContainsAny(v, "{} \t"):
+		return Setter{Key: v}, nil
+	}
+	return Setter{}, fmt.Errorf("options: %q: say how the option is set: env:NAME, flag:-name, flag:--name or key:name", s)
 }
 
 // Option is one configuration option.
@@ -96,6 +137,7 @@ type Source struct {
 	Recv string // receiver type name for a method, else ""
 	Func string
 	Name string // option name; defaults to Func
+	Set  Setter // how a run sets it; zero if not declared
 }
 
 // Field declares a struct field every read of which is an option value.
@@ -104,6 +146,7 @@ type Field struct {
 	Type  string
 	Field string
 	Name  string // option name; defaults to Field
+	Set   Setter // how a run sets it; zero if not declared
 }
 
 // Decls are the user's declarations.
@@ -137,15 +180,30 @@ func splitName(s string) (decl, name string) {
 	return s, ""
 }
 
+// cutSetter splits a declaration's "@env:NAME" (or @flag:, @key:) suffix off.
+func cutSetter(s string) (string, Setter, error) {
+	decl, how, ok := strings.Cut(strings.TrimSpace(s), "@")
+	if !ok {
+		return decl, Setter{}, nil
+	}
+	set, err := ParseSetter(how)
+	return decl, set, err
+}
+
 // ParseSource parses a --source argument: "import/path.Func",
-// "import/path.Type.Method", optionally followed by "=Name".
+// "import/path.Type.Method", optionally followed by "=Name" and by how a run sets the option
+// ("@env:NAME", "@flag:-name", "@key:name"; see ParseSetter).
 func ParseSource(s string) (Source, error) {
-	decl, name := splitName(strings.TrimSpace(s))
+	decl, set, err := cutSetter(s)
+	if err != nil {
+		return Source{}, err
+	}
+	decl, name := splitName(decl)
 	pkg, rest, ok := splitPath(decl)
 	if !ok {
 		return Source{}, fmt.Errorf("options: --source %q: want import/path.Func[=Name]", s)
 	}
-	src := Source{Pkg: pkg, Func: rest, Name: name}
+	src := Source{Pkg: pkg, Func: rest, Name: name, Set: set}
 	if recv, fn, ok := strings.Cut(rest, "."); ok {
 		src.Recv, src.Func = strings.TrimPrefix(recv, "*"), fn
 	}
@@ -159,9 +217,13 @@ func ParseSource(s string) (Source, error) {
 }
 
 // ParseField parses a --source-field argument: "import/path.Type.Field",
-// optionally followed by "=Name".
+// optionally followed by "=Name" and by how a run sets the option (see ParseSource).
 func ParseField(s string) (Field, error) {
-	decl, name := splitName(strings.TrimSpace(s))
+	decl, set, err := cutSetter(s)
+	if err != nil {
+		return Field{}, err
+	}
+	decl, name := splitName(decl)
 	pkg, rest, ok := splitPath(decl)
 	typ, field, ok2 := strings.Cut(rest, ".")
 	if !ok || !ok2 || !token.IsIdentifier(typ) || !token.IsIdentifier(field) {
@@ -170,7 +232,7 @@ func ParseField(s string) (Field, error) {
 	if name == "" {
 		name = field
 	}
-	return Field{Pkg: pkg, Type: typ, Field: field, Name: name}, nil
+	return Field{Pkg: pkg, Type: typ, Field: field, Name: name, Set: set}, nil
 }
 
 // ParseValues parses a --values argument "name=v1,v2[,...]". At least two
@@ -308,7 +370,7 @@ func Find(pkgs []*packages.Package, decls Decls) (*Set, error) {
 		if len(pkgs) > 0 {
 			fset = pkgs[0].Fset
 		}
-		site := Site{Kind: FieldRead, Pos: v.Pos(), Field: v}
+		site := Site{Kind: FieldRead, Pos: v.Pos(), Field: v, Set: fd.Set}
 		if fset != nil {
 			site.Position = fset.Position(v.Pos())
 		}
@@ -401,6 +463,7 @@ func (s *Set) visitCall(ref callRef, fn *types.Func, sources map[string]Source) 
 			return nil, err
 		}
 		site.Kind = ff.kind
+		site.Set = Setter{Flag: "-" + n}
 		switch ff.kind {
 		case ArgPointer:
 			site.Arg = 0
@@ -420,6 +483,7 @@ func (s *Set) visitCall(ref callRef, fn *types.Func, sources map[string]Source) 
 			return &helperRead{ref: ref, arg: call.Args[0], site: site, err: err}, nil
 		}
 		site.Kind = Result
+		site.Set = Setter{Env: n}
 		s.add(n, "string", site)
 	default:
 		src, ok := sources[srcKey(path, recv, fn.Name())]
@@ -427,6 +491,7 @@ func (s *Set) visitCall(ref callRef, fn *types.Func, sources map[string]Source) 
 			return nil, nil
 		}
 		site.Kind = Result
+		site.Set = src.Set
 		typ := "?"
 		if res := sig.Results(); res.Len() > 0 {
 			typ = types.TypeString(res.At(0).Type(), qualifier)

@@ -145,23 +145,30 @@ func TestFindFieldErrors(t *testing.T) {
 
 func TestParse(t *testing.T) {
 	for _, c := range []struct{ in, want string }{
-		{"golang.org/x/tools/cmd/x.LoadConfig", "{golang.org/x/tools/cmd/x  LoadConfig LoadConfig}"},
-		{"example.com/p.F=Name", "{example.com/p  F Name}"},
-		{"example.com/p.*T.Load=cfg", "{example.com/p T Load cfg}"},
-		{"main.Load", "{main  Load Load}"},
+		{"golang.org/x/tools/cmd/x.LoadConfig", "{golang.org/x/tools/cmd/x  LoadConfig LoadConfig }"},
+		{"example.com/p.F=Name", "{example.com/p  F Name }"},
+		{"example.com/p.*T.Load=cfg", "{example.com/p T Load cfg }"},
+		{"main.Load", "{main  Load Load }"},
+		{"main.Load=level@env:APP_LEVEL", "{main  Load level @env:APP_LEVEL}"},
+		{"main.Load@flag:--level", "{main  Load Load @flag:--level}"},
+		{"main.Load=db@key:db.pool", "{main  Load db @key:db.pool}"},
 	} {
 		s, err := ParseSource(c.in)
 		if err != nil || fmt.Sprint(s) != c.want {
 			t.Errorf("ParseSource(%q) = %v, %v; want %s", c.in, s, err, c.want)
 		}
 	}
-	for _, bad := range []string{"nodot", "example.com/p.", "example.com/p.1x", "a.b.c.d"} {
+	for _, bad := range []string{"nodot", "example.com/p.", "example.com/p.1x", "a.b.c.d", "main.Load@env:", "main.Load@flag:level", "main.Load@file:x", "main.Load@key:a b"} {
 		if _, err := ParseSource(bad); err == nil {
 			t.Errorf("ParseSource(%q): no error", bad)
 		}
 	}
 	f, err := ParseField("example.com/p.Config.Compress")
-	if err != nil || fmt.Sprint(f) != "{example.com/p Config Compress Compress}" {
+	if err != nil || fmt.Sprint(f) != "{example.com/p Config Compress Compress }" {
+		t.Errorf("ParseField = %v, %v", f, err)
+	}
+	f, err = ParseField("example.com/p.Config.Cache=CACHE@env:APP_CACHE")
+	if err != nil || fmt.Sprint(f) != "{example.com/p Config Cache CACHE @env:APP_CACHE}" {
 		t.Errorf("ParseField = %v, %v", f, err)
 	}
 	if _, err := ParseField("example.com/p.Config"); err == nil {
