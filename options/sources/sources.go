@@ -283,6 +283,7 @@ type Set struct {
 	// Fixed are the options Decls.Fixed took out of the analysis.
 	Fixed  []*Option
 	byName map[string]*Option
+	viper  viperState
 }
 
 // Lookup returns the option called name, or nil.
@@ -360,6 +361,7 @@ func Find(pkgs []*packages.Package, decls Decls) (*Set, error) {
 		}
 	}
 	s.resolveHelperReads(reads, calls)
+	s.setViper()
 	for _, fd := range decls.Fields {
 		v, err := findField(pkgs, fd)
 		if err != nil {
@@ -439,6 +441,9 @@ func (s *Set) visitCall(ref callRef, fn *types.Func, sources map[string]Source) 
 	}
 	method := sig.Recv() != nil
 	path := fn.Pkg().Path()
+	if s.libCall(ref, fn, path, recv) {
+		return nil, nil
+	}
 	site := Site{Pos: call.Lparen, Position: fset.Position(call.Lparen), Callee: calleeName(fn, recv), Method: method}
 
 	name := func(i int) (string, error) {
