@@ -8,9 +8,9 @@ type DB struct {
 }
 
 type Config struct {
-	Compress bool          `env:"COMPRESS"`
-	Level    int           `env:"LEVEL,required"`
-	DB       DB            `envPrefix:"DB_"`
+	Compress bool `env:"COMPRESS"`
+	Level    int  `env:"LEVEL,required"`
+	DB       DB   `envPrefix:"DB_"`
 	Ignored  string
 	secret   string `env:"SECRET"`
 }
