@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -77,6 +78,7 @@ type analyzeFlags struct {
 	method   string
 	asJSON   bool
 	time     bool
+	uninvok  bool
 }
 
 func runAnalyze(args []string, stdout, stderr io.Writer) error {
@@ -97,6 +99,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&fl.method, "method", "direct", "checker method: direct, gauss-seidel, interval, prism or exact")
 	fs.BoolVar(&fl.asJSON, "json", false, "print results as JSON")
 	fs.BoolVar(&fl.time, "time", false, "with a WORKLOAD: record a CPU profile and add a measured \"time\" reward (ns per execution)")
+	fs.BoolVar(&fl.uninvok, "allow-uninvoked", false, "analyse even when the profile never invoked FUNC (every decision then follows --unseen)")
 	flagArgs, workload := splitWorkload(args)
 	pos, err := parse(fs, flagArgs, stdout)
 	if err != nil {
@@ -123,27 +126,27 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	}
 	prog, fn, err := loadFunc(fl.dir, pos[0])
 	if err != nil {
-		return err
+		return usageError{err}
 	}
 	base, err := annot.ForFunc(fn)
 	if err != nil {
 		return err
 	}
 	var profs []*profile.Profile
+	var intr *interruptedError
 	if len(workload) > 0 {
-		cmdArgs, err := workloadArgs(workload)
-		if err != nil {
+		// The workload's output goes to stderr: stdout is the analysis.
+		p, err := runWorkload(prog, []*frontend.Func{fn}, instrument.Workload{Args: workload, Dir: fl.dir, CPU: fl.time,
+			Stdin: os.Stdin, Stdout: stderr, Stderr: stderr}, stderr)
+		if err != nil && !(errors.As(err, &intr) && p != nil) {
 			return err
-		}
-		p, code, err := measure(prog, []*frontend.Func{fn}, cmdArgs, measureOptions{cpu: fl.time, stdout: stderr, stderr: stderr})
-		if err != nil {
-			return err
-		}
-		if code != 0 {
-			fmt.Fprintf(stderr, "augur analyze: warning: the workload exited with status %d; the profile covers what ran\n", code)
 		}
 		profs = append(profs, p)
-		fl.profiles = append([]string{"workload: " + strings.Join(workload, " ")}, fl.profiles...)
+		name := "workload: " + strings.Join(workload, " ")
+		if intr != nil {
+			name += " (PARTIAL: interrupted)"
+		}
+		fl.profiles = append([]string{name}, fl.profiles...)
 	}
 	for _, path := range fl.profiles[len(profs):] {
 		p, err := readProfile(path, fn)
@@ -152,7 +155,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 		}
 		profs = append(profs, p)
 	}
-	baseline := scenario{name: "baseline", rewards: base, prof: profs[0], profName: fl.profiles[0]}
+	baseline := scenario{name: "baseline", rewards: base, prof: profs[0], profName: fl.profiles[0], allowUninvoked: fl.uninvok}
 	scenarios, err := whatIf(fn, baseline, fl, profs)
 	if err != nil {
 		return err
@@ -182,9 +185,16 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if fl.asJSON {
-		return writeAnalyzeJSON(stdout, fn, outs)
+		if err := writeAnalyzeJSON(stdout, fn, outs); err != nil {
+			return err
+		}
+	} else {
+		printAnalysis(stdout, fn, outs)
 	}
-	printAnalysis(stdout, fn, outs)
+	if intr != nil {
+		intr.what = "the analysis above is of the counts gathered until then (partial)"
+		return intr
+	}
 	return nil
 }
 
@@ -268,10 +278,11 @@ func readProfile(path string, fn *frontend.Func) (*profile.Profile, error) {
 
 // scenario is one combination of rewards and usage profile to predict under.
 type scenario struct {
-	name     string
-	rewards  annot.Rewards
-	prof     *profile.Profile
-	profName string
+	allowUninvoked bool
+	name           string
+	rewards        annot.Rewards
+	prof           *profile.Profile
+	profName       string
 }
 
 // outcome is a scenario's model and answers.
@@ -289,6 +300,9 @@ func (sc scenario) run(fn *frontend.Func, opt synth.Options, copt checker.Option
 	pf, ok := sc.prof.Funcs[fn.Name]
 	if !ok {
 		return nil, fmt.Errorf("profile %s has no counts for %s (it has %d functions): profile the package that declares it", sc.profName, fn.Name, len(sc.prof.Funcs))
+	}
+	if pf.Invocations == 0 && !sc.allowUninvoked {
+		return nil, fmt.Errorf("%s never invoked %s: its model would be made up (--allow-uninvoked to go on, every decision then following --unseen)", sc.profName, fn.Name)
 	}
 	if sc.prof.CPU != nil {
 		// A measured time reward from the CPU samples, named so as not to hide an annotation.

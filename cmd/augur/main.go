@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime"
+	"runtime/debug"
 	"strings"
 )
 
@@ -25,8 +27,41 @@ var commands []*command
 
 func register(c *command) { commands = append(commands, c) }
 
+// Exit statuses, the same for every subcommand (README.md, "Exit status").
+const (
+	exitOK       = 0
+	exitFailed   = 1 // the analysis failed: a bad model, an unsupported construct, an inconsistent profile
+	exitUsage    = 2 // how augur was called: bad flags, an unknown function or option source
+	exitWorkload = 3 // the workload itself failed: no numbers are given from a failed run
+)
+
 // errUsage marks errors already explained by a usage message.
 var errUsage = errors.New("usage")
+
+// usageError is an error in how augur was called, explained by its message (exit 2).
+type usageError struct{ error }
+
+func (e usageError) Unwrap() error { return e.error }
+
+func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+// exitCode maps an error to augur's exit status.
+func exitCode(err error) int {
+	var ue usageError
+	var we *workloadError
+	var ie *interruptedError
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp):
+		return exitOK
+	case errors.Is(err, errUsage), errors.As(err, &ue):
+		return exitUsage
+	case errors.As(err, &we):
+		return exitWorkload
+	case errors.As(err, &ie):
+		return 128 + int(ie.sig)
+	}
+	return exitFailed
+}
 
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
@@ -38,23 +73,21 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	name := args[0]
+	if name == "--version" || name == "-version" || name == "version" {
+		fmt.Fprintln(stdout, version())
+		return exitOK
+	}
 	if name == "help" {
 		name, args = args[1], []string{args[1], "--help"}
 	}
 	for _, c := range commands {
 		if c.name == name {
 			err := c.run(args[1:], stdout, stderr)
-			switch {
-			case err == nil:
-				return 0
-			case errors.Is(err, flag.ErrHelp):
-				return 0
-			case errors.Is(err, errUsage):
-				return 2
-			default:
+			code := exitCode(err)
+			if code != exitOK && !errors.Is(err, errUsage) {
 				fmt.Fprintf(stderr, "augur %s: %v\n", name, err)
-				return 1
 			}
+			return code
 		}
 	}
 	fmt.Fprintf(stderr, "augur: unknown command %q\n\n", name)
@@ -73,20 +106,25 @@ Commands:
 	for _, c := range commands {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
 	}
-	fmt.Fprint(w, "\nRun 'augur <command> --help' for a command's options and examples.\n")
+	fmt.Fprint(w, "\nRun 'augur <command> --help' for a command's options and examples; 'augur --version' for this build.\n")
 }
 
 // flags makes a FlagSet whose usage message shows the command's synopsis, help and defaults.
 func (c *command) flags(stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("augur "+c.name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.Usage = func() {
+	// A mistake gets a pointer to the help, not all of it; --help prints it all (parse).
+	fs.Usage = func() { fmt.Fprintf(fs.Output(), "Run 'augur %s --help' for its usage and examples.\n", c.name) }
+	fullUsage[fs] = func() {
 		out := fs.Output()
 		fmt.Fprintf(out, "Usage: augur %s %s\n\n%s\n\nOptions:\n", c.name, c.usage, strings.TrimSpace(c.help))
 		fs.PrintDefaults()
 	}
 	return fs
 }
+
+// fullUsage prints a flag set's whole usage message, for --help.
+var fullUsage = map[*flag.FlagSet]func(){}
 
 // parse parses flags anywhere among the positional arguments (augur check model.json --prop ...),
 // which the standard flag package alone does not allow. "--" ends flag parsing. --help prints the
@@ -99,7 +137,11 @@ func parse(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) 
 		if a == "-h" || a == "--help" || a == "-help" {
 			out := fs.Output()
 			fs.SetOutput(stdout)
-			fs.Usage()
+			if full, ok := fullUsage[fs]; ok {
+				full()
+			} else {
+				fs.Usage()
+			}
 			fs.SetOutput(out)
 			return nil, flag.ErrHelp
 		}
@@ -136,3 +178,33 @@ type multi []string
 
 func (m *multi) String() string     { return strings.Join(*m, ", ") }
 func (m *multi) Set(v string) error { *m = append(*m, v); return nil }
+
+// version describes this build from the information the go command stamps into it: the module
+// version (or the commit, when built from a checkout) and the Go toolchain.
+func version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "augur (no build information)"
+	}
+	v := bi.Main.Version
+	var rev, when, dirty string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.time":
+			when = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				dirty = ", modified"
+			}
+		}
+	}
+	if rev != "" && (v == "" || v == "(devel)") {
+		v = fmt.Sprintf("commit %.12s (%s%s)", rev, when, dirty)
+	}
+	if v == "" {
+		v = "(devel)"
+	}
+	return fmt.Sprintf("augur %s, %s %s/%s", v, bi.GoVersion, runtime.GOOS, runtime.GOARCH)
+}

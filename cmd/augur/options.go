@@ -98,7 +98,7 @@ func runOptions(args []string, stdout, stderr io.Writer) error {
 			return errUsage
 		}
 		fs := top.flags(stdout)
-		fs.Usage()
+		fullUsage[fs]()
 		return nil
 	}
 	for _, s := range optionsSubs {

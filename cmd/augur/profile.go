@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/augur-perf/augur/probe/instrument"
 	"github.com/augur-perf/augur/probe/profile"
 	"github.com/augur-perf/augur/source/frontend"
+	"golang.org/x/tools/go/packages"
 )
 
 func init() {
@@ -38,8 +38,13 @@ the workload (the go command ignores overlays under -cover).
 Afterwards augur adds the counters of every process up (a go test of several packages runs one
 process per package), derives the counts of every node and outcome, writes the profile (format
 ` + profile.Format + `) and prints a summary on stderr. With --merge, the new counts are added to
-the existing -o file (same source required). The exit status is the workload's; a workload that
-fails still yields its profile, with a warning.
+the existing -o file (same source required).
+
+A workload that fails gives no profile (exit status 3, with its own status and the last lines of
+its stderr), and neither does one that never invoked a function --func names (unless
+--allow-uninvoked). Ctrl-C or SIGTERM is passed on to the workload; the counts gathered until it
+ends are written, marked partial, and augur exits with 130 or 143. --dir is where PKGS are
+loaded from and where the workload runs; go test -C DIR works as well.
 
 Examples:
   augur profile ./internal/parse -- go test ./internal/parse -run TestParse
@@ -50,9 +55,6 @@ Examples:
 	})
 }
 
-// profileExit ends the process with the workload's exit status; tests replace it.
-var profileExit = os.Exit
-
 func runProfile(args []string, stdout, stderr io.Writer) error {
 	c := commandNamed("profile")
 	fs := c.flags(stderr)
@@ -62,6 +64,8 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	merge := fs.Bool("merge", false, "add the counts into the existing -o profile instead of replacing it")
 	keep := fs.Bool("keep", false, "keep the work directory (rewritten files, overlay, counter files) and print its path")
 	cpu := fs.Bool("time", false, "also record a CPU profile (go test workloads) and keep the sampled time of every line, from which analyze makes a measured \"time\" reward")
+	dir := fs.String("dir", "", "the module directory PKGS are loaded from and the workload runs in (default: the current directory)")
+	allowUninvoked := fs.Bool("allow-uninvoked", false, "write the profile even when a function named by --func was never invoked")
 	flagArgs, workload := splitWorkload(args)
 	pkgs, err := parse(fs, flagArgs, stdout)
 	if err != nil {
@@ -72,15 +76,14 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 		fs.Usage()
 		return errUsage
 	}
-	cmdArgs, err := workloadArgs(workload)
-	if err != nil {
-		return err
+	if err := instrument.CheckWorkload(workload); err != nil {
+		return usageError{err}
 	}
-
-	prog, err := frontend.Load(".", pkgs...)
+	prog, err := frontend.Load(*dir, pkgs...)
 	if err != nil {
-		return err
+		return usageError{err}
 	}
+	named := map[string]bool{} // functions --func names one by one (not whole packages)
 	if len(specs) == 0 {
 		for _, p := range prog.Packages {
 			specs = append(specs, p.PkgPath)
@@ -90,13 +93,32 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	for _, s := range specs {
 		sel, err := prog.Select(s)
 		if err != nil {
-			return err
+			return usageError{err}
+		}
+		if !slices.ContainsFunc(prog.Packages, func(p *packages.Package) bool { return p.PkgPath == s }) {
+			for _, f := range sel {
+				named[f.Name] = true
+			}
 		}
 		fns = append(fns, sel...)
 	}
-	p, code, err := measure(prog, fns, cmdArgs, measureOptions{keep: *keep, cpu: *cpu, stdout: stdout, stderr: stderr})
-	if err != nil {
+	p, err := runWorkload(prog, fns, instrument.Workload{Args: workload, Dir: *dir, CPU: *cpu, Keep: *keep,
+		Stdin: os.Stdin, Stdout: stdout, Stderr: stderr}, stderr)
+	var intr *interruptedError
+	if err != nil && !(errors.As(err, &intr) && p != nil) {
 		return err
+	}
+	if intr == nil && !*allowUninvoked {
+		var never []string
+		for name := range named {
+			if f := p.Funcs[name]; f == nil || f.Invocations == 0 {
+				never = append(never, name)
+			}
+		}
+		if len(never) > 0 {
+			slices.Sort(never)
+			return fmt.Errorf("the workload never invoked %s: no profile written (--allow-uninvoked writes it anyway)", strings.Join(never, ", "))
+		}
 	}
 	if *merge {
 		if old, rerr := profile.Read(*out); rerr == nil {
@@ -112,6 +134,10 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	if err := p.Write(*out); err != nil {
 		return err
 	}
+	if intr != nil {
+		intr.what = "wrote the counts gathered until then to " + *out + ", marked partial"
+		return intr
+	}
 	invoked, total := 0, uint64(0)
 	for _, f := range p.Funcs {
 		if f.Invocations > 0 {
@@ -119,132 +145,15 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 		}
 		total += f.Invocations
 	}
-	fmt.Fprintf(stderr, "augur profile: %d functions, %d invoked, %d invocations; wrote %s (%d runs)\n",
-		len(p.Funcs), invoked, total, *out, p.Runs)
-	if code != 0 {
-		fmt.Fprintf(stderr, "augur profile: warning: the workload exited with status %d; the profile covers what ran\n", code)
-		profileExit(code)
-	}
+	fmt.Fprintf(stderr, "augur profile: %s, %d invoked, %s; wrote %s (%s)\n",
+		plural(len(p.Funcs), "function"), invoked, plural(int(total), "invocation"), *out, plural(p.Runs, "run"))
 	return nil
 }
 
-// workloadArgs checks the workload is a go command that runs what it builds.
-func workloadArgs(w []string) ([]string, error) {
-	if base := filepath.Base(w[0]); base != "go" && base != "go.exe" {
-		return nil, fmt.Errorf("the workload must be a go command (go test ... or go run ...), not %q: augur instruments through go's -overlay flag", w[0])
+// plural gives "1 function", "2 functions".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
 	}
-	if len(w) < 2 || w[1] != "test" && w[1] != "run" {
-		sub := ""
-		if len(w) > 1 {
-			sub = w[1]
-		}
-		return nil, fmt.Errorf("the workload must be go test or go run, not go %s: augur needs a go command that builds and runs the program", sub)
-	}
-	for _, a := range w[2:] {
-		if a == "--" {
-			break
-		}
-		if strings.HasPrefix(a, "-overlay") || strings.HasPrefix(a, "--overlay") {
-			return nil, errors.New("the workload must not have its own -overlay: augur supplies it")
-		}
-		if a == "-cover" || strings.HasPrefix(a, "-cover=") || strings.HasPrefix(a, "-covermode") || strings.HasPrefix(a, "-coverprofile") || strings.HasPrefix(a, "-coverpkg") {
-			return nil, fmt.Errorf("the workload must not use %s: the go command ignores overlays under coverage", a)
-		}
-	}
-	return w, nil
-}
-
-func hasFlag(args []string, name string) bool {
-	for _, a := range args {
-		a = strings.TrimLeft(a, "-")
-		if a == name || strings.HasPrefix(a, name+"=") {
-			return true
-		}
-	}
-	return false
-}
-
-type measureOptions struct {
-	keep, cpu      bool
-	stdout, stderr io.Writer
-}
-
-// measure runs a go workload (go test or go run, checked by workloadArgs) on an instrumented copy
-// of the packages of fns and returns the profile and the workload's exit status. A workload that
-// fails still yields the profile of what ran.
-func measure(prog *frontend.Program, fns []*frontend.Func, cmdArgs []string, o measureOptions) (*profile.Profile, int, error) {
-	work, err := os.MkdirTemp("", "augur-profile-")
-	if err != nil {
-		return nil, 0, err
-	}
-	if o.keep {
-		fmt.Fprintf(o.stderr, "augur: work directory %s\n", work)
-	} else {
-		defer os.RemoveAll(work)
-	}
-	build, err := instrument.Instrument(prog, fns, filepath.Join(work, "src"))
-	if err != nil {
-		return nil, 0, err
-	}
-	counters := filepath.Join(work, "counters")
-	if err := os.Mkdir(counters, 0o755); err != nil {
-		return nil, 0, err
-	}
-
-	// Insert -overlay (and -count=1 for go test) right after the subcommand.
-	extra := []string{"-overlay=" + build.Overlay}
-	if cmdArgs[1] == "test" && !hasFlag(cmdArgs[2:], "count") {
-		extra = append(extra, "-count=1")
-	}
-	cpuFile := filepath.Join(work, "cpu.pprof")
-	if o.cpu {
-		if cmdArgs[1] != "test" {
-			return nil, 0, fmt.Errorf("--time needs a go test workload (it records the CPU profile with go test -cpuprofile); for a program, wrap the run in a test or benchmark")
-		}
-		if hasFlag(cmdArgs[2:], "cpuprofile") {
-			return nil, 0, fmt.Errorf("--time adds -cpuprofile itself: remove it from the workload")
-		}
-		extra = append(extra, "-cpuprofile="+cpuFile)
-	}
-	full := append(append(append([]string{}, cmdArgs[:2]...), extra...), cmdArgs[2:]...)
-	cmd := exec.Command(full[0], full[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, o.stdout, o.stderr
-	cmd.Env = append(os.Environ(), instrument.EnvDir+"="+counters)
-	runErr := cmd.Run()
-	code := 0
-	if runErr != nil {
-		var ee *exec.ExitError
-		if !errors.As(runErr, &ee) {
-			return nil, 0, fmt.Errorf("running %s: %v", strings.Join(cmdArgs, " "), runErr)
-		}
-		code = ee.ExitCode()
-		if code < 0 {
-			code = 1
-		}
-	}
-
-	p, files, err := build.Collect(counters)
-	if err != nil && p == nil {
-		return nil, code, err
-	}
-	if err != nil {
-		fmt.Fprintf(o.stderr, "augur: warning: %v\n", err)
-	}
-	if files == 0 {
-		fmt.Fprintf(o.stderr, "augur: warning: no instrumented process ran (does the workload import the packages?)\n")
-	}
-	p.Runs = 1
-	p.Workload = cmdArgs
-	if o.cpu {
-		// The counts are worth keeping even when the CPU profile is not.
-		if f, err := os.Open(cpuFile); err != nil {
-			fmt.Fprintf(o.stderr, "augur: warning: --time: the workload wrote no CPU profile (%v); go test writes one only when it tests a single package\n", err)
-		} else {
-			defer f.Close()
-			if p.CPU, err = profile.CPUByLine(f); err != nil {
-				fmt.Fprintf(o.stderr, "augur: warning: --time: %v\n", err)
-			}
-		}
-	}
-	return p, code, nil
+	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -26,6 +26,9 @@ type Profile struct {
 	Workload []string `json:"workload,omitempty"`
 	// Runs is how many workload runs were added into this profile.
 	Runs int `json:"runs"`
+	// Partial is set when a run was interrupted: its counts are those gathered until it ended,
+	// and invocations still under way when it did may be counted in part.
+	Partial bool `json:"partial,omitempty"`
 	// Funcs maps a function's qualified name (import/path.Func, import/path.(*T).M,
 	// import/path.T.M, as frontend.Func.Name) to its counts.
 	Funcs map[string]*Func `json:"functions"`
@@ -144,6 +147,7 @@ func (p *Profile) Merge(q *Profile) error {
 		p.CPU[line] += ns
 	}
 	p.Runs += q.Runs
+	p.Partial = p.Partial || q.Partial
 	return nil
 }
 

@@ -1,0 +1,304 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/augur-perf/augur/probe/profile"
+)
+
+// scratch writes a small module of its own: F is invoked 100 times by TestWork, G never;
+// TestFail fails after calling F; TestLong prints "ready" after its calls and then waits to be
+// interrupted.
+func scratch(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod": "module scratch\n\ngo 1.26\n",
+		"p/p.go": `package p
+
+// F adds 1..n, with a branch on the parity.
+func F(n int) int {
+	s := 0
+	for i := 1; i <= n; i++ {
+		if i%2 == 0 {
+			s += i
+		} else {
+			s -= i
+		}
+	}
+	return s
+}
+
+// G is never called.
+func G() int { return 1 }
+`,
+		"p/p_test.go": `package p
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+func TestWork(t *testing.T) {
+	for i := 0; i < 100; i++ {
+		F(10)
+	}
+}
+
+func TestFail(t *testing.T) {
+	F(3)
+	t.Fatal("boom: the workload's own failure")
+}
+
+func TestLong(t *testing.T) {
+	for i := 0; i < 100; i++ {
+		F(10)
+	}
+	fmt.Println("ready")
+	time.Sleep(time.Minute)
+}
+
+func BenchmarkF(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		F(100)
+	}
+}
+`,
+	}
+	for name, text := range files {
+		path := filepath.Join(dir, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// snapshot lists every file under dir with its size and modification time.
+func snapshot(t *testing.T, dir string) string {
+	t.Helper()
+	var lines []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		lines = append(lines, fmt.Sprintf("%s %d %v", p, info.Size(), info.ModTime().UnixNano()))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
+
+// runAt runs augur in-process with dir as the working directory.
+func runAt(t *testing.T, dir string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	wd, _ := os.Getwd()
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	defer os.Chdir(wd)
+	var out, errb bytes.Buffer
+	code = run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// augurTemps lists augur's temporary directories.
+func augurTemps(t *testing.T) map[string]bool {
+	t.Helper()
+	m := map[string]bool{}
+	for _, pat := range []string{"augur-*"} {
+		names, _ := filepath.Glob(filepath.Join(os.TempDir(), pat))
+		for _, n := range names {
+			m[n] = true
+		}
+	}
+	return m
+}
+
+// TestExitCodes: every exit status augur documents, each from a real run in a scratch module
+// that must be left as it was, as must the working directory.
+func TestExitCodes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs workloads")
+	}
+	dir := scratch(t)
+	out := filepath.Join(t.TempDir(), "prof.json")
+	before := snapshot(t, dir)
+	cases := []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"profile succeeds", []string{"profile", "./p", "-o", out, "--", "go", "test", "./p", "-run", "TestWork"}, 0, "wrote " + out},
+		{"analyze succeeds", []string{"analyze", "scratch/p.F", "--profile", out}, 0, ""},
+		{"--time leaves no test binary", []string{"analyze", "scratch/p.F", "--time", "--", "go", "test", "./p", "-run", "^$", "-bench", "F", "-benchtime", "2000x"}, 0, ""},
+		{"check succeeds", []string{"check", "../../examples/die/die.json", "--prop", `P=? [ F "six" ]`}, 0, ""},
+		{"options influence succeeds", []string{"options", "influence", "../../examples/options", "--dir", "../../examples/options"}, 0, ""},
+		{"bad flag", []string{"analyze", "scratch/p.F", "--bogus"}, exitUsage, "flag provided but not defined"},
+		{"unknown function", []string{"analyze", "scratch/p.Nope", "--profile", out}, exitUsage, "Nope"},
+		{"unknown package", []string{"profile", "./nope", "--", "go", "test", "./p"}, exitUsage, "nope"},
+		{"not a go workload", []string{"analyze", "scratch/p.F", "--", "make"}, exitUsage, "must be a go command"},
+		{"never invoked (analyze)", []string{"analyze", "scratch/p.G", "--", "go", "test", "./p", "-run", "TestWork"}, exitFailed, "never invoked scratch/p.G"},
+		{"never invoked (profile)", []string{"profile", "./p", "--func", "scratch/p.G", "-o", out + ".g", "--", "go", "test", "./p", "-run", "TestWork"}, exitFailed, "never invoked scratch/p.G"},
+		{"never invoked, allowed", []string{"analyze", "scratch/p.G", "--allow-uninvoked", "--", "go", "test", "./p", "-run", "TestWork"}, 0, ""},
+		{"workload fails (analyze)", []string{"analyze", "scratch/p.F", "--", "go", "test", "./p", "-run", "TestFail"}, exitWorkload, "boom: the workload's own failure"},
+		{"workload fails (profile)", []string{"profile", "./p", "-o", out + ".fail", "--", "go", "test", "./p", "-run", "TestFail"}, exitWorkload, "exit status 1"},
+		{"analysis fails", []string{"check", "../../examples/die/die.json", "--prop", `P=? [ F "nolabel" ]`}, exitFailed, "unknown label"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			args := c.args
+			at := dir
+			if strings.HasPrefix(c.name, "check") || strings.HasPrefix(c.name, "options") || c.name == "analysis fails" {
+				at, _ = os.Getwd() // the repository's examples, from cmd/augur
+			}
+			code, stdout, stderr := runAt(t, at, args...)
+			if code != c.code || !strings.Contains(stderr+stdout, c.want) {
+				t.Errorf("augur %s: exit %d, want %d with %q\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, c.code, c.want, stdout, stderr)
+			}
+			if c.code == exitWorkload && strings.Contains(stdout, "R{") {
+				t.Errorf("numbers printed from a failed workload:\n%s", stdout)
+			}
+			if n := strings.Count(stderr, "augur "+c.args[0]+":"); n > 1 {
+				t.Errorf("the error is printed more than once:\n%s", stderr)
+			}
+		})
+	}
+	for _, f := range []string{out + ".g", out + ".fail"} {
+		if _, err := os.Stat(f); err == nil {
+			t.Errorf("%s was written by a run that failed", f)
+		}
+	}
+	if after := snapshot(t, dir); after != before {
+		t.Errorf("the scratch module changed:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+}
+
+// TestDirAndDashC: --dir applies to the workload too, and go test -C works.
+func TestDirAndDashC(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs workloads")
+	}
+	dir := scratch(t)
+	elsewhere := t.TempDir()
+	out := filepath.Join(t.TempDir(), "prof.json")
+	if code, _, stderr := runAt(t, elsewhere, "profile", "./p", "--dir", dir, "-o", out, "--", "go", "test", "./p", "-run", "TestWork"); code != 0 {
+		t.Fatalf("--dir: exit %d\n%s", code, stderr)
+	}
+	p, err := profile.Read(out)
+	if err != nil || p.Funcs["scratch/p.F"].Invocations != 100 {
+		t.Fatalf("--dir: %v %+v", err, p)
+	}
+	if code, stdout, stderr := runAt(t, elsewhere, "analyze", "scratch/p.F", "--dir", dir, "--", "go", "test", "-C", dir, "./p", "-run", "TestWork"); code != 0 || !strings.Contains(stdout, "(100 invocations)") {
+		t.Fatalf("go test -C: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if entries, _ := os.ReadDir(elsewhere); len(entries) != 0 {
+		t.Errorf("the working directory gained %d files", len(entries))
+	}
+}
+
+// TestInterrupted: SIGINT and SIGTERM during a workload are forwarded to it; the counts gathered
+// until then are written, marked partial; augur's temporary directories are removed; the exit
+// status is 128+signal; the module is left as it was.
+func TestInterrupted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds augur and runs workloads")
+	}
+	bin := filepath.Join(t.TempDir(), "augur")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	dir := scratch(t)
+	before := snapshot(t, dir)
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			temps := augurTemps(t)
+			out := filepath.Join(t.TempDir(), "prof.json")
+			cmd := exec.Command(bin, "profile", "./p", "-o", out, "--", "go", "test", "./p", "-run", "TestLong", "-v")
+			cmd.Dir = dir
+			pipe, err := cmd.StdoutPipe()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var stderr bytes.Buffer
+			cmd.Stderr = &stderr
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			ready := make(chan bool)
+			go func() {
+				sc := bufio.NewScanner(pipe)
+				for sc.Scan() {
+					if sc.Text() == "ready" {
+						ready <- true
+					}
+				}
+				close(ready)
+			}()
+			select {
+			case ok := <-ready:
+				if !ok {
+					t.Fatalf("the workload ended before it was ready\n%s", stderr.String())
+				}
+			case <-time.After(2 * time.Minute):
+				cmd.Process.Kill()
+				t.Fatal("the workload never got ready")
+			}
+			cmd.Process.Signal(sig)
+			err = cmd.Wait()
+			code := cmd.ProcessState.ExitCode()
+			if code != 128+int(sig) {
+				t.Fatalf("exit %d (%v), want %d\n%s", code, err, 128+int(sig), stderr.String())
+			}
+			p, err := profile.Read(out)
+			if err != nil {
+				t.Fatalf("no profile: %v\n%s", err, stderr.String())
+			}
+			if !p.Partial || p.Funcs["scratch/p.F"].Invocations != 100 {
+				t.Errorf("partial %v, F invoked %d times, want partial and 100", p.Partial, p.Funcs["scratch/p.F"].Invocations)
+			}
+			if !strings.Contains(stderr.String(), "marked partial") {
+				t.Errorf("stderr does not say the profile is partial:\n%s", stderr.String())
+			}
+			for d := range augurTemps(t) {
+				if !temps[d] {
+					t.Errorf("temporary directory %s left behind", d)
+				}
+			}
+		})
+	}
+	if after := snapshot(t, dir); after != before {
+		t.Errorf("the scratch module changed:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	code, out, _ := runCLI(t, "--version")
+	if code != 0 || !strings.HasPrefix(out, "augur ") || !strings.Contains(out, runtime.Version()) {
+		t.Errorf("exit %d: %q", code, out)
+	}
+}

@@ -1,0 +1,261 @@
+package instrument
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/augur-perf/augur/probe/profile"
+	"github.com/augur-perf/augur/source/frontend"
+)
+
+// A Workload is a go command that builds and runs instrumented code: go test ... or go run ....
+type Workload struct {
+	// Args is the command, starting with "go" (CheckWorkload says what is accepted).
+	Args []string
+	// Dir is where it runs ("" = the current directory); go test -C DIR in Args works too.
+	Dir string
+	// CPU records a CPU profile (go test workloads only) into the profile's CPU field.
+	CPU bool
+	// Keep keeps the work directory (rewritten files, overlay, counters) and names it on Stderr.
+	Keep bool
+	// Stdin, Stdout and Stderr are the workload's; nil discards output and gives no input.
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Interrupt, when it delivers a signal, forwards it to the workload's process group, as a
+	// terminal would; the counts gathered until the workload ends are kept, marked partial.
+	Interrupt <-chan os.Signal
+}
+
+// A Measurement is what a workload's run gives.
+type Measurement struct {
+	// Profile adds up the counters of every instrumented process that ran. It is nil only when
+	// none could be read.
+	Profile *profile.Profile
+	// Processes is how many instrumented processes wrote counters.
+	Processes int
+	// ExitCode is the workload's exit status (0: success).
+	ExitCode int
+	// Signal is the signal forwarded to the workload, if one was; the profile is then partial.
+	Signal os.Signal
+	// StderrTail holds the last lines the workload wrote to its standard error.
+	StderrTail []string
+	// Warnings are problems that did not stop the measurement (counter files of other builds, a
+	// CPU profile that could not be read).
+	Warnings []error
+}
+
+// CheckWorkload checks that args is a go command that builds and runs what it is given, without
+// flags that would defeat the overlay.
+func CheckWorkload(args []string) error {
+	if len(args) == 0 {
+		return errors.New("no workload: give a go test or go run command after \"--\"")
+	}
+	if base := filepath.Base(args[0]); base != "go" && base != "go.exe" {
+		return fmt.Errorf("the workload must be a go command (go test ... or go run ...), not %q: augur instruments through go's -overlay flag", args[0])
+	}
+	if len(args) < 2 || args[1] != "test" && args[1] != "run" {
+		sub := ""
+		if len(args) > 1 {
+			sub = args[1]
+		}
+		return fmt.Errorf("the workload must be go test or go run, not go %s: augur needs a go command that builds and runs the program", sub)
+	}
+	for _, a := range args[2:] {
+		if a == "--" {
+			break
+		}
+		if strings.HasPrefix(a, "-overlay") || strings.HasPrefix(a, "--overlay") {
+			return errors.New("the workload must not have its own -overlay: augur supplies it")
+		}
+		if a == "-cover" || strings.HasPrefix(a, "-cover=") || strings.HasPrefix(a, "-covermode") || strings.HasPrefix(a, "-coverprofile") || strings.HasPrefix(a, "-coverpkg") {
+			return fmt.Errorf("the workload must not use %s: the go command ignores overlays under coverage", a)
+		}
+	}
+	return nil
+}
+
+// Measure instruments fns (in a temporary directory: the user's files are never touched), runs
+// the workload on the instrumented build and collects the counts. A workload that fails, or is
+// interrupted, still yields the counts of what ran; the caller decides what to do with them.
+func Measure(prog *frontend.Program, fns []*frontend.Func, w Workload) (*Measurement, error) {
+	if err := CheckWorkload(w.Args); err != nil {
+		return nil, err
+	}
+	work, err := os.MkdirTemp("", "augur-profile-")
+	if err != nil {
+		return nil, err
+	}
+	if w.Keep {
+		fmt.Fprintf(orDiscard(w.Stderr), "augur: work directory %s\n", work)
+	} else {
+		defer os.RemoveAll(work)
+	}
+	build, err := Instrument(prog, fns, filepath.Join(work, "src"))
+	if err != nil {
+		return nil, err
+	}
+	counters := filepath.Join(work, "counters")
+	if err := os.Mkdir(counters, 0o755); err != nil {
+		return nil, err
+	}
+	args := w.Args
+	// The go command wants -C first: the overlay goes after it.
+	at := 2
+	if len(args) > 2 && (args[2] == "-C" || args[2] == "--C") {
+		at = 4
+	} else if len(args) > 2 && (strings.HasPrefix(args[2], "-C=") || strings.HasPrefix(args[2], "--C=")) {
+		at = 3
+	}
+	at = min(at, len(args))
+	extra := []string{"-overlay=" + build.Overlay}
+	if args[1] == "test" && !hasFlag(args[2:], "count") {
+		extra = append(extra, "-count=1") // not from the test cache: the probes must run
+	}
+	cpuFile := filepath.Join(work, "cpu.pprof")
+	if w.CPU {
+		if args[1] != "test" {
+			return nil, errors.New("--time needs a go test workload (it records the CPU profile with go test -cpuprofile); for a program, wrap the run in a test or benchmark")
+		}
+		if hasFlag(args[2:], "cpuprofile") {
+			return nil, errors.New("--time adds -cpuprofile itself: remove it from the workload")
+		}
+		// -cpuprofile keeps the test binary, by default in the current directory: keep it in
+		// the work directory instead.
+		extra = append(extra, "-cpuprofile="+cpuFile)
+		if !hasFlag(args[2:], "o") {
+			extra = append(extra, "-o="+filepath.Join(work, "workload.test"))
+		}
+	}
+	full := append(append(append([]string{}, args[:at]...), extra...), args[at:]...)
+	cmd := exec.Command(full[0], full[1:]...)
+	cmd.Dir = w.Dir
+	cmd.Stdin = w.Stdin
+	tail := &tailWriter{max: 20}
+	cmd.Stdout = orDiscard(w.Stdout)
+	cmd.Stderr = io.MultiWriter(orDiscard(w.Stderr), tail)
+	cmd.Env = append(os.Environ(), EnvDir+"="+counters)
+	// Its own process group, so that a forwarded signal reaches the go command and the program
+	// it runs alike, as Ctrl-C in a terminal does.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("running %s: %v", strings.Join(args, " "), err)
+	}
+	m := &Measurement{}
+	done := make(chan struct{})
+	var mu sync.Mutex
+	go func() {
+		for {
+			select {
+			case sig := <-w.Interrupt:
+				mu.Lock()
+				m.Signal = sig
+				mu.Unlock()
+				if s, ok := sig.(syscall.Signal); ok {
+					syscall.Kill(-cmd.Process.Pid, s)
+				}
+			case <-done:
+				return
+			}
+		}
+	}()
+	runErr := cmd.Wait()
+	close(done)
+	mu.Lock()
+	defer mu.Unlock()
+	if runErr != nil {
+		var ee *exec.ExitError
+		if !errors.As(runErr, &ee) {
+			return nil, fmt.Errorf("running %s: %v", strings.Join(args, " "), runErr)
+		}
+		m.ExitCode = ee.ExitCode()
+		if m.ExitCode < 0 {
+			m.ExitCode = 1 // killed by a signal
+		}
+	}
+	m.StderrTail = tail.lines()
+
+	p, files, err := build.Collect(counters)
+	if err != nil && p == nil {
+		return m, err
+	}
+	if err != nil {
+		m.Warnings = append(m.Warnings, err)
+	}
+	m.Profile, m.Processes = p, files
+	p.Runs = 1
+	p.Workload = args
+	p.Partial = m.Signal != nil
+	if w.CPU && m.ExitCode == 0 {
+		// The counts are worth keeping even when the CPU profile is not.
+		if f, err := os.Open(cpuFile); err != nil {
+			m.Warnings = append(m.Warnings, fmt.Errorf("--time: the workload wrote no CPU profile (%v); go test writes one only when it tests a single package", err))
+		} else {
+			defer f.Close()
+			if p.CPU, err = profile.CPUByLine(f); err != nil {
+				m.Warnings = append(m.Warnings, fmt.Errorf("--time: %v", err))
+			}
+		}
+	}
+	return m, nil
+}
+
+func hasFlag(args []string, name string) bool {
+	for _, a := range args {
+		if a == "--" {
+			break
+		}
+		a = strings.TrimLeft(a, "-")
+		if a == name || strings.HasPrefix(a, name+"=") {
+			return true
+		}
+	}
+	return false
+}
+
+func orDiscard(w io.Writer) io.Writer {
+	if w == nil {
+		return io.Discard
+	}
+	return w
+}
+
+// tailWriter keeps the last max lines written to it.
+type tailWriter struct {
+	max  int
+	buf  []string
+	part bytes.Buffer
+}
+
+func (t *tailWriter) Write(p []byte) (int, error) {
+	t.part.Write(p)
+	for {
+		line, err := t.part.ReadString('\n')
+		if err != nil {
+			t.part.WriteString(line) // an unfinished line waits for its end
+			return len(p), nil
+		}
+		t.buf = append(t.buf, strings.TrimRight(line, "\r\n"))
+		if len(t.buf) > t.max {
+			t.buf = t.buf[1:]
+		}
+	}
+}
+
+func (t *tailWriter) lines() []string {
+	out := append([]string(nil), t.buf...)
+	if t.part.Len() > 0 {
+		out = append(out, t.part.String())
+	}
+	if len(out) > t.max {
+		out = out[len(out)-t.max:]
+	}
+	return out
+}
