@@ -290,6 +290,9 @@ func readStormLab(src Source, n int) ([]int, map[string][]int, error) {
 				if len(f.s) > stormMaxLabel {
 					return nil, nil, l.errf(f.col, "label name longer than Storm's %d characters", stormMaxLabel)
 				}
+				if i := strings.IndexFunc(f.s, notStormLabelRune); i >= 0 {
+					return nil, nil, l.errf(f.col+i, "label %q contains the control character %U, which Storm's explicit format cannot carry", f.s, []rune(f.s[i:])[0])
+				}
 				if _, dup := declared[f.s]; dup {
 					return nil, nil, l.errf(f.col, "label %q is declared twice", f.s)
 				}
@@ -417,6 +420,10 @@ func WriteStormTra(w io.Writer, m *dtmc.Model) error {
 	return bw.Flush()
 }
 
+// notStormLabelRune reports the characters a label of Storm's explicit format cannot hold:
+// blanks, which separate labels, and control characters.
+func notStormLabelRune(r rune) bool { return r <= ' ' || r == 0x7f }
+
 // WriteStormLab writes the labels file: "init" and "deadlock" first, then the model's labels in
 // sorted order.
 func WriteStormLab(w io.Writer, m *dtmc.Model) error {
@@ -429,8 +436,8 @@ func WriteStormLab(w io.Writer, m *dtmc.Model) error {
 		return err
 	}
 	for _, name := range names {
-		if name == "" || len(name) > stormMaxLabel || strings.HasPrefix(name, "#") || strings.ContainsFunc(name, func(r rune) bool { return r <= ' ' }) {
-			return fmt.Errorf("label %q cannot be written in Storm's explicit format: it needs 1 to %d characters without blanks, not starting with '#'", name, stormMaxLabel)
+		if name == "" || len(name) > stormMaxLabel || strings.HasPrefix(name, "#") || strings.ContainsFunc(name, notStormLabelRune) {
+			return fmt.Errorf("label %q cannot be written in Storm's explicit format: it needs 1 to %d characters without blanks or control characters, not starting with '#'", name, stormMaxLabel)
 		}
 	}
 	all := append([]string{"init", "deadlock"}, names...)
