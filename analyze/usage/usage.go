@@ -163,14 +163,22 @@ func (u *Usage) Func(name string, g *frontend.CFG) (*profile.Func, error) {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
+	// Decisions by line, so that each key looks only at its own line.
+	byLine := map[int][]int{}
+	for id, nd := range g.Nodes {
+		if nd.IsDecision() {
+			byLine[nd.Pos.Line] = append(byLine[nd.Pos.Line], id)
+		}
+	}
 	for _, key := range keys {
 		p, ok := parsePos(key)
 		if !ok {
 			return nil, fmt.Errorf("%s: %q is not file:line or file:line:col", where(key), key)
 		}
 		var hits []int
-		for id, nd := range g.Nodes {
-			if !nd.IsDecision() || !sameFile(nd.Pos.Filename, p.file) || nd.Pos.Line != p.line {
+		for _, id := range byLine[p.line] {
+			nd := g.Nodes[id]
+			if !sameFile(nd.Pos.Filename, p.file) {
 				continue
 			}
 			if p.col == 0 || nd.Pos.Column == p.col || nd.AST != nil && g.Fset.Position(nd.AST.Pos()).Column == p.col {

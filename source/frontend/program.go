@@ -12,11 +12,6 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// LoadMode is what Load asks go/packages for: syntax, types and type information of the named
-// packages only; their dependencies are read from export data.
-const LoadMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles |
-	packages.NeedSyntax | packages.NeedTypes | packages.NeedTypesInfo
-
 // Program is a set of loaded packages.
 type Program struct {
 	Fset *token.FileSet
@@ -38,12 +33,12 @@ type Func struct {
 }
 
 // Load loads the packages matching patterns (as the go command understands them) in the module
-// at or above dir. Any error a package has (listing, parsing, type checking) makes Load fail; the
+// at or above dir: syntax, types and type information of those packages, their dependencies
+// from export data. Any error a package has (listing, parsing, type checking) makes Load fail; the
 // error lists them all, each with its file:line:col.
 func Load(dir string, patterns ...string) (*Program, error) {
 	fset := token.NewFileSet()
-	cfg := &packages.Config{Mode: LoadMode, Dir: dir, Fset: fset}
-	pkgs, err := packages.Load(cfg, patterns...)
+	pkgs, err := loadPackages(dir, fset, patterns)
 	if err != nil {
 		return nil, fmt.Errorf("frontend: loading %s: %w", strings.Join(patterns, " "), err)
 	}

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// bigFunc writes a module with one function of about n statements (assignments, branches and
+// loops nested in groups of twenty) and a given usage profile that invokes it once, and returns
+// the module's directory.
+func bigFunc(tb testing.TB, n int) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	var b, dec strings.Builder
+	b.WriteString("package big\n\n// F is generated.\nfunc F(x int) int {\n\ts := 0\n")
+	line := 6 // of the next statement
+	for i := 0; i < n/20; i++ {
+		fmt.Fprintf(&b, "\tif x%%%d == 0 {\n", i%7+2)
+		fmt.Fprintf(&dec, `"big.go:%d": {"true": 500, "false": 500}, `, line)
+		for j := 0; j < 8; j++ {
+			fmt.Fprintf(&b, "\t\ts += %d\n", i*j+1)
+		}
+		b.WriteString("\t} else {\n\t\ts -= x\n\t}\n")
+		line += 12
+		fmt.Fprintf(&b, "\tfor k := 0; k < %d; k++ {\n", i%5+1)
+		fmt.Fprintf(&dec, `"big.go:%d": {"true": %d, "false": 1000}, `, line, 1000*(i%5+1))
+		for j := 0; j < 6; j++ {
+			fmt.Fprintf(&b, "\t\ts ^= k + %d\n", j)
+		}
+		b.WriteString("\t}\n")
+		line += 8
+	}
+	b.WriteString("\treturn s\n}\n")
+	decisions := strings.TrimSuffix(dec.String(), ", ")
+	files := map[string]string{
+		"go.mod":     "module big\n\ngo 1.26\n",
+		"big.go":     b.String(),
+		"usage.json": `{"format": "augur-usage/1", "functions": {"big.F": {"invocations": 1000, "decisions": {` + decisions + `}}}}`,
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// BenchmarkAnalyzeLarge times `augur analyze` of one function of 1k to 100k statements, from
+// loading to the printed hot spots: the whole command must grow linearly.
+func BenchmarkAnalyzeLarge(b *testing.B) {
+	for _, n := range []int{1000, 5000, 20000, 100000} {
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			dir := bigFunc(b, n)
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				t0 := time.Now()
+				var errb strings.Builder
+				code := run([]string{"analyze", "big.F", "--dir", dir, "--profile", filepath.Join(dir, "usage.json")}, io.Discard, &errb)
+				if code != 0 {
+					b.Fatalf("exit %d: %s", code, errb.String())
+				}
+				b.ReportMetric(time.Since(t0).Seconds(), "s/analysis")
+			}
+		})
+	}
+}
