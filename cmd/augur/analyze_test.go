@@ -76,3 +76,41 @@ func TestAnalyzeErrors(t *testing.T) {
 		}
 	}
 }
+
+func TestNum(t *testing.T) {
+	for v, want := range map[float64]string{33590104.08: "33590104.08", 0.6999998206: "0.7", 10.08412: "10.084", 13.753051: "13.753", 226.1000057: "226.1", 22.5: "22.5", 1e-9: "1e-09", 0: "0", 123456.789: "123456.79"} {
+		if got := num(v); got != want {
+			t.Errorf("num(%v) = %s, want %s", v, got, want)
+		}
+	}
+}
+
+// Hot spots are sorted by share, the top 20 unless --all, and JSON carries the exact fractions.
+func TestAnalyzeHotSpotsAndExact(t *testing.T) {
+	code, out, errs := runCLI(t, "analyze", l1, "--profile", "examples/distance/usage.json", "--by", "cost")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	i := strings.Index(out, "by share of cost")
+	if i < 0 || !strings.Contains(out[i:], "16    0.1         0.7   0     100.0%  return 0, ErrLength") {
+		t.Errorf("hot spots by cost:\n%s", out)
+	}
+	if code, _, errs := runCLI(t, "analyze", l1, "--profile", "examples/distance/usage.json", "--by", "energy"); code != exitUsage || !strings.Contains(errs, "no such reward") {
+		t.Errorf("--by energy: exit %d, %s", code, errs)
+	}
+	code, out, errs = runCLI(t, "analyze", l1, "--profile", "examples/distance/usage.json", "--json", "--method", "exact")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var got struct {
+		Scenarios []struct {
+			Exact map[string]string `json:"exact"`
+		} `json:"scenarios"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if e := got.Scenarios[0].Exact; e[`R{"cost"}=? [ F "end" ]`] != "7/10" || e[`R{"time"}=? [ F "end" ]`] != "45/2" {
+		t.Errorf("exact values %v", e)
+	}
+}

@@ -69,3 +69,22 @@ func BenchmarkAnalyzeLarge(b *testing.B) {
 		})
 	}
 }
+
+// TestHotSpotsTruncated: the text output lists the top 20 statements and says how many more
+// --all would list.
+func TestHotSpotsTruncated(t *testing.T) {
+	dir := bigFunc(t, 200)
+	prof := filepath.Join(dir, "usage.json")
+	code, out, errs := runCLI(t, "analyze", "big.F", "--dir", dir, "--profile", prof)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	rows := strings.Count(out[strings.Index(out, "statement\n"):], "\n") - 2
+	if rows != hotSpotRows || !strings.Contains(out, "more statements; --all lists them") {
+		t.Errorf("%d rows:\n%s", rows, out)
+	}
+	code, all, _ := runCLI(t, "analyze", "big.F", "--dir", dir, "--profile", prof, "--all")
+	if code != 0 || strings.Contains(all, "--all lists them") || strings.Count(all, "\n") < 200 {
+		t.Errorf("--all: exit %d, %d lines", code, strings.Count(all, "\n"))
+	}
+}

@@ -1,0 +1,328 @@
+// Package predict owns PROPER's predictions for one Go function under scenarios: a scenario is a
+// usage profile and a set of rewards (the source's annotations, a rewards file, --set changes, a
+// measured CPU time); predicting it synthesises the function's Markov model, checks its
+// properties and gives each statement's share. What-if analysis is a list of scenarios built
+// from the baseline, each change alone and all of them together, compared without running the
+// code again.
+//
+// It may use the source, probe, analyze and markov groups; it must not run workloads (package
+// instrument does) or print anything: the command line formats what it returns.
+package predict
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/augur-perf/augur/analyze/synth"
+	"github.com/augur-perf/augur/analyze/usage"
+	"github.com/augur-perf/augur/markov/checker"
+	"github.com/augur-perf/augur/markov/pctl"
+	"github.com/augur-perf/augur/probe/instrument"
+	"github.com/augur-perf/augur/probe/profile"
+	"github.com/augur-perf/augur/source/annot"
+	"github.com/augur-perf/augur/source/frontend"
+)
+
+// LoadFunc loads the package of spec (import/path.Func, import/path.T.Method or
+// import/path.(*T).Method) from the module at dir and selects that one function. The package path
+// ends at one of the dots of spec's last path element (gopkg.in/yaml.v3.Unmarshal has two
+// candidates): the longest that loads wins.
+func LoadFunc(dir, spec string) (*frontend.Program, *frontend.Func, error) {
+	slash := strings.LastIndex(spec, "/") + 1
+	var candidates []string
+	for i := len(spec) - 1; i > slash; i-- {
+		if spec[i] == '.' {
+			candidates = append(candidates, spec[:i])
+		}
+	}
+	if len(candidates) == 0 {
+		return nil, nil, fmt.Errorf("%q names no function: give import/path.Func, import/path.T.Method or import/path.(*T).Method", spec)
+	}
+	var firstErr error
+	for _, path := range candidates {
+		prog, err := frontend.Load(dir, path)
+		if err != nil {
+			if firstErr == nil {
+				firstErr = err
+			}
+			continue
+		}
+		fns, err := prog.Select(spec)
+		if err != nil {
+			return nil, nil, err
+		}
+		if len(fns) != 1 {
+			names := make([]string, len(fns))
+			for i, f := range fns {
+				names[i] = f.Name
+			}
+			return nil, nil, fmt.Errorf("%s names %d functions (%s); give one", spec, len(fns), strings.Join(names, ", "))
+		}
+		return prog, fns[0], nil
+	}
+	return nil, nil, firstErr
+}
+
+// ReadProfile reads a measured profile (augur-profile/1) or a given one (augur-usage/1, counts as
+// PROPER's logs state them), telling them apart by their format tag. A measured profile of other
+// source than fn's (it changed since) is refused.
+func ReadProfile(path string, fn *frontend.Func) (*profile.Profile, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var head struct {
+		Format string `json:"format"`
+	}
+	if err := json.Unmarshal(data, &head); err != nil {
+		return nil, fmt.Errorf("%s: not a profile: %v", path, err)
+	}
+	switch head.Format {
+	case profile.Format:
+		p, err := profile.Read(path)
+		if err != nil {
+			return nil, err
+		}
+		if pf, ok := p.Funcs[fn.Name]; ok && pf.Hash != "" {
+			hash, err := instrument.FuncHash(fn)
+			if err != nil {
+				return nil, err
+			}
+			if pf.Hash != hash {
+				return nil, fmt.Errorf("%s: %s was measured on other source (it changed since): run 'augur profile' again", path, fn.Name)
+			}
+		}
+		return p, nil
+	case usage.Format:
+		u, err := usage.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		return u.Profile([]*frontend.Func{fn})
+	}
+	return nil, fmt.Errorf("%s: format %q is neither %q (measured) nor %q (given)", path, head.Format, profile.Format, usage.Format)
+}
+
+// A Scenario is one combination of rewards and usage profile to predict under.
+type Scenario struct {
+	Name    string
+	Rewards annot.Rewards
+	// Profile is the usage profile, described by ProfileName.
+	Profile     *profile.Profile
+	ProfileName string
+	// AllowUninvoked predicts even when the profile never invoked the function (every decision
+	// then follows the synthesis's unseen policy); otherwise that is an error.
+	AllowUninvoked bool
+}
+
+// Baseline is the scenario of the source's own annotations under profile p.
+func Baseline(fn *frontend.Func, p *profile.Profile, profileName string) (Scenario, error) {
+	r, err := annot.ForFunc(fn)
+	if err != nil {
+		return Scenario{}, err
+	}
+	return Scenario{Name: "baseline", Rewards: r, Profile: p, ProfileName: profileName}, nil
+}
+
+// A Change is one what-if change of rewards: a rewards file (augur-rewards/1) or a --set
+// NAME@FILE:LINE=VALUE.
+type Change struct {
+	Name string
+	File *annot.File
+}
+
+// RewardsFile reads a rewards file as a change.
+func RewardsFile(path string) (Change, error) {
+	f, err := annot.ReadFile(path)
+	if err != nil {
+		return Change{}, err
+	}
+	return Change{Name: "rewards " + filepath.Base(path), File: f}, nil
+}
+
+// SetReward parses NAME@FILE:LINE=VALUE as a change.
+func SetReward(spec string) (Change, error) {
+	f := &annot.File{}
+	if err := f.Set(spec); err != nil {
+		return Change{}, fmt.Errorf("--set %s: %v", spec, err)
+	}
+	return Change{Name: spec, File: f}, nil
+}
+
+// WhatIf makes one scenario per change (each applied alone to the baseline), one per other
+// profile (named by names), and, when there are several, a last one with every change and the
+// last profile together.
+func WhatIf(fn *frontend.Func, baseline Scenario, changes []Change, profiles []*profile.Profile, names []string) ([]Scenario, error) {
+	var out []Scenario
+	combined := baseline
+	combined.Rewards = cloneRewards(baseline.Rewards)
+	for _, c := range changes {
+		sc := baseline
+		sc.Name = c.Name
+		sc.Rewards = cloneRewards(baseline.Rewards)
+		if err := c.File.Apply(fn.CFG, sc.Rewards); err != nil {
+			return nil, err
+		}
+		if err := c.File.Apply(fn.CFG, combined.Rewards); err != nil {
+			return nil, err
+		}
+		out = append(out, sc)
+	}
+	for i, p := range profiles {
+		sc := baseline
+		sc.Name = "profile " + filepath.Base(names[i])
+		sc.Profile, sc.ProfileName = p, names[i]
+		out = append(out, sc)
+		combined.Profile, combined.ProfileName = p, names[i]
+	}
+	for _, c := range changes {
+		if err := c.File.Unused(); err != nil {
+			return nil, fmt.Errorf("%s: %v", c.Name, err)
+		}
+	}
+	if len(out) > 1 {
+		combined.Name = "all changes"
+		out = append(out, combined)
+	}
+	return out, nil
+}
+
+func cloneRewards(r annot.Rewards) annot.Rewards {
+	out := annot.Rewards{}
+	for n, v := range r {
+		out[n] = append([]float64(nil), v...)
+	}
+	return out
+}
+
+// Options control Predict.
+type Options struct {
+	Synth   synth.Options
+	Checker checker.Options
+	// Props are properties to check besides every reward's R{"name"}=? [ F "end" ].
+	Props []string
+}
+
+// An Outcome is a scenario's model and answers.
+type Outcome struct {
+	Scenario Scenario
+	// Func is the profile's counts of the function.
+	Func  *profile.Func
+	Synth *synth.Result
+	// Rewards names the reward structures, Props the properties checked (one per reward, then
+	// Options.Props) and Values their results, in the same order.
+	Rewards []string
+	Props   []string
+	Values  []*checker.Result
+	// Units gives the unit of a reward where it is known ("ns" for measured CPU time).
+	Units map[string]string
+}
+
+// Predict synthesises fn's model under the scenario and checks its properties. A profile with CPU
+// samples adds a measured reward, "time" (or "time_measured" when an annotation already uses
+// "time"): CPU nanoseconds per execution of each statement.
+func (sc Scenario) Predict(fn *frontend.Func, opt Options) (*Outcome, error) {
+	warn := ""
+	pf, ok := sc.Profile.Funcs[fn.Name]
+	if !ok {
+		return nil, fmt.Errorf("profile %s has no counts for %s (it has %d functions): profile the package that declares it", sc.ProfileName, fn.Name, len(sc.Profile.Funcs))
+	}
+	if pf.Invocations == 0 && !sc.AllowUninvoked {
+		return nil, fmt.Errorf("%s never invoked %s: its model would be made up (--allow-uninvoked to go on, every decision then following --unseen)", sc.ProfileName, fn.Name)
+	}
+	units := map[string]string{}
+	if sc.Profile.CPU != nil {
+		// Named so as not to hide an annotation.
+		sc.Rewards = cloneRewards(sc.Rewards)
+		name := "time"
+		if _, taken := sc.Rewards[name]; taken {
+			name = "time_measured"
+		}
+		sc.Rewards[name] = profile.FromCPU(fn.CFG, pf, sc.Profile.CPU)
+		units[name] = "ns"
+		if !slices.ContainsFunc(sc.Rewards[name], func(v float64) bool { return v > 0 }) {
+			warn = fmt.Sprintf("the CPU profile has no samples in %s: the workload spent too little time there (pprof samples every 10 ms); run it longer (go test -count, -benchtime)", fn.Name)
+		}
+	}
+	so := opt.Synth
+	so.Rewards = sc.Rewards
+	res, err := synth.Synthesize(fn.CFG, pf, so)
+	if err != nil {
+		return nil, err
+	}
+	o := &Outcome{Scenario: sc, Func: pf, Synth: res, Rewards: sc.Rewards.Names(), Units: units}
+	if warn != "" {
+		o.Synth.Warnings = append(o.Synth.Warnings, synth.Warning{Msg: warn})
+	}
+	for _, n := range o.Rewards {
+		o.Props = append(o.Props, fmt.Sprintf(`R{"%s"}=? [ F "end" ]`, n))
+	}
+	o.Props = append(o.Props, opt.Props...)
+	for _, p := range o.Props {
+		f, err := pctl.Parse(p)
+		if err != nil {
+			return nil, fmt.Errorf("--prop %q: %v", p, err)
+		}
+		r, err := checker.Check(res.Model, f, opt.Checker)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", p, err)
+		}
+		o.Values = append(o.Values, r)
+	}
+	return o, nil
+}
+
+// A Stmt is one statement's expected executions and expected reward per invocation.
+type Stmt struct {
+	Line       int
+	Text       string
+	Executions float64
+	Rewards    map[string]float64
+}
+
+// HotSpots gives every statement's expected executions and rewards per invocation, in source
+// order. Because the model's probabilities are count ratios, its expected visits to a node equal
+// the profile's Count/Invocations exactly (the identity synth's tests check), so the counts give
+// them directly.
+func (o *Outcome) HotSpots(fn *frontend.Func) []Stmt {
+	var out []Stmt
+	n0 := float64(o.Func.Invocations)
+	for id, nd := range fn.CFG.Nodes {
+		if nd.IsExit() || nd.Pos.Line == 0 {
+			continue
+		}
+		st := Stmt{Line: nd.Pos.Line, Text: nd.Text, Rewards: map[string]float64{}}
+		if n0 > 0 {
+			st.Executions = float64(o.Func.Nodes[id].Count) / n0
+		}
+		for name, rs := range o.Scenario.Rewards {
+			st.Rewards[name] = st.Executions * rs[id]
+		}
+		out = append(out, st)
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Line < out[j].Line })
+	return out
+}
+
+// ByShare orders statements by their share of reward name, largest first (source order among
+// equals), and gives each share of the total.
+func ByShare(stmts []Stmt, name string) (sorted []Stmt, shares []float64) {
+	sorted = slices.Clone(stmts)
+	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].Rewards[name] > sorted[j].Rewards[name] })
+	total := 0.0
+	for _, s := range stmts {
+		total += s.Rewards[name]
+	}
+	shares = make([]float64, len(sorted))
+	for i, s := range sorted {
+		if total > 0 {
+			shares[i] = s.Rewards[name] / total
+		}
+	}
+	return sorted, shares
+}
