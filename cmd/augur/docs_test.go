@@ -79,14 +79,20 @@ func TestDocs(t *testing.T) {
 			if c.slow && !*docsSlow {
 				t.Skip("slow: run with -docs.slow")
 			}
-			var out, errb bytes.Buffer
-			code := run(c.args, &out, &errb)
-			if code != c.exit {
-				t.Fatalf("augur %s: exit %d, documented %d\nstderr:\n%s", strings.Join(c.args, " "), code, c.exit, errb.String())
+			var got, withErr []string
+			var okOut, okErr bool
+			// A measured block gets a second, fresh run before it fails: a model measured on a
+			// busy machine may show a noise term the documented one has not.
+			for try := 0; try < 2 && !okOut && !okErr && (try == 0 || c.measured && !*docsUpdate); try++ {
+				var out, errb bytes.Buffer
+				code := run(c.args, &out, &errb)
+				if code != c.exit {
+					t.Fatalf("augur %s: exit %d, documented %d\nstderr:\n%s", strings.Join(c.args, " "), code, c.exit, errb.String())
+				}
+				// The documentation may show stderr's summary lines too.
+				got, withErr = lines(clean(out.String())), lines(clean(errb.String()+out.String()))
+				okOut, okErr = matchLines(c.want, got, c.measured), matchLines(c.want, withErr, c.measured)
 			}
-			// The documentation may show stderr's summary lines too.
-			got, withErr := lines(clean(out.String())), lines(clean(errb.String()+out.String()))
-			okOut, okErr := matchLines(c.want, got, c.measured), matchLines(c.want, withErr, c.measured)
 			switch {
 			case *docsUpdate && (c.measured || !okOut && !okErr):
 				// Measured blocks are rewritten too, so that their figures are this run's.

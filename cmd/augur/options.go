@@ -918,13 +918,23 @@ func runOptionsMeasure(c *command, args []string, stdout, stderr io.Writer) erro
 		enc.SetIndent("", "  ")
 		return enc.Encode(mf)
 	}
-	const precision = 3
-	fmt.Fprintf(stdout, "%s  (seconds)\n\n", model.Format(influence.FormatOptions{Precision: precision}))
+	// Three standard errors: a term that small could be the noise of the repetitions.
+	show := influence.FormatOptions{Precision: 3, Noise: 3}
+	fmt.Fprintf(stdout, "%s  (seconds)\n", model.Format(show))
+	var noise []string
+	for _, term := range model.Terms {
+		if !show.Shows(term) && math.Abs(term.Coef) >= 0.5e-3 {
+			noise = append(noise, strings.Join(term.Options, "·"))
+		}
+	}
+	if len(noise) > 0 {
+		fmt.Fprintf(stdout, "(left out, within 3 standard errors of zero: %s; -o keeps every term)\n", strings.Join(noise, ", "))
+	}
+	fmt.Fprintln(stdout)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "term\tseconds\tregions")
 	for _, term := range model.Terms {
-		// The same rule as the formula's: terms that round away are transform noise.
-		if math.Abs(term.Coef) < 0.5*math.Pow10(-precision) {
+		if !show.Shows(term) {
 			continue
 		}
 		var where []string

@@ -18,6 +18,10 @@ type FormatOptions struct {
 	Threshold float64
 	// KeepSmall prints every term, however small.
 	KeepSmall bool
+	// Noise, when positive, also drops terms whose |coef| is below Noise times their
+	// spread: at that many standard errors they cannot be told from zero. Terms without a
+	// known spread are kept.
+	Noise float64
 	// Spread prints "(c ± s)" for terms with a known spread.
 	Spread bool
 }
@@ -28,21 +32,14 @@ func (m Model) String() string { return m.Format(FormatOptions{}) }
 
 // Format writes the model as "T = c0 + c1·A + ..." in seconds, terms by size then name.
 func (m Model) Format(o FormatOptions) string {
-	prec := o.Precision
-	if prec <= 0 {
-		prec = 2
-	}
-	thr := o.Threshold
-	if thr <= 0 {
-		thr = 0.5 * math.Pow(10, -float64(prec))
-	}
+	prec := o.precision()
 	terms := append([]Term(nil), m.Terms...)
 	sortTerms(terms)
 	var b strings.Builder
 	b.WriteString("T =")
 	first := true
 	for _, t := range terms {
-		if !o.KeepSmall && math.Abs(t.Coef) < thr {
+		if !o.Shows(t) {
 			continue
 		}
 		c := t.Coef
@@ -73,6 +70,27 @@ func (m Model) Format(o FormatOptions) string {
 		fmt.Fprintf(&b, " %.*f", prec, 0.0)
 	}
 	return b.String()
+}
+
+func (o FormatOptions) precision() int {
+	if o.Precision <= 0 {
+		return 2
+	}
+	return o.Precision
+}
+
+// Shows reports whether Format prints the term: it is not below the threshold, nor (with
+// Noise) within noise of zero.
+func (o FormatOptions) Shows(t Term) bool {
+	if o.KeepSmall {
+		return true
+	}
+	thr := o.Threshold
+	if thr <= 0 {
+		thr = 0.5 * math.Pow(10, -float64(o.precision()))
+	}
+	c := math.Abs(t.Coef)
+	return c >= thr && !(o.Noise > 0 && c < o.Noise*t.Spread)
 }
 
 // MarshalJSON writes the terms in canonical order.

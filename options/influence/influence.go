@@ -32,6 +32,10 @@ type Region struct {
 type Measurement struct {
 	Config  Config
 	Seconds float64
+	// SE is the standard error of Seconds when it already summarises repeated runs (a
+	// median of repetitions, say); 0 for a single run. It stands in for the spread of a
+	// cell that has only this measurement.
+	SE float64
 }
 
 // Cell is the summary of all runs whose configurations restrict to one assignment of the
@@ -40,7 +44,8 @@ type Cell struct {
 	// On lists the region's options that are on in this assignment, in the region's order.
 	On   []string `json:"on"`
 	Mean float64  `json:"mean"`
-	// SD is the sample standard deviation of the runs (0 for a single run).
+	// SD is the sample standard deviation of the runs; for a single run, its Measurement.SE
+	// (0 when it has none).
 	SD float64 `json:"sd"`
 	N  int     `json:"n"`
 }
@@ -108,6 +113,7 @@ func LocalModel(r Region, ms []Measurement) (Local, error) {
 	size := 1 << k
 	sum := make([]float64, size)
 	sumSq := make([]float64, size)
+	se := make([]float64, size)
 	n := make([]int, size)
 	for _, m := range ms {
 		if math.IsNaN(m.Seconds) || math.IsInf(m.Seconds, 0) {
@@ -120,6 +126,7 @@ func LocalModel(r Region, ms []Measurement) (Local, error) {
 			}
 		}
 		sum[mask] += m.Seconds
+		se[mask] = m.SE
 		n[mask]++
 	}
 	mean := make([]float64, size)
@@ -147,6 +154,9 @@ func LocalModel(r Region, ms []Measurement) (Local, error) {
 			missing = append(missing, assignmentString(r.Options, mask))
 		} else if n[mask] > 1 {
 			c.SD = math.Sqrt(sumSq[mask] / float64(n[mask]-1))
+		} else if se[mask] > 0 && !math.IsInf(se[mask], 0) {
+			// One summarised measurement: its standard error is the cell's (SD/√N with N=1).
+			c.SD = se[mask]
 		}
 		table[mask] = c
 	}
@@ -181,7 +191,7 @@ func localFromTable(r Region, table []Cell) Local {
 	variance := make([]float64, size)
 	for mask, c := range table {
 		coef[mask] = c.Mean
-		if c.N > 1 {
+		if c.N > 0 {
 			variance[mask] = c.SD * c.SD / float64(c.N)
 		}
 	}

@@ -208,9 +208,9 @@ func TestMobiusRoundTrip(t *testing.T) {
 
 func TestMissingAssignments(t *testing.T) {
 	ms := []Measurement{
-		{Config{}, 1},
-		{Config{"A": true}, 2},
-		{Config{"A": true, "B": true}, 3},
+		{Config: Config{}, Seconds: 1},
+		{Config: Config{"A": true}, Seconds: 2},
+		{Config: Config{"A": true, "B": true}, Seconds: 3},
 	}
 	_, err := LocalModel(Region{Name: "loop", Position: "x.go:3:1", Options: []string{"A", "B"}}, ms)
 	if err == nil || !strings.Contains(err.Error(), "{A=false B=true}") || !strings.Contains(err.Error(), "x.go:3:1") {
@@ -219,14 +219,14 @@ func TestMissingAssignments(t *testing.T) {
 	if _, err := LocalModel(Region{Name: "r", Options: []string{"A", "A"}}, ms); err == nil {
 		t.Error("duplicate option accepted")
 	}
-	if _, err := LocalModel(Region{Name: "r"}, []Measurement{{Config{}, math.NaN()}}); err == nil {
+	if _, err := LocalModel(Region{Name: "r"}, []Measurement{{Config: Config{}, Seconds: math.NaN()}}); err == nil {
 		t.Error("NaN accepted")
 	}
 }
 
 func TestSpread(t *testing.T) {
 	// Off: 1.0 and 1.2 (mean 1.1, sd √0.02); on: 3.0 three times.
-	ms := []Measurement{{Config{}, 1.0}, {Config{}, 1.2}, {Config{"A": true}, 3}, {Config{"A": true}, 3}, {Config{"A": true}, 3}}
+	ms := []Measurement{{Config: Config{}, Seconds: 1.0}, {Config: Config{}, Seconds: 1.2}, {Config: Config{"A": true}, Seconds: 3}, {Config: Config{"A": true}, Seconds: 3}, {Config: Config{"A": true}, Seconds: 3}}
 	l, err := LocalModel(Region{Name: "r", Options: []string{"A"}}, ms)
 	if err != nil {
 		t.Fatal(err)
@@ -310,4 +310,37 @@ func FuzzParseModel(f *testing.F) {
 		}
 		_ = Predict(m, Config{})
 	})
+}
+
+func TestNoise(t *testing.T) {
+	// One summarised measurement per cell, each with standard error 0.01: every cell
+	// variance is 1e-4, and the interaction A·B sums four of them (spread 0.02).
+	ms := []Measurement{
+		{Config: Config{}, Seconds: 1, SE: 0.01},
+		{Config: Config{"A": true}, Seconds: 2, SE: 0.01},
+		{Config: Config{"B": true}, Seconds: 1.5, SE: 0.01},
+		{Config: Config{"A": true, "B": true}, Seconds: 2.55, SE: 0.01},
+	}
+	l, err := LocalModel(Region{Name: "r", Options: []string{"A", "B"}}, ms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := Global(l)
+	ab := m.Terms[len(m.Terms)-1]
+	if strings.Join(ab.Options, "·") != "A·B" || math.Abs(ab.Coef-0.05) > 1e-12 || math.Abs(ab.Spread-0.02) > 1e-12 {
+		t.Fatalf("A·B term %+v, want 0.05 ± 0.02", ab)
+	}
+	if got := m.Format(FormatOptions{}); got != "T = 1.00 + 1.00·A + 0.50·B + 0.05·A·B" {
+		t.Errorf("without Noise: %q", got)
+	}
+	// 0.05 is 2.5 standard errors: kept at 2, left out at 3.
+	if got := m.Format(FormatOptions{Noise: 2}); got != "T = 1.00 + 1.00·A + 0.50·B + 0.05·A·B" {
+		t.Errorf("Noise 2: %q", got)
+	}
+	if got := m.Format(FormatOptions{Noise: 3}); got != "T = 1.00 + 1.00·A + 0.50·B" {
+		t.Errorf("Noise 3: %q", got)
+	}
+	if !(FormatOptions{Noise: 3, KeepSmall: true}).Shows(ab) {
+		t.Error("KeepSmall must show every term")
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"sort"
 	"strings"
@@ -73,11 +74,30 @@ func Measurements(r *Result, regs []regions.Region) []RegionRuns {
 		}
 		for k, xs := range samples {
 			if len(xs) > 0 {
-				out[k].Runs = append(out[k].Runs, influence.Measurement{Config: cfg, Seconds: Median(xs)})
+				out[k].Runs = append(out[k].Runs, influence.Measurement{Config: cfg, Seconds: Median(xs), SE: MedianSE(xs)})
 			}
 		}
 	}
 	return out
+}
+
+// MedianSE is the standard error of the median of xs, √(π/2)·s/√n for normal noise with
+// sample deviation s; 0 for fewer than two values.
+func MedianSE(xs []float64) float64 {
+	n := len(xs)
+	if n < 2 {
+		return 0
+	}
+	var mean float64
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(n)
+	var ss float64
+	for _, x := range xs {
+		ss += (x - mean) * (x - mean)
+	}
+	return math.Sqrt(math.Pi/2) * math.Sqrt(ss/float64(n-1)) / math.Sqrt(float64(n))
 }
 
 // Median of xs (which it sorts); the mean of the middle two for an even count.

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"math"
 	"strings"
 	"testing"
 
@@ -38,5 +39,16 @@ func TestInvocation(t *testing.T) {
 	set.Options[0].Sites[0] = sources.Site{Callee: "example.com/cfg.Load"}
 	if _, err := invocation(Setup{Options: set}, compress.Config{1}); err == nil || !strings.Contains(err.Error(), "@env:NAME") {
 		t.Errorf("an option the runner cannot set: %v", err)
+	}
+}
+
+func TestMedianSE(t *testing.T) {
+	if got := MedianSE([]float64{3}); got != 0 {
+		t.Errorf("one value: %v, want 0", got)
+	}
+	// Sample deviation of {1, 2, 3} is 1: √(π/2)/√3.
+	want := math.Sqrt(math.Pi/2) / math.Sqrt(3)
+	if got := MedianSE([]float64{1, 3, 2}); math.Abs(got-want) > 1e-15 {
+		t.Errorf("MedianSE = %v, want %v", got, want)
 	}
 }
