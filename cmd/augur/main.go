@@ -48,12 +48,15 @@ func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format
 // exitCode maps an error to augur's exit status.
 func exitCode(err error) int {
 	var ue usageError
+	// Library errors that are the caller's mistake (a declaration that matches nothing, say)
+	// say so with this method.
+	var caller interface{ UsageError() bool }
 	var we *workloadError
 	var ie *interruptedError
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return exitOK
-	case errors.Is(err, errUsage), errors.As(err, &ue):
+	case errors.Is(err, errUsage), errors.As(err, &ue), errors.As(err, &caller) && caller.UsageError():
 		return exitUsage
 	case errors.As(err, &we):
 		return exitWorkload

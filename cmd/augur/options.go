@@ -8,24 +8,18 @@ import (
 	"io"
 	"math"
 	"math/big"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
 
-	"github.com/augur-perf/augur/options/baselines"
-	"github.com/augur-perf/augur/options/compress"
 	"github.com/augur-perf/augur/options/influence"
 	"github.com/augur-perf/augur/options/regions"
 	"github.com/augur-perf/augur/options/runner"
-	"github.com/augur-perf/augur/options/sources"
+	"github.com/augur-perf/augur/options/study"
 	"github.com/augur-perf/augur/options/taint"
-	"github.com/augur-perf/augur/options/timing"
 )
 
 func init() {
@@ -191,12 +185,9 @@ Examples:
 
 // analysisFlags are the flags every subcommand that analyses source shares.
 type analysisFlags struct {
-	dir     string
-	deps    bool
-	sources multi
-	fields  multi
-	values  multi
-	fixed   multi
+	dir                            string
+	deps                           bool
+	sources, fields, values, fixed multi
 }
 
 func addAnalysisFlags(c *command, stderr io.Writer) (*flag.FlagSet, *analysisFlags) {
@@ -204,71 +195,32 @@ func addAnalysisFlags(c *command, stderr io.Writer) (*flag.FlagSet, *analysisFla
 	fs := c.flags(stderr)
 	fs.StringVar(&a.dir, "dir", "", "the module directory to load PKGS from (default: the current directory)")
 	fs.BoolVar(&a.deps, "deps", false, "analyse dependencies from source too (finds decisions libraries take on the options)")
-	fs.Var(&a.sources, "source", "declare a function whose result is an option: `import/path.Func[=Name]` or import/path.Type.Method (repeatable)")
-	fs.Var(&a.fields, "source-field", "declare a struct field whose reads are an option: `import/path.Type.Field[=Name]` (repeatable)")
+	fs.Var(&a.sources, "source", "declare a function whose result is an option: `import/path.Func[=Name][@env:NAME|@flag:-name|@key:name]` or import/path.Type.Method (repeatable)")
+	fs.Var(&a.fields, "source-field", "declare a struct field whose reads are an option: `import/path.Type.Field[=Name][@...]` (repeatable)")
 	fs.Var(&a.values, "values", "the values of a non-boolean option: `name=v1,v2[,...]` (repeatable)")
 	fs.Var(&a.fixed, "fixed", "an option held at one value for the experiment (an output path, a scale knob): not analysed, not varied; give its value in --run's ARGS (repeatable)")
 	return fs, a
 }
 
-// regions runs the analysis and finds the regions before and after optimisation.
-func (a *analysisFlags) regions(pkgs []string, stderr io.Writer) (*taint.Result, []regions.Region, []regions.Region, error) {
-	res, err := a.analyse(pkgs, stderr)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	before, after, err := regions.Find(res)
-	return res, before, after, err
+// request turns the flags and package patterns into the library's request.
+func (a *analysisFlags) request(pkgs []string) (study.Request, error) {
+	decls, err := study.ParseDecls(a.sources, a.fields, a.values, a.fixed)
+	return study.Request{Dir: a.dir, Patterns: pkgs, Deps: a.deps, Decls: decls}, err
 }
 
-// analyse loads the packages and runs the taint analysis.
+// analyse runs the analysis and prints its warnings.
 func (a *analysisFlags) analyse(pkgs []string, stderr io.Writer) (*taint.Result, error) {
-	if len(pkgs) == 0 {
-		return nil, fmt.Errorf("no packages given (e.g. ./examples/options)")
-	}
-	var decls sources.Decls
-	for _, s := range a.sources {
-		src, err := sources.ParseSource(s)
-		if err != nil {
-			return nil, fmt.Errorf("--source %q: %v", s, err)
-		}
-		decls.Sources = append(decls.Sources, src)
-	}
-	for _, s := range a.fields {
-		f, err := sources.ParseField(s)
-		if err != nil {
-			return nil, fmt.Errorf("--source-field %q: %v", s, err)
-		}
-		decls.Fields = append(decls.Fields, f)
-	}
-	for _, s := range a.values {
-		name, vals, err := sources.ParseValues(s)
-		if err != nil {
-			return nil, fmt.Errorf("--values %q: %v", s, err)
-		}
-		if decls.Values == nil {
-			decls.Values = map[string][]string{}
-		}
-		decls.Values[name] = vals
-	}
-	decls.Fixed = a.fixed
-	loaded, err := taint.Load(taint.Config{Dir: a.dir, Deps: a.deps}, pkgs...)
+	req, err := a.request(pkgs)
 	if err != nil {
 		return nil, err
 	}
-	res, err := taint.Analyze(loaded, decls)
-	if err != nil {
-		return nil, err
-	}
-	for _, w := range res.Options.Warnings {
-		fmt.Fprintf(stderr, "warning: %v\n", w)
-	}
-	for name := range decls.Values {
-		if res.Options.Lookup(name) == nil {
-			return nil, fmt.Errorf("--values %s: no option %q was found (options: %s)", name, name, strings.Join(res.Options.Names(), ", "))
+	res, err := study.Analyse(req)
+	if res != nil {
+		for _, w := range res.Options.Warnings {
+			fmt.Fprintf(stderr, "warning: %v\n", w)
 		}
 	}
-	return res, nil
+	return res, err
 }
 
 // base is the directory positions are printed relative to.
@@ -302,175 +254,6 @@ func runOptionsInfluence(c *command, args []string, stdout, stderr io.Writer) er
 	return res.WriteText(stdout, taint.TextOptions{Base: a.base(), OnlyInfluenced: !*all})
 }
 
-// space is the configuration space of the relevant options: those in some influence set.
-type space struct {
-	all      *sources.Set
-	names    []string // relevant option names, sorted
-	opts     []*sources.Option
-	domains  []int
-	sets     [][]int // influence sets over names, distinct, sorted
-	setNames [][]string
-}
-
-// newSpace collects the distinct influence sets of the decisions. Relevant non-boolean options
-// must have values.
-func newSpace(res *taint.Result) (*space, error) {
-	sp := &space{all: res.Options}
-	seen := map[string]bool{}
-	var setNames [][]string
-	for _, d := range res.Decisions {
-		if len(d.Options) == 0 {
-			continue
-		}
-		key := strings.Join(d.Options, "\x00")
-		if seen[key] {
-			continue
-		}
-		seen[key] = true
-		setNames = append(setNames, d.Options)
-	}
-	rel := map[string]bool{}
-	for _, s := range setNames {
-		for _, o := range s {
-			rel[o] = true
-		}
-	}
-	for name := range rel {
-		sp.names = append(sp.names, name)
-	}
-	sort.Strings(sp.names)
-	index := map[string]int{}
-	var missing []string
-	for i, name := range sp.names {
-		index[name] = i
-		o := res.Options.Lookup(name)
-		sp.opts = append(sp.opts, o)
-		switch {
-		case o.IsBool():
-			sp.domains = append(sp.domains, 2)
-		case len(o.Values) >= 2:
-			sp.domains = append(sp.domains, len(o.Values))
-		default:
-			missing = append(missing, fmt.Sprintf("%s (%s, %s)", name, o.Type, o.Sites[0].Position))
-			sp.domains = append(sp.domains, 2)
-		}
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("non-boolean options influence decisions but have no values; give them with --values name=v1,v2: %s", strings.Join(missing, "; "))
-	}
-	sort.Slice(setNames, func(i, j int) bool {
-		if len(setNames[i]) != len(setNames[j]) {
-			return len(setNames[i]) > len(setNames[j])
-		}
-		return strings.Join(setNames[i], ",") < strings.Join(setNames[j], ",")
-	})
-	for _, s := range setNames {
-		var idx []int
-		for _, o := range s {
-			idx = append(idx, index[o])
-		}
-		sp.sets = append(sp.sets, idx)
-	}
-	sp.setNames = setNames
-	return sp, nil
-}
-
-func (sp *space) value(o int, v int) string {
-	if sp.opts[o].IsBool() {
-		return strconv.FormatBool(v == 1)
-	}
-	return sp.opts[o].Values[v]
-}
-
-// bruteForce is the number of configurations of every option found, relevant or not:
-// the product of their domains (2 for booleans and for options without values).
-func (sp *space) bruteForce() *big.Int {
-	n := big.NewInt(1)
-	for _, o := range sp.all.Options {
-		if d := domainOf(o); d > 0 {
-			n.Mul(n, big.NewInt(int64(d)))
-		}
-	}
-	return n
-}
-
-// domainOf is an option's number of values: 2 for booleans, its --values otherwise, 0 when it
-// has none (such an option is left at its default and cannot be enumerated).
-func domainOf(o *sources.Option) int {
-	switch {
-	case o.IsBool():
-		return 2
-	case len(o.Values) >= 2:
-		return len(o.Values)
-	}
-	return 0
-}
-
-// enumerable counts the options brute force would vary.
-func (sp *space) enumerable() int {
-	n := 0
-	for _, o := range sp.all.Options {
-		if domainOf(o) > 0 {
-			n++
-		}
-	}
-	return n
-}
-
-// setting says how one option of a configuration is given to the program.
-type setting struct {
-	Name  string `json:"name"`
-	Value string `json:"value"`
-	// Arg is the command-line argument (flags) or Env the environment entry (os.Getenv);
-	// neither for options loaded through declared sources.
-	Arg string `json:"arg,omitempty"`
-	Env string `json:"env,omitempty"`
-}
-
-func (sp *space) settings(c compress.Config) []setting {
-	var out []setting
-	for o, v := range c {
-		if v == 0 {
-			continue
-		}
-		s := setting{Name: sp.names[o], Value: sp.value(o, v)}
-		switch kind := siteKind(sp.opts[o]); kind {
-		case "flag":
-			s.Arg = "-" + s.Name + "=" + s.Value
-		case "env":
-			s.Env = s.Name + "=" + s.Value
-		}
-		out = append(out, s)
-	}
-	return out
-}
-
-// siteKind is "flag", "env" or "declared".
-func siteKind(o *sources.Option) string {
-	for _, s := range o.Sites {
-		switch {
-		case strings.HasPrefix(s.Callee, "flag.") || strings.Contains(s.Callee, "flag.FlagSet"):
-			return "flag"
-		case s.Callee == "os.Getenv" || s.Callee == "os.LookupEnv":
-			return "env"
-		}
-	}
-	return "declared"
-}
-
-func (sp *space) compress(method string) (compress.Result, error) {
-	opts := compress.Options{Names: sp.names, Domains: sp.domains, Method: method}
-	if method == "auto" {
-		opts.Method = ""
-	}
-	switch method {
-	case "auto", "exact", "greedy", "pivot":
-	default:
-		return compress.Result{}, fmt.Errorf("unknown --method %q (want auto, exact, greedy or pivot)", method)
-	}
-	return compress.Compress(sp.sets, len(sp.names), opts)
-}
-
 func runOptionsConfigs(c *command, args []string, stdout, stderr io.Writer) error {
 	fs, a := addAnalysisFlags(c, stderr)
 	method := fs.String("method", "auto", "compression: auto, exact, greedy or pivot")
@@ -483,27 +266,23 @@ func runOptionsConfigs(c *command, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	sp, err := newSpace(res)
+	sp, err := study.NewSpace(res)
 	if err != nil {
 		return err
 	}
 	start := time.Now()
-	cr, err := sp.compress(*method)
+	cr, err := sp.Compress(*method)
 	if err != nil {
 		return err
 	}
 	took := time.Since(start)
-	brute := sp.bruteForce()
-	maxS := 0
-	for _, s := range sp.sets {
-		maxS = max(maxS, len(s))
-	}
+	brute := sp.BruteForce()
 	if *asJSON {
 		type cfgJSON struct {
-			On       []string  `json:"on"`
-			Settings []setting `json:"settings"`
-			Args     []string  `json:"args"`
-			Env      []string  `json:"env,omitempty"`
+			On       []string        `json:"on"`
+			Settings []study.Setting `json:"settings"`
+			Args     []string        `json:"args"`
+			Env      []string        `json:"env,omitempty"`
 		}
 		out := struct {
 			Options    []string   `json:"options"`
@@ -516,13 +295,13 @@ func runOptionsConfigs(c *command, args []string, stdout, stderr io.Writer) erro
 			MaxSet     int        `json:"max_set"`
 			BruteForce string     `json:"brute_force"`
 			Configs    []cfgJSON  `json:"configurations"`
-		}{Options: res.Options.Names(), Relevant: sp.names, Irrelevant: res.Irrelevant, Sets: sp.setNames,
-			Method: cr.Method, Optimal: cr.Optimal, LowerBound: cr.LowerBound, MaxSet: maxS, BruteForce: brute.String()}
+		}{Options: res.Options.Names(), Relevant: sp.Names, Irrelevant: res.Irrelevant, Sets: sp.SetNames,
+			Method: cr.Method, Optimal: cr.Optimal, LowerBound: cr.LowerBound, MaxSet: sp.MaxSet(), BruteForce: brute.String()}
 		if out.Irrelevant == nil {
 			out.Irrelevant = []string{}
 		}
 		for _, cfg := range cr.Configs {
-			j := cfgJSON{On: []string{}, Settings: sp.settings(cfg), Args: []string{}}
+			j := cfgJSON{On: []string{}, Settings: sp.Settings(cfg), Args: []string{}}
 			for _, s := range j.Settings {
 				j.On = append(j.On, s.Name)
 				if s.Arg != "" {
@@ -534,14 +313,12 @@ func runOptionsConfigs(c *command, args []string, stdout, stderr io.Writer) erro
 			}
 			out.Configs = append(out.Configs, j)
 		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(out)
+		return writeJSON(stdout, out)
 	}
 	fmt.Fprintf(stdout, "Options: %d found; %d influence some decision: {%s}; irrelevant: {%s}\n",
-		len(res.Options.Options), len(sp.names), strings.Join(sp.names, ", "), strings.Join(res.Irrelevant, ", "))
-	fmt.Fprintf(stdout, "Influence sets (%d distinct, largest %d):", len(sp.setNames), maxS)
-	for _, s := range sp.setNames {
+		len(res.Options.Options), len(sp.Names), strings.Join(sp.Names, ", "), strings.Join(res.Irrelevant, ", "))
+	fmt.Fprintf(stdout, "Influence sets (%d distinct, largest %d):", len(sp.SetNames), sp.MaxSet())
+	for _, s := range sp.SetNames {
 		fmt.Fprintf(stdout, " {%s}", strings.Join(s, ", "))
 	}
 	fmt.Fprintln(stdout)
@@ -553,74 +330,24 @@ func runOptionsConfigs(c *command, args []string, stdout, stderr io.Writer) erro
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	for i, cfg := range cr.Configs {
 		var args []string
-		for _, s := range sp.settings(cfg) {
-			switch {
-			case s.Arg != "":
-				args = append(args, s.Arg)
-			case s.Env != "":
-				args = append(args, s.Env)
-			default:
-				args = append(args, s.Name+"="+s.Value+" (declared)")
-			}
+		for _, s := range sp.Settings(cfg) {
+			args = append(args, s.String())
 		}
-		fmt.Fprintf(tw, "  %d\t%s\t%s\n", i+1, cfg.Format(sp.names, sp.domains), strings.Join(args, " "))
+		fmt.Fprintf(tw, "  %d\t%s\t%s\n", i+1, cfg.Format(sp.Names, sp.Domains), strings.Join(args, " "))
 	}
 	tw.Flush()
-	fmt.Fprintf(stdout, "\nLower bound: %d (2^max|S| = 2^%d for boolean options)\n", cr.LowerBound, maxS)
-	fmt.Fprintf(stdout, "Brute force: %s configurations (2^n, n = %d options with values)\n", brute, sp.enumerable())
+	fmt.Fprintf(stdout, "\nLower bound: %d (2^max|S| = 2^%d for boolean options)\n", cr.LowerBound, sp.MaxSet())
+	fmt.Fprintf(stdout, "Brute force: %s configurations (2^n, n = %d options with values)\n", brute, sp.Enumerable())
 	ratio := new(big.Float).Quo(new(big.Float).SetInt(brute), big.NewFloat(float64(max(1, len(cr.Configs)))))
 	r, _ := ratio.Float64()
 	fmt.Fprintf(stdout, "Compression: %d of %s configurations (%.4g× fewer)\n", len(cr.Configs), brute, r)
 	return nil
 }
 
-// modelFile is what measure writes and predict reads.
-type modelFile struct {
-	Format  string            `json:"format"`
-	System  string            `json:"system,omitempty"`
-	Options []string          `json:"options"`
-	Model   influence.Model   `json:"model"`
-	Locals  []influence.Local `json:"locals,omitempty"`
-	// Configurations measured and their end-to-end means (seconds), when known.
-	Configs   [][]string `json:"configurations,omitempty"`
-	Measuring float64    `json:"measuring_time_s,omitempty"`
-}
-
-const modelFormat = "augur-options-model/1"
-
-// readModel reads a model file, or a bare influence model ({"terms": [...]}).
-func readModel(path string) (*modelFile, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var probe struct {
-		Format string          `json:"format"`
-		Model  json.RawMessage `json:"model"`
-	}
-	if err := json.Unmarshal(data, &probe); err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	mf := &modelFile{}
-	raw := data
-	if probe.Format != "" {
-		if probe.Format != modelFormat {
-			return nil, fmt.Errorf("%s: format %q, want %q", path, probe.Format, modelFormat)
-		}
-		if err := json.Unmarshal(data, mf); err != nil {
-			return nil, fmt.Errorf("%s: %v", path, err)
-		}
-		raw = probe.Model
-	}
-	m, err := influence.ParseModel(raw)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %v", path, err)
-	}
-	mf.Model = m
-	if len(mf.Options) == 0 {
-		mf.Options = m.Options()
-	}
-	return mf, nil
+func writeJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
 }
 
 func runOptionsPredict(c *command, args []string, stdout, stderr io.Writer) error {
@@ -632,91 +359,45 @@ func runOptionsPredict(c *command, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	if len(pos) == 0 {
-		fmt.Fprintf(stderr, "augur options predict: expected a MODEL argument\n")
-		fs.Usage()
-		return errUsage
+		return usagef("expected a MODEL argument (a file written by 'augur options measure -o')")
 	}
-	mf, err := readModel(pos[0])
+	mf, err := study.ReadModel(pos[0])
 	if err != nil {
 		return err
 	}
-	known := map[string]bool{}
-	for _, o := range mf.Options {
-		known[o] = true
-	}
-	for _, o := range mf.Model.Options() {
-		known[o] = true
-	}
-	cfg := influence.Config{}
-	set := func(name string, on bool) error {
-		if !known[name] {
-			return fmt.Errorf("unknown option %q (the model's options: %s)", name, strings.Join(slices.Sorted(mapsKeys(known)), ", "))
+	on := map[string]bool{}
+	for _, name := range strings.Split(*config, ",") {
+		if name = strings.TrimSpace(name); name == "" {
+			continue
 		}
-		cfg[name] = on
-		return nil
-	}
-	if *config != "" {
-		for _, name := range strings.Split(*config, ",") {
-			if name = strings.TrimSpace(name); name == "" {
-				continue
-			}
-			if err := set(name, true); err != nil {
-				return fmt.Errorf("--config: %v", err)
-			}
+		if err := mf.Check(name); err != nil {
+			return usagef("--config: %v", err)
 		}
+		on[name] = true
 	}
 	for _, a := range pos[1:] {
 		name, val, hasVal := strings.Cut(a, "=")
-		on := true
+		v := true
 		if hasVal {
-			b, err := parseOnOff(val)
-			if err != nil {
-				return fmt.Errorf("%q: %v", a, err)
+			if v, err = parseOnOff(val); err != nil {
+				return usagef("%q: %v", a, err)
 			}
-			on = b
 		}
-		if err := set(name, on); err != nil {
-			return fmt.Errorf("%q: %v", a, err)
+		if err := mf.Check(name); err != nil {
+			return usagef("%q: %v", a, err)
 		}
+		on[name] = v
 	}
-	t := influence.Predict(mf.Model, cfg)
-	var on []string
-	for name, v := range cfg {
-		if v {
-			on = append(on, name)
-		}
-	}
-	sort.Strings(on)
-	type contrib struct {
-		Options []string           `json:"options"`
-		Coef    float64            `json:"coef"`
-		Sources []influence.Source `json:"sources,omitempty"`
-	}
-	var terms []contrib
-	for _, term := range mf.Model.Terms {
-		active := true
-		for _, o := range term.Options {
-			active = active && cfg[o]
-		}
-		if active {
-			terms = append(terms, contrib{Options: term.Options, Coef: term.Coef, Sources: term.Sources})
-		}
+	p, err := mf.Predict(on)
+	if err != nil {
+		return err
 	}
 	if *asJSON {
-		if on == nil {
-			on = []string{}
-		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
-			On      []string  `json:"on"`
-			Seconds float64   `json:"seconds"`
-			Terms   []contrib `json:"terms"`
-		}{on, t, terms})
+		return writeJSON(stdout, p)
 	}
-	fmt.Fprintf(stdout, "T({%s}) = %s s\n", strings.Join(on, ", "), fmtSeconds(t))
+	fmt.Fprintf(stdout, "T({%s}) = %s s\n", strings.Join(p.On, ", "), fmtSeconds(p.Seconds))
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	for _, term := range terms {
+	for _, term := range p.Terms {
 		name := "1"
 		if len(term.Options) > 0 {
 			name = strings.Join(term.Options, "·")
@@ -738,11 +419,7 @@ func sourceText(s influence.Source) string {
 }
 
 func fmtSeconds(v float64) string {
-	a := v
-	if a < 0 {
-		a = -a
-	}
-	switch {
+	switch a := math.Abs(v); {
 	case a == 0:
 		return "0"
 	case a >= 0.1:
@@ -762,16 +439,6 @@ func parseOnOff(s string) (bool, error) {
 	return false, fmt.Errorf("want 0 or 1 (or true/false), got %q", s)
 }
 
-func mapsKeys(m map[string]bool) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
-}
-
 func runOptionsRegions(c *command, args []string, stdout, stderr io.Writer) error {
 	fs, a := addAnalysisFlags(c, stderr)
 	asJSON := fs.Bool("json", false, "print the regions as JSON: {\"before\": [...], \"after\": [...]}")
@@ -779,7 +446,11 @@ func runOptionsRegions(c *command, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	_, before, after, err := a.regions(pos, stderr)
+	res, err := a.analyse(pos, stderr)
+	if err != nil {
+		return err
+	}
+	before, after, err := regions.Find(res)
 	if err != nil {
 		return err
 	}
@@ -803,9 +474,35 @@ func runOptionsRegions(c *command, args []string, stdout, stderr io.Writer) erro
 	return regions.WriteText(stdout, after, o)
 }
 
+// runFlag is the --run flag measure and evaluate share, and the configuration-file template
+// for options set by file keys.
+type runFlag struct{ run, config string }
+
+func addRunFlag(fs *flag.FlagSet) *runFlag {
+	r := &runFlag{}
+	fs.StringVar(&r.run, "run", "", "the program to measure: `'PACKAGE / ARGS'` (the configuration's flags are appended)")
+	fs.StringVar(&r.config, "config-template", "", "a configuration `file` for options set by file keys: {{key}} is replaced by each run's value and CONFIG in --run's ARGS by the written file's path")
+	return r
+}
+
+func (r *runFlag) target() (study.Target, string, string, error) {
+	if r.run == "" {
+		return study.Target{}, "", "", usagef("--run is required: the program to build and run, e.g. --run './examples/options / -unit=10ms'")
+	}
+	t, err := study.ParseTarget(r.run)
+	if err != nil || r.config == "" {
+		return t, "", "", err
+	}
+	data, err := os.ReadFile(r.config)
+	if err != nil {
+		return t, "", "", usagef("--config-template: %v", err)
+	}
+	return t, string(data), filepath.Base(r.config), nil
+}
+
 func runOptionsMeasure(c *command, args []string, stdout, stderr io.Writer) error {
 	fs, a := addAnalysisFlags(c, stderr)
-	run := fs.String("run", "", "the program to measure: `'PACKAGE / ARGS'` (the configuration's flags are appended)")
+	rf := addRunFlag(fs)
 	reps := fs.Int("reps", 5, "runs per configuration")
 	warmup := fs.Int("warmup", 1, "unrecorded runs per configuration before the measured ones")
 	cache := fs.String("cache", "", "a directory caching measurements across invocations (an interrupted run resumes)")
@@ -817,107 +514,35 @@ func runOptionsMeasure(c *command, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	t, err := requireRun(fs, *run, "measure", stderr)
+	t, tmpl, tmplName, err := rf.target()
 	if err != nil {
 		return err
 	}
-	res, before, after, err := a.regions(pos, stderr)
+	req, err := a.request(pos)
 	if err != nil {
 		return err
 	}
-	// The configurations cover every assignment of every region's options (ConfigCrusher
-	// compresses over the regions before optimisation; optimisation only merges regions whose
-	// union is already one of those sets).
-	names := res.Options.Names()
-	index := map[string]int{}
-	domains := make([]int, len(names))
-	for i, o := range res.Options.Options {
-		index[o.Name] = i
-		domains[i] = max(len(o.Values), 1)
-	}
-	var sets [][]int
-	seen := map[string]bool{}
-	for _, r := range before {
-		key := strings.Join(r.Options, "\x00")
-		if len(r.Options) == 0 || seen[key] {
-			continue
-		}
-		seen[key] = true
-		var set []int
-		for _, o := range r.Options {
-			set = append(set, index[o])
-		}
-		sets = append(sets, set)
-	}
-	m := *method
-	if m == "auto" {
-		m = ""
-	}
-	cr, err := compress.Compress(sets, len(names), compress.Options{Names: names, Domains: domains, Method: m})
+	res, before, after, err := study.Regions(req)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stderr, "augur options: %d regions (%d before optimisation), %d configurations to measure (%s, lower bound %d), %d runs each\n",
-		len(after), len(before), len(cr.Configs), cr.Method, cr.LowerBound, *reps)
-
-	work, err := os.MkdirTemp("", "augur-options-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(work)
-	tb, err := timing.Instrument(res, after, filepath.Join(work, "timing"))
-	if err != nil {
-		return err
-	}
-	dir := a.dir
-	if dir == "" {
-		dir = "."
-	}
-	setup := runner.Setup{Dir: dir, Build: []string{"go", "build", "-o", "BIN", t.pkg}, Args: t.args, Options: res.Options, Timing: tb}
 	start := time.Now()
-	rr, err := runner.Run(context.Background(), setup, cr.Configs, runner.Options{Reps: *reps, WarmUp: *warmup, Seed: *seed, CacheDir: *cache, Progress: stderr})
+	m, err := study.Measure(context.Background(), a.dir, res, before, after, study.MeasureOptions{
+		Target: t, Method: *method, ConfigTemplate: tmpl, ConfigName: tmplName, Log: stderr,
+		Run: runner.Options{Reps: *reps, WarmUp: *warmup, Seed: *seed, CacheDir: *cache, Progress: stderr}})
 	if err != nil {
 		return err
 	}
-	// Timing problems are never silent: each is reported, and concurrency stops the model.
-	for _, cfg := range rr.Configs {
-		for _, issue := range cfg.Issues {
-			fmt.Fprintf(stderr, "augur options: warning: %s: %s\n", cfg.Text, issue)
-		}
-	}
-	if rr.Concurrent {
-		return fmt.Errorf("timed regions were entered concurrently: region times would be wrong, so no model is built (regions must run on one goroutine)")
-	}
-	model, locals, err := runner.Model(rr, after)
-	if err != nil {
-		return err
-	}
-	mf := &modelFile{Format: modelFormat, System: t.pkg, Options: names, Model: model, Locals: locals}
-	for _, cfg := range rr.Configs {
-		var on []string
-		for i, v := range cfg.Config {
-			if v != 0 {
-				on = append(on, names[i])
-			}
-		}
-		mf.Configs = append(mf.Configs, on)
-		mf.Measuring += cfg.Wall.Mean * float64(cfg.Wall.N)
-	}
-	fmt.Fprintf(stderr, "augur options: %d runs measured, %d from the cache, in %s\n", rr.Measured, rr.Cached, time.Since(start).Round(time.Millisecond))
+	fmt.Fprintf(stderr, "augur options: %d runs measured, %d from the cache, in %s\n", m.Runs.Measured, m.Runs.Cached, time.Since(start).Round(time.Millisecond))
 	if *out != "" {
-		data, err := json.MarshalIndent(mf, "", "  ")
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(*out, append(data, '\n'), 0o644); err != nil {
+		if err := m.Model.WriteFile(*out); err != nil {
 			return err
 		}
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(mf)
+		return writeJSON(stdout, m.Model)
 	}
+	model := m.Model.Model
 	// Three standard errors: a term that small could be the noise of the repetitions.
 	show := influence.FormatOptions{Precision: 3, Noise: 3}
 	fmt.Fprintf(stdout, "%s  (seconds)\n", model.Format(show))
@@ -954,34 +579,9 @@ func runOptionsMeasure(c *command, args []string, stdout, stderr io.Writer) erro
 	return tw.Flush()
 }
 
-// requireRun reads the --run flag that measure and evaluate need.
-func requireRun(fs *flag.FlagSet, run, sub string, stderr io.Writer) (target, error) {
-	if run == "" {
-		fmt.Fprintf(stderr, "augur options %s: --run is required\n", sub)
-		fs.Usage()
-		return target{}, errUsage
-	}
-	return parseRun(run)
-}
-
-// target is a --run argument: the package to build and its fixed arguments.
-type target struct {
-	pkg  string
-	args []string
-}
-
-func parseRun(s string) (target, error) {
-	pkg, rest, _ := strings.Cut(s, " / ")
-	pkg = strings.TrimSpace(pkg)
-	if pkg == "" || strings.Contains(pkg, " ") {
-		return target{}, fmt.Errorf("--run %q: want 'PACKAGE / ARGS' (e.g. './examples/options / -unit=10ms')", s)
-	}
-	return target{pkg: pkg, args: strings.Fields(rest)}, nil
-}
-
 func runOptionsEvaluate(c *command, args []string, stdout, stderr io.Writer) error {
 	fs, a := addAnalysisFlags(c, stderr)
-	run := fs.String("run", "", "the program to measure: `'PACKAGE / ARGS'` (the configuration's flags are appended)")
+	rf := addRunFlag(fs)
 	modelPath := fs.String("model", "", "a model written by 'augur options measure -o' to add as ConfigCrusher's row")
 	heldOut := fs.Int("held-out", 50, "held-out configurations measured for the ground truth (0: all 2^n when n ≤ 16)")
 	randomK := fs.Int("random", 0, "configurations random sampling measures (0: as many as pair-wise)")
@@ -994,199 +594,37 @@ func runOptionsEvaluate(c *command, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	t, err := requireRun(fs, *run, "evaluate", stderr)
+	t, tmpl, tmplName, err := rf.target()
 	if err != nil {
 		return err
 	}
 	if *reps < 1 {
-		return fmt.Errorf("--reps %d: want at least 1", *reps)
+		return usagef("--reps %d: want at least 1", *reps)
 	}
 	res, err := a.analyse(pos, stderr)
 	if err != nil {
 		return err
 	}
-	// The black-box approaches see every boolean option, relevant or not, as the paper's do.
-	var names []string
-	var index []int // position of each of names among all options
-	for i, o := range res.Options.Options {
-		if o.IsBool() {
-			names = append(names, o.Name)
-			index = append(index, i)
-		}
-	}
-	if len(names) == 0 {
-		return fmt.Errorf("no boolean options found in %s", strings.Join(pos, " "))
-	}
-	var mf *modelFile
-	if *modelPath != "" {
-		if mf, err = readModel(*modelPath); err != nil {
-			return err
-		}
-		for _, o := range mf.Model.Options() {
-			if !slices.Contains(names, o) {
-				return fmt.Errorf("%s: the model's option %q is not a boolean option of %s", *modelPath, o, strings.Join(pos, " "))
-			}
-		}
-	}
-	moduleDir := a.dir
-	if moduleDir == "" {
-		moduleDir = "."
-	}
-	// The plain program (no timing probes), built once and timed end to end.
-	setup := runner.Setup{Dir: moduleDir, Build: []string{"go", "build", "-o", "BIN", t.pkg}, Args: t.args, Options: res.Options}
-	once, closeBin, err := runner.Oracle(context.Background(), setup, runner.Options{})
-	if err != nil {
-		return err
-	}
-	defer closeBin()
-	var progress io.Writer
-	if !*quiet {
-		progress = stderr
-	}
-	label, runs := "", 0
-	measure := func(cfg []bool) (float64, error) {
-		full := make([]bool, len(res.Options.Options))
-		for i, on := range cfg {
-			full[index[i]] = on
-		}
-		total := 0.0
-		for r := 0; r < *reps; r++ {
-			v, err := once(full)
-			if err != nil {
-				return 0, err
-			}
-			total += v
-		}
-		runs++
-		if progress != nil && runs%100 == 0 {
-			fmt.Fprintf(progress, "  %s: %d configurations measured\n", label, runs)
-		}
-		return total / float64(*reps), nil
-	}
-	// The approaches share one cache, so a configuration two of them measure runs once;
-	// each still counts the time it would have cost.
-	cache := map[string]float64{}
-	cached := func(cfg []bool) (float64, error) {
-		key := fmt.Sprint(cfg)
-		if v, ok := cache[key]; ok {
-			return v, nil
-		}
-		v, err := measure(cfg)
-		if err == nil {
-			cache[key] = v
-		}
-		return v, err
-	}
-	n := len(names)
-	var entries []baselines.Entry
-	step := func(name string, f func() (baselines.Run, error)) error {
-		if progress != nil {
-			fmt.Fprintf(progress, "evaluate: %s...\n", name)
-		}
-		label, runs = name, 0
-		r, err := f()
-		if err != nil {
-			return fmt.Errorf("%s: %v", name, err)
-		}
-		entries = append(entries, r.Entry())
-		return nil
-	}
-	if mf != nil {
-		entries = append(entries, baselines.Entry{Approach: "ConfigCrusher (white-box)", Configs: len(mf.Configs), MeasuringTime: mf.Measuring, Model: mf.Model})
-	}
-	bopts := baselines.Options{}
-	if n <= baselines.MaxBruteForce && !*noBrute {
-		if err := step("brute force", func() (baselines.Run, error) { return baselines.BruteForce(names, cached, bopts) }); err != nil {
-			return err
-		}
-	}
-	if err := step("feature-wise", func() (baselines.Run, error) { return baselines.FeatureWise(names, cached, bopts) }); err != nil {
-		return err
-	}
-	pairs := 0
-	if err := step("pair-wise", func() (baselines.Run, error) {
-		r, err := baselines.PairWise(names, cached, bopts)
-		pairs = len(r.Configs)
-		return r, err
-	}); err != nil {
-		return err
-	}
-	k := *randomK
-	if k == 0 {
-		k = max(pairs, 2)
-	}
-	if n < 62 {
-		k = min(k, 1<<n)
-	}
-	if err := step("random", func() (baselines.Run, error) { return baselines.Random(names, k, *seed, cached, bopts) }); err != nil {
-		return err
-	}
-	// Ground truth: fresh runs, not the cache, so no approach is judged on its own measurements.
-	held := heldOutSample(n, *heldOut, *seed)
-	if progress != nil {
-		fmt.Fprintf(progress, "evaluate: ground truth on %d held-out configurations...\n", len(held))
-	}
-	label, runs = "held-out", 0
-	truth := make([]float64, len(held))
-	for i, cfg := range held {
-		if truth[i], err = measure(cfg); err != nil {
-			return err
-		}
-	}
 	system := strings.Join(pos, " ")
-	tab, err := baselines.Evaluate(system, names, entries, held, truth)
+	o := study.EvaluateOptions{Target: t, System: system, HeldOut: *heldOut, RandomK: *randomK, Reps: *reps, Seed: *seed, NoBrute: *noBrute,
+		ConfigTemplate: tmpl, ConfigName: tmplName}
+	if !*quiet {
+		o.Progress = stderr
+	}
+	if *modelPath != "" {
+		if o.Model, err = study.ReadModel(*modelPath); err != nil {
+			return err
+		}
+	}
+	ev, err := study.Evaluate(context.Background(), a.dir, res, o)
 	if err != nil {
 		return err
 	}
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(struct {
-			baselines.Table
-			Options []string `json:"options"`
-			Reps    int      `json:"reps"`
-		}{tab, names, *reps})
+		return writeJSON(stdout, ev)
 	}
-	fmt.Fprintf(stdout, "System: %s (%d boolean options: %s)\n", system, n, strings.Join(names, ", "))
-	fmt.Fprintf(stdout, "Ground truth: %d held-out configurations, %d run(s) each, measured end to end\n\n", len(held), *reps)
-	fmt.Fprint(stdout, tab.String())
+	fmt.Fprintf(stdout, "System: %s (%d boolean options: %s)\n", system, len(ev.Options), strings.Join(ev.Options, ", "))
+	fmt.Fprintf(stdout, "Ground truth: %d held-out configurations, %d run(s) each, measured end to end\n\n", ev.HeldOut, ev.Reps)
+	fmt.Fprint(stdout, ev.String())
 	return nil
-}
-
-// heldOutSample is every configuration when k is 0 (or at least 2^n) and n ≤ 16, else k distinct
-// configurations drawn with the seed.
-func heldOutSample(n, k int, seed uint64) [][]bool {
-	all := n <= baselines.MaxBruteForce && (k == 0 || k >= 1<<n)
-	if all {
-		var out [][]bool
-		for m := 0; m < 1<<n; m++ {
-			out = append(out, maskBools(n, uint64(m)))
-		}
-		return out
-	}
-	if k == 0 {
-		k = 50
-	}
-	rng := rand.New(rand.NewPCG(seed^0x9e3779b97f4a7c15, 7))
-	seen := map[string]bool{}
-	var out [][]bool
-	for len(out) < k {
-		cfg := make([]bool, n)
-		for i := range cfg {
-			cfg[i] = rng.IntN(2) == 1
-		}
-		if key := fmt.Sprint(cfg); !seen[key] {
-			seen[key] = true
-			out = append(out, cfg)
-		}
-	}
-	return out
-}
-
-func maskBools(n int, m uint64) []bool {
-	c := make([]bool, n)
-	for i := range c {
-		c[i] = m>>i&1 == 1
-	}
-	return c
 }

@@ -274,6 +274,17 @@ var flagFuncs = map[string]struct {
 	"Func": {"string", FuncParam}, "BoolFunc": {"bool", FuncParam},
 }
 
+// DeclError is a declaration (a source, field, fixed option or values) that does not fit the
+// program: a mistake in how the analysis was asked for, not a failure of the analysis.
+type DeclError struct{ Msg string }
+
+func (e *DeclError) Error() string { return e.Msg }
+
+// UsageError marks the error as the caller's: a command line maps it to its usage exit status.
+func (e *DeclError) UsageError() bool { return true }
+
+func declErrorf(format string, a ...any) error { return &DeclError{fmt.Sprintf(format, a...)} }
+
 // Set is the result of Find.
 type Set struct {
 	Options []*Option // sorted by name
@@ -284,6 +295,8 @@ type Set struct {
 	Fixed  []*Option
 	byName map[string]*Option
 	viper  viperState
+	// called holds the keys of declared sources some loaded code calls.
+	called map[string]bool
 }
 
 // Lookup returns the option called name, or nil.
@@ -318,7 +331,7 @@ func (s *Set) add(name, typ string, site Site) *Option {
 // not constant is a warning in Set.Warnings instead. Values are set from
 // decls where given and false/true for booleans; see CheckValues.
 func Find(pkgs []*packages.Package, decls Decls) (*Set, error) {
-	s := &Set{byName: map[string]*Option{}}
+	s := &Set{byName: map[string]*Option{}, called: map[string]bool{}}
 	var errs []error
 	sources := map[string]Source{}
 	for _, src := range decls.Sources {
@@ -362,6 +375,12 @@ func Find(pkgs []*packages.Package, decls Decls) (*Set, error) {
 	}
 	s.resolveHelperReads(reads, calls)
 	s.setViper()
+	// A declared source nothing calls is a typo or the wrong package, never "no options".
+	for _, src := range decls.Sources {
+		if key := srcKey(src.Pkg, src.Recv, src.Func); !s.called[key] {
+			errs = append(errs, declErrorf("options: --source %s: no call to it in the loaded packages", strings.Join(slices.DeleteFunc([]string{src.Pkg, src.Recv, src.Func}, func(x string) bool { return x == "" }), ".")))
+		}
+	}
 	for _, fd := range decls.Fields {
 		v, err := findField(pkgs, fd)
 		if err != nil {
@@ -382,7 +401,7 @@ func Find(pkgs []*packages.Package, decls Decls) (*Set, error) {
 	for _, name := range decls.Fixed {
 		o := s.byName[name]
 		if o == nil {
-			errs = append(errs, fmt.Errorf("--fixed %s: the program loads no option of that name (it has %s)", name, strings.Join(s.Names(), ", ")))
+			errs = append(errs, declErrorf("--fixed %s: the program loads no option of that name (it has %s)", name, strings.Join(s.Names(), ", ")))
 			continue
 		}
 		delete(s.byName, name)
@@ -495,6 +514,7 @@ func (s *Set) visitCall(ref callRef, fn *types.Func, sources map[string]Source) 
 		if !ok {
 			return nil, nil
 		}
+		s.called[srcKey(path, recv, fn.Name())] = true
 		site.Kind = Result
 		site.Set = src.Set
 		typ := "?"
@@ -522,20 +542,20 @@ func findField(pkgs []*packages.Package, fd Field) (*types.Var, error) {
 	})
 	decl := fd.Pkg + "." + fd.Type + "." + fd.Field
 	if found == nil {
-		return nil, fmt.Errorf("options: --source-field %s: package %s is not among the loaded packages or their dependencies", decl, fd.Pkg)
+		return nil, declErrorf("options: --source-field %s: package %s is not among the loaded packages or their dependencies", decl, fd.Pkg)
 	}
 	obj, _ := found.Scope().Lookup(fd.Type).(*types.TypeName)
 	if obj == nil {
-		return nil, fmt.Errorf("options: --source-field %s: no type %s in %s", decl, fd.Type, fd.Pkg)
+		return nil, declErrorf("options: --source-field %s: no type %s in %s", decl, fd.Type, fd.Pkg)
 	}
 	st, ok := obj.Type().Underlying().(*types.Struct)
 	if !ok {
-		return nil, fmt.Errorf("options: --source-field %s: %s is not a struct type", decl, fd.Type)
+		return nil, declErrorf("options: --source-field %s: %s is not a struct type", decl, fd.Type)
 	}
 	for i := 0; i < st.NumFields(); i++ {
 		if f := st.Field(i); f.Name() == fd.Field {
 			return f, nil
 		}
 	}
-	return nil, fmt.Errorf("options: --source-field %s: struct %s has no field %s", decl, fd.Type, fd.Field)
+	return nil, declErrorf("options: --source-field %s: struct %s has no field %s", decl, fd.Type, fd.Field)
 }

@@ -1,0 +1,53 @@
+package study_test
+
+import (
+	"fmt"
+	"log"
+	"strings"
+
+	"github.com/augur-perf/augur/options/sources"
+	"github.com/augur-perf/augur/options/study"
+)
+
+// The configuration space of the bundled example: which options matter, and how few
+// configurations cover every combination each decision depends on.
+func ExampleNewSpace() {
+	res, err := study.Analyse(study.Request{Dir: "../..", Patterns: []string{"./examples/options"}, Decls: sources.Decls{Fixed: []string{"unit"}}})
+	if err != nil {
+		log.Fatal(err)
+	}
+	sp, err := study.NewSpace(res)
+	if err != nil {
+		log.Fatal(err)
+	}
+	cr, err := sp.Compress("auto")
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("options %s, irrelevant %s\n", strings.Join(res.Options.Names(), " "), strings.Join(res.Irrelevant, " "))
+	fmt.Printf("%d configurations instead of %s; the first sets %v\n", len(cr.Configs), sp.BruteForce(), sp.Settings(cr.Configs[1]))
+	// Output:
+	// options A B C D E F G H I J, irrelevant J
+	// 8 configurations instead of 1024; the first sets [-A=true -B=true -C=true -D=true -E=true -F=true -G=true -H=true -I=true]
+}
+
+// Predicting a configuration's time from a measured model, term by term.
+func ExampleModelFile_Predict() {
+	mf, err := study.ReadModel("testdata/model.json")
+	if err != nil {
+		log.Fatal(err)
+	}
+	p, err := mf.Predict(map[string]bool{"A": true, "C": true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("T(%v) = %.2f s\n", p.On, p.Seconds)
+	for _, t := range p.Terms {
+		fmt.Printf("  %v %.2f\n", t.Options, t.Coef)
+	}
+	// Output:
+	// T([A C]) = 7.00 s
+	//   [] 1.00
+	//   [A] 2.00
+	//   [A C] 4.00
+}

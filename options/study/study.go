@@ -1,0 +1,103 @@
+// Package study is ConfigCrusher's pipeline as one Go API, the way `augur options` drives it:
+// analyse a program's options (Analyse), derive its configuration space and compress it
+// (NewSpace, Space.Compress), measure the compressed configurations with region timing and
+// build the performance-influence model (Measure), predict a configuration's time from a saved
+// model (ReadModel, ModelFile.Predict), and compare the white-box model with black-box
+// baselines on held-out configurations (Evaluate).
+//
+// It owns the glue between the options packages and the model file format
+// (augur-options-model/1). It must not print (progress goes to the writer it is given) or
+// import anything outside the options and source groups, and it never modifies the user's
+// files: builds go through overlays into temporary directories.
+package study
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/augur-perf/augur/options/regions"
+	"github.com/augur-perf/augur/options/sources"
+	"github.com/augur-perf/augur/options/taint"
+)
+
+// Request says what to analyse: the packages, where the module is, and what the user declared
+// about the program's options.
+type Request struct {
+	// Dir is the module directory the patterns are resolved in ("" is the current directory).
+	Dir string
+	// Patterns are package patterns (./cmd/server, ./...).
+	Patterns []string
+	// Deps analyses the module's dependencies from source too, so that decisions libraries
+	// take on the options are found.
+	Deps bool
+	// Decls are the declared option sources, fields, values and fixed options.
+	Decls sources.Decls
+}
+
+// ParseDecls reads declarations in the command line's syntax: sources
+// ("import/path.Func[=Name][@env:NAME]"), fields ("import/path.Type.Field[=Name]"), values
+// ("name=v1,v2") and fixed option names.
+func ParseDecls(srcs, fields, values, fixed []string) (sources.Decls, error) {
+	var d sources.Decls
+	for _, s := range srcs {
+		src, err := sources.ParseSource(s)
+		if err != nil {
+			return d, &sources.DeclError{Msg: fmt.Sprintf("--source %q: %v", s, err)}
+		}
+		d.Sources = append(d.Sources, src)
+	}
+	for _, s := range fields {
+		f, err := sources.ParseField(s)
+		if err != nil {
+			return d, &sources.DeclError{Msg: fmt.Sprintf("--source-field %q: %v", s, err)}
+		}
+		d.Fields = append(d.Fields, f)
+	}
+	for _, s := range values {
+		name, vals, err := sources.ParseValues(s)
+		if err != nil {
+			return d, &sources.DeclError{Msg: fmt.Sprintf("--values %q: %v", s, err)}
+		}
+		if d.Values == nil {
+			d.Values = map[string][]string{}
+		}
+		d.Values[name] = vals
+	}
+	d.Fixed = fixed
+	return d, nil
+}
+
+// Analyse loads the packages and runs the taint analysis. A program in which no option is
+// found, and values for an option the program does not have, are declaration errors
+// (*sources.DeclError): the analysis would otherwise answer about nothing.
+func Analyse(req Request) (*taint.Result, error) {
+	if len(req.Patterns) == 0 {
+		return nil, &sources.DeclError{Msg: "no packages given (e.g. ./examples/options)"}
+	}
+	loaded, err := taint.Load(taint.Config{Dir: req.Dir, Deps: req.Deps}, req.Patterns...)
+	if err != nil {
+		return nil, err
+	}
+	res, err := taint.Analyze(loaded, req.Decls)
+	if err != nil {
+		return nil, err
+	}
+	for name := range req.Decls.Values {
+		if res.Options.Lookup(name) == nil {
+			return nil, &sources.DeclError{Msg: fmt.Sprintf("--values %s: no option %q was found (options: %s)", name, name, strings.Join(res.Options.Names(), ", "))}
+		}
+	}
+	if len(res.Options.Options) == 0 {
+		return nil, &sources.DeclError{Msg: fmt.Sprintf("no configuration option found in %s: augur recognises the flag package, pflag/cobra, urfave/cli, viper, os.Getenv and os.LookupEnv, env-struct tags and configuration decoders; declare others with --source or --source-field", strings.Join(req.Patterns, " "))}
+	}
+	return res, nil
+}
+
+// Regions analyses and finds the code regions before and after ConfigCrusher's optimisation.
+func Regions(req Request) (res *taint.Result, before, after []regions.Region, err error) {
+	if res, err = Analyse(req); err != nil {
+		return nil, nil, nil, err
+	}
+	before, after, err = regions.Find(res)
+	return res, before, after, err
+}
