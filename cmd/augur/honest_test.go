@@ -77,6 +77,28 @@ func BenchmarkF(b *testing.B) {
 	}
 }
 `,
+		// opt is a configurable program: one option, read from the environment, steers a loop.
+		"opt/main.go": `package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+)
+
+func main() {
+	fast, _ := strconv.ParseBool(os.Getenv("SCRATCH_FAST"))
+	n := 3000000
+	if fast {
+		n = 1000
+	}
+	s := 0
+	for i := 0; i < n; i++ {
+		s += i % 7
+	}
+	fmt.Println(s)
+}
+`,
 	}
 	for name, text := range files {
 		path := filepath.Join(dir, name)
@@ -138,15 +160,26 @@ func augurTemps(t *testing.T) map[string]bool {
 	return m
 }
 
-// TestExitCodes: every exit status augur documents, each from a real run in a scratch module
-// that must be left as it was, as must the working directory.
+// TestExitCodes: every subcommand and every exit status augur documents, each from a real run in
+// a scratch module that must be left as it was, as must the working directory, with no temporary
+// directory left behind.
 func TestExitCodes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs workloads")
 	}
 	dir := scratch(t)
-	out := filepath.Join(t.TempDir(), "prof.json")
+	tmp := t.TempDir()
+	out := filepath.Join(tmp, "prof.json")
+	model := filepath.Join(tmp, "model.json")
+	die, err := filepath.Abs("../../examples/die/die.json")
+	if err != nil {
+		t.Fatal(err)
+	}
 	before := snapshot(t, dir)
+	// augur's temporary directories go to a directory of this test's own, which must be empty
+	// afterwards (other processes on the machine may be using the shared one).
+	private := t.TempDir()
+	t.Setenv("TMPDIR", private)
 	cases := []struct {
 		name string
 		args []string
@@ -156,34 +189,40 @@ func TestExitCodes(t *testing.T) {
 		{"profile succeeds", []string{"profile", "./p", "-o", out, "--", "go", "test", "./p", "-run", "TestWork"}, 0, "wrote " + out},
 		{"analyze succeeds", []string{"analyze", "scratch/p.F", "--profile", out}, 0, ""},
 		{"--time leaves no test binary", []string{"analyze", "scratch/p.F", "--time", "--", "go", "test", "./p", "-run", "^$", "-bench", "F", "-benchtime", "2000x"}, 0, ""},
-		{"check succeeds", []string{"check", "../../examples/die/die.json", "--prop", `P=? [ F "six" ]`}, 0, ""},
-		{"options influence succeeds", []string{"options", "influence", "../../examples/options", "--dir", "../../examples/options"}, 0, ""},
+		{"cfg succeeds", []string{"cfg", "scratch/p.F", "--", "go", "test", "./p", "-run", "TestWork"}, 0, "(reached 1100 times)"},
+		{"cfg --dot succeeds", []string{"cfg", "scratch/p.F", "--profile", out, "--dot"}, 0, "digraph"},
+		{"check succeeds", []string{"check", die, "--prop", `P=? [ F "six" ]`}, 0, ""},
+		{"options influence succeeds", []string{"options", "influence", "./opt"}, 0, "SCRATCH_FAST"},
+		{"options regions succeeds", []string{"options", "regions", "./opt"}, 0, ""},
+		{"options configs succeeds", []string{"options", "configs", "./opt"}, 0, ""},
+		{"options measure succeeds", []string{"options", "measure", "./opt", "--run", "./opt", "--reps", "1", "-o", model}, 0, "SCRATCH_FAST"},
+		{"options predict succeeds", []string{"options", "predict", model, "SCRATCH_FAST=1"}, 0, ""},
+		{"options evaluate succeeds", []string{"options", "evaluate", "./opt", "--run", "./opt", "--model", model, "--held-out", "1", "--reps", "1"}, 0, ""},
 		{"bad flag", []string{"analyze", "scratch/p.F", "--bogus"}, exitUsage, "flag provided but not defined"},
 		{"unknown function", []string{"analyze", "scratch/p.Nope", "--profile", out}, exitUsage, "Nope"},
+		{"unknown function (cfg)", []string{"cfg", "scratch/p.Nope"}, exitUsage, "Nope"},
 		{"unknown package", []string{"profile", "./nope", "--", "go", "test", "./p"}, exitUsage, "nope"},
+		{"unknown option", []string{"options", "predict", model, "NOPE=1"}, exitUsage, "NOPE"},
 		{"not a go workload", []string{"analyze", "scratch/p.F", "--", "make"}, exitUsage, "must be a go command"},
 		{"never invoked (analyze)", []string{"analyze", "scratch/p.G", "--", "go", "test", "./p", "-run", "TestWork"}, exitFailed, "never invoked scratch/p.G"},
 		{"never invoked (profile)", []string{"profile", "./p", "--func", "scratch/p.G", "-o", out + ".g", "--", "go", "test", "./p", "-run", "TestWork"}, exitFailed, "never invoked scratch/p.G"},
 		{"never invoked, allowed", []string{"analyze", "scratch/p.G", "--allow-uninvoked", "--", "go", "test", "./p", "-run", "TestWork"}, 0, ""},
 		{"workload fails (analyze)", []string{"analyze", "scratch/p.F", "--", "go", "test", "./p", "-run", "TestFail"}, exitWorkload, "boom: the workload's own failure"},
 		{"workload fails (profile)", []string{"profile", "./p", "-o", out + ".fail", "--", "go", "test", "./p", "-run", "TestFail"}, exitWorkload, "exit status 1"},
-		{"analysis fails", []string{"check", "../../examples/die/die.json", "--prop", `P=? [ F "nolabel" ]`}, exitFailed, "unknown label"},
+		{"workload fails (cfg)", []string{"cfg", "scratch/p.F", "--", "go", "test", "./p", "-run", "TestFail"}, exitWorkload, "exit status 1"},
+		{"analysis fails", []string{"check", die, "--prop", `P=? [ F "nolabel" ]`}, exitFailed, "unknown label"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			args := c.args
-			at := dir
-			if strings.HasPrefix(c.name, "check") || strings.HasPrefix(c.name, "options") || c.name == "analysis fails" {
-				at, _ = os.Getwd() // the repository's examples, from cmd/augur
-			}
-			code, stdout, stderr := runAt(t, at, args...)
+			code, stdout, stderr := runAt(t, dir, args...)
 			if code != c.code || !strings.Contains(stderr+stdout, c.want) {
 				t.Errorf("augur %s: exit %d, want %d with %q\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, c.code, c.want, stdout, stderr)
 			}
 			if c.code == exitWorkload && strings.Contains(stdout, "R{") {
 				t.Errorf("numbers printed from a failed workload:\n%s", stdout)
 			}
-			if n := strings.Count(stderr, "augur "+c.args[0]+":"); n > 1 {
+			if n := strings.Count(stderr, "augur "+c.args[0]+":"); c.code != 0 && n > 1 {
 				t.Errorf("the error is printed more than once:\n%s", stderr)
 			}
 		})
@@ -195,6 +234,11 @@ func TestExitCodes(t *testing.T) {
 	}
 	if after := snapshot(t, dir); after != before {
 		t.Errorf("the scratch module changed:\nbefore:\n%s\nafter:\n%s", before, after)
+	}
+	if left, _ := os.ReadDir(private); len(left) > 0 {
+		for _, e := range left {
+			t.Errorf("temporary file or directory %s left behind", e.Name())
+		}
 	}
 }
 

@@ -1,0 +1,53 @@
+package predict_test
+
+import (
+	"fmt"
+
+	"github.com/augur-perf/augur/analyze/predict"
+)
+
+// The library route through augur analyze: load a function, read the usage profile PROPER's logs
+// state (1000 calls, 100 of them with unequal lengths, 9000 loop iterations), predict the
+// expected reward of each annotation per call, then ask what a 1.8 ns statement would change.
+func ExampleScenario_Predict() {
+	_, fn, err := predict.LoadFunc("../..", "github.com/augur-perf/augur/examples/distance.L1")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	p, err := predict.ReadProfile("../../examples/distance/usage.json", fn)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	base, err := predict.Baseline(fn, p, "usage.json")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	faster, err := predict.SetReward("time@distance.go:21=1.8")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	scenarios, err := predict.WhatIf(fn, base, []predict.Change{faster}, nil, nil)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	for _, sc := range append([]predict.Scenario{base}, scenarios...) {
+		out, err := sc.Predict(fn, predict.Options{})
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		for i, prop := range out.Props {
+			fmt.Printf("%s: %s = %.4g\n", sc.Name, prop, out.Values[i].Initial)
+		}
+	}
+	// Output:
+	// baseline: R{"cost"}=? [ F "end" ] = 0.7
+	// baseline: R{"time"}=? [ F "end" ] = 22.5
+	// time@distance.go:21=1.8: R{"cost"}=? [ F "end" ] = 0.7
+	// time@distance.go:21=1.8: R{"time"}=? [ F "end" ] = 16.2
+}
