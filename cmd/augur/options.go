@@ -10,6 +10,8 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -159,13 +161,19 @@ Examples:
   augur options measure ./examples/options --run './examples/options / -unit=10ms' --reps 3 -o model.json
   augur options measure ./examples/lz4 --deps --run './examples/lz4' --reps 5 --cache /tmp/augur-cache -o lz4.json`,
 			run: runOptionsMeasure},
-		{name: "predict", usage: "MODEL [NAME=0|1]... [--config 'A,C'] [--json]",
+		{name: "predict", usage: "MODEL [NAME=0|1]... [NUMERIC=VALUE]... [--config 'A,C'] [--json]",
 			help: `Predicts a configuration's time from a model written by measure (or any influence model
 JSON): prints the prediction and each term that contributes to it. Options not given are
 off; NAME alone means NAME=1.
 
+A numeric option (measured at three or more numeric values, given with --values) is a curve in
+the model — a + b·g(N) with g linear, log2 or quadratic, chosen by cross-validation — so any
+value can be asked for: NAME=VALUE (a number or a Go duration). A value outside the measured
+range is predicted with a warning that it extrapolates.
+
 Examples:
   augur options predict model.json A=1 B=0 C=1
+  augur options predict model.json A=1 workers=6
   augur options predict model.json --config 'A,C'
   augur options predict model.json --config '' --json`,
 			run: runOptionsPredict},
@@ -176,8 +184,13 @@ sampling, each followed by stepwise regression on end-to-end times. Ground truth
 held-out configurations (all of them for brute force-sized programs when --held-out is 0, a
 random sample otherwise). Prints approach, configurations measured, measuring time and MAPE.
 
+With --held-out-values NAME=v1,v2 it checks instead how well the --model predicts values of a
+numeric option it never measured: every assignment of the model's boolean options with each
+held-out value, run end to end (--reps runs, the median kept).
+
 Examples:
   augur options evaluate ./examples/options --run './examples/options / -unit=10ms' --held-out 20
+  augur options evaluate ./examples/numeric --values size=64,256,1024,4096 --run './examples/numeric' --model num.json --held-out-values size=128,512,2048 --reps 3
   augur options evaluate ./examples/lz4 --deps --run './examples/lz4' --model lz4.json --json`,
 			run: runOptionsEvaluate},
 	}
@@ -375,8 +388,17 @@ func runOptionsPredict(c *command, args []string, stdout, stderr io.Writer) erro
 		}
 		on[name] = true
 	}
+	num := map[string]float64{}
 	for _, a := range pos[1:] {
 		name, val, hasVal := strings.Cut(a, "=")
+		if mf.IsNumeric(name) {
+			xs, ok := runner.NumericValues([]string{val, val, val})
+			if !hasVal || !ok {
+				return usagef("%q: %s is numeric: give its value, %s=NUMBER or a duration", a, name, name)
+			}
+			num[name] = xs[0]
+			continue
+		}
 		v := true
 		if hasVal {
 			if v, err = parseOnOff(val); err != nil {
@@ -388,25 +410,40 @@ func runOptionsPredict(c *command, args []string, stdout, stderr io.Writer) erro
 		}
 		on[name] = v
 	}
-	p, err := mf.Predict(on)
+	p, err := mf.PredictAt(on, num)
 	if err != nil {
-		return err
+		return usageError{err}
 	}
 	if *asJSON {
 		return writeJSON(stdout, p)
 	}
-	fmt.Fprintf(stdout, "T({%s}) = %s s\n", strings.Join(p.On, ", "), fmtSeconds(p.Seconds))
+	setting := slices.Clone(p.On)
+	for name, x := range p.Values {
+		setting = append(setting, fmt.Sprintf("%s=%v", name, x))
+	}
+	sort.Strings(setting)
+	fmt.Fprintf(stdout, "T({%s}) = %s s\n", strings.Join(setting, ", "), fmtSeconds(p.Seconds))
+	for _, name := range p.Extrapolated {
+		xs := mf.Numeric[name]
+		fmt.Fprintf(stderr, "augur options: warning: %s=%v lies outside the measured values [%v, %v]: the prediction extrapolates\n", name, p.Values[name], slices.Min(xs), slices.Max(xs))
+	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	for _, term := range p.Terms {
+		parts := slices.Clone(term.Options)
+		coef := term.Coef
+		if term.Numeric != "" {
+			parts = append(parts, influence.FormString(term.Form, term.Numeric))
+			coef *= term.Factor
+		}
 		name := "1"
-		if len(term.Options) > 0 {
-			name = strings.Join(term.Options, "·")
+		if len(parts) > 0 {
+			name = strings.Join(parts, "·")
 		}
 		var where []string
 		for _, s := range term.Sources {
 			where = append(where, sourceText(s))
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", name, fmtSeconds(term.Coef), strings.Join(where, "; "))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", name, fmtSeconds(coef), strings.Join(where, "; "))
 	}
 	return tw.Flush()
 }
@@ -544,12 +581,12 @@ func runOptionsMeasure(c *command, args []string, stdout, stderr io.Writer) erro
 	}
 	model := m.Model.Model
 	// Three standard errors: a term that small could be the noise of the repetitions.
-	show := influence.FormatOptions{Precision: 3, Noise: 3}
+	show := influence.FormatOptions{Precision: 3, Noise: 3, Scale: m.Model.Scales()}
 	fmt.Fprintf(stdout, "%s  (seconds)\n", model.Format(show))
 	var noise []string
 	for _, term := range model.Terms {
-		if !show.Shows(term) && math.Abs(term.Coef) >= 0.5e-3 {
-			noise = append(noise, strings.Join(term.Options, "·"))
+		if !show.Shows(term) && (influence.FormatOptions{Precision: 3, Scale: show.Scale}).Shows(term) {
+			noise = append(noise, term.Name())
 		}
 	}
 	if len(noise) > 0 {
@@ -570,7 +607,7 @@ func runOptionsMeasure(c *command, args []string, stdout, stderr io.Writer) erro
 			}
 			where = append(where, fmt.Sprintf("%s (%s)", shortPath(src.Position), src.Region))
 		}
-		name := strings.Join(term.Options, "·")
+		name := term.Name()
 		if name == "" {
 			name = "1"
 		}
@@ -590,6 +627,8 @@ func runOptionsEvaluate(c *command, args []string, stdout, stderr io.Writer) err
 	noBrute := fs.Bool("no-brute", false, "skip brute force even when there are at most 16 options")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	asJSON := fs.Bool("json", false, "print the table as JSON")
+	var heldValues multi
+	fs.Var(&heldValues, "held-out-values", "`NAME=v1,v2,...`: check the --model's predictions at values of a numeric option it never measured, instead of the baselines (repeatable)")
 	pos, err := parse(fs, args, stdout)
 	if err != nil {
 		return err
@@ -616,6 +655,9 @@ func runOptionsEvaluate(c *command, args []string, stdout, stderr io.Writer) err
 			return err
 		}
 	}
+	if len(heldValues) > 0 {
+		return evaluateValues(stdout, a.dir, res, o, heldValues, *asJSON)
+	}
 	ev, err := study.Evaluate(context.Background(), a.dir, res, o)
 	if err != nil {
 		return err
@@ -626,5 +668,42 @@ func runOptionsEvaluate(c *command, args []string, stdout, stderr io.Writer) err
 	fmt.Fprintf(stdout, "System: %s (%d boolean options: %s)\n", system, len(ev.Options), strings.Join(ev.Options, ", "))
 	fmt.Fprintf(stdout, "Ground truth: %d held-out configurations, %d run(s) each, measured end to end\n\n", ev.HeldOut, ev.Reps)
 	fmt.Fprint(stdout, ev.String())
+	return nil
+}
+
+// evaluateValues is evaluate --held-out-values: the model against fresh runs at numeric values
+// it never measured.
+func evaluateValues(stdout io.Writer, dir string, res *taint.Result, o study.EvaluateOptions, specs []string, asJSON bool) error {
+	if o.Model == nil {
+		return usagef("--held-out-values needs the --model to check")
+	}
+	held := map[string][]string{}
+	for _, spec := range specs {
+		name, vals, ok := strings.Cut(spec, "=")
+		if !ok || name == "" || vals == "" {
+			return usagef("--held-out-values %q: want NAME=v1,v2,...", spec)
+		}
+		held[name] = strings.Split(vals, ",")
+	}
+	ev, err := study.EvaluateValues(context.Background(), dir, res, o.Model, held, o)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(stdout, ev)
+	}
+	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "configuration\tpredicted s\tmeasured s\terror")
+	for _, c := range ev.Checks {
+		note := ""
+		if c.Extrapolated {
+			note = "  (extrapolated)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f%%%s\n", c.Setting, fmtSeconds(c.Predicted), fmtSeconds(c.Measured), 100*c.Error, note)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "MAPE over %d held-out configurations: %.2f%% (median of %d fresh runs each, plain program)\n", len(ev.Checks), ev.MAPE, max(o.Reps, 1))
 	return nil
 }

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -24,6 +26,10 @@ type FormatOptions struct {
 	Noise float64
 	// Spread prints "(c ± s)" for terms with a known spread.
 	Spread bool
+	// Scale gives, for a numeric term's factor (by its FormString, "log2(N)"), the largest
+	// |g(x)| over the values that matter: Threshold and Noise then apply to c·g rather than to
+	// c, which for N in the thousands is tiny. Numeric terms without a scale are always shown.
+	Scale map[string]float64
 }
 
 // String formats the model with the default options, e.g.
@@ -60,10 +66,21 @@ func (m Model) Format(o FormatOptions) string {
 		if o.Spread && t.Spread > 0 {
 			num = fmt.Sprintf("(%.*f ± %.*f)", prec, c, prec, t.Spread)
 		}
+		if t.Numeric != "" {
+			// Per unit of g(N): significant digits, not decimals.
+			num = strconv.FormatFloat(c, 'g', prec, 64)
+			if o.Spread && t.Spread > 0 {
+				num = fmt.Sprintf("(%s ± %s)", num, strconv.FormatFloat(t.Spread, 'g', prec, 64))
+			}
+		}
 		b.WriteString(num)
 		for _, opt := range t.Options {
 			b.WriteString("·")
 			b.WriteString(opt)
+		}
+		if t.Numeric != "" {
+			b.WriteString("·")
+			b.WriteString(FormString(t.Form, t.Numeric))
 		}
 	}
 	if first {
@@ -71,6 +88,9 @@ func (m Model) Format(o FormatOptions) string {
 	}
 	return b.String()
 }
+
+// FormString writes form with the option's name for x: log2(N), N^2.
+func FormString(form, name string) string { return strings.ReplaceAll(form, "x", name) }
 
 func (o FormatOptions) precision() int {
 	if o.Precision <= 0 {
@@ -89,8 +109,24 @@ func (o FormatOptions) Shows(t Term) bool {
 	if thr <= 0 {
 		thr = 0.5 * math.Pow(10, -float64(o.precision()))
 	}
-	c := math.Abs(t.Coef)
-	return c >= thr && !(o.Noise > 0 && c < o.Noise*t.Spread)
+	c, spread := math.Abs(t.Coef), t.Spread
+	if t.Numeric != "" {
+		scale, ok := o.Scale[FormString(t.Form, t.Numeric)]
+		if !ok {
+			return t.Coef != 0
+		}
+		c, spread = c*scale, spread*scale
+	}
+	return c >= thr && !(o.Noise > 0 && c < o.Noise*spread)
+}
+
+// Name is the term's product of options, "A·B·log2(N)"; "" for the constant.
+func (t Term) Name() string {
+	parts := append([]string(nil), t.Options...)
+	if t.Numeric != "" {
+		parts = append(parts, FormString(t.Form, t.Numeric))
+	}
+	return strings.Join(parts, "·")
 }
 
 // MarshalJSON writes the terms in canonical order.
@@ -136,7 +172,16 @@ func ParseModel(data []byte) (Model, error) {
 				return Model{}, fmt.Errorf("influence: term %d lists option %s twice", i, o)
 			}
 		}
-		key := strings.Join(opts, "\x00")
+		if (t.Numeric == "") != (t.Form == "") {
+			return Model{}, fmt.Errorf("influence: term %d: a numeric term needs both its option and its form", i)
+		}
+		if t.Form != "" && !slices.Contains(Forms, t.Form) {
+			return Model{}, fmt.Errorf("influence: term %d: unknown form %q (want one of %s)", i, t.Form, strings.Join(Forms, ", "))
+		}
+		if t.Numeric != "" && slices.Contains(opts, t.Numeric) {
+			return Model{}, fmt.Errorf("influence: term %d: %s is both a boolean and the numeric option", i, t.Numeric)
+		}
+		key := strings.Join(opts, "\x00") + "\x01" + t.Numeric + "\x01" + t.Form
 		if seen[key] {
 			return Model{}, fmt.Errorf("influence: term over {%s} appears twice", strings.Join(opts, ","))
 		}

@@ -36,6 +36,8 @@ type Measurement struct {
 	// median of repetitions, say); 0 for a single run. It stands in for the spread of a
 	// cell that has only this measurement.
 	SE float64
+	// Num holds the values of the numeric options in this run (NumericLocalModel).
+	Num map[string]float64
 }
 
 // Cell is the summary of all runs whose configurations restrict to one assignment of the
@@ -54,10 +56,14 @@ type Cell struct {
 type Local struct {
 	Region Region `json:"region"`
 	// Table has one cell per assignment of the region's options, indexed by bit mask
-	// (bit j is Region.Options[j]).
-	Table []Cell `json:"table"`
-	// Terms are the Möbius coefficients, one per subset of the options (zeros included).
+	// (bit j is Region.Options[j]); nil for a region with a numeric option, whose measurements
+	// are Numeric.Points.
+	Table []Cell `json:"table,omitempty"`
+	// Terms are the Möbius coefficients, one per subset of the options (zeros included); with
+	// a numeric option, two per subset of the boolean ones (constant and numeric).
 	Terms []Term `json:"terms"`
+	// Numeric is the fit of the region's numeric option, if it has one.
+	Numeric *NumericFit `json:"numeric,omitempty"`
 }
 
 // Source is one region's contribution to a term.
@@ -71,7 +77,11 @@ type Source struct {
 type Term struct {
 	// Options is U, sorted by name; empty for the constant term.
 	Options []string `json:"options"`
-	Coef    float64  `json:"coef"`
+	// Numeric and Form, when set, multiply the term by Form evaluated at the value of the
+	// numeric option Numeric: c·Π U·g(N).
+	Numeric string  `json:"numeric,omitempty"`
+	Form    string  `json:"form,omitempty"`
+	Coef    float64 `json:"coef"`
 	// Spread is a rough standard error of Coef from the repetitions' spread, assuming
 	// independent measurements; 0 when unknown (single runs) or for fitted models.
 	Spread  float64  `json:"spread,omitempty"`
@@ -248,10 +258,10 @@ func merge(terms []Term) Model {
 	for _, t := range terms {
 		opts := append([]string(nil), t.Options...)
 		sort.Strings(opts)
-		key := strings.Join(opts, "\x00")
+		key := strings.Join(opts, "\x00") + "\x01" + t.Numeric + "\x01" + t.Form
 		acc, ok := byKey[key]
 		if !ok {
-			acc = &Term{Options: opts}
+			acc = &Term{Options: opts, Numeric: t.Numeric, Form: t.Form}
 			if acc.Options == nil {
 				acc.Options = []string{}
 			}
@@ -275,30 +285,66 @@ func merge(terms []Term) Model {
 	return Model{Terms: out}
 }
 
-// Predict evaluates the model on a configuration.
+// Predict evaluates the model on a configuration of boolean options. A model with numeric terms
+// needs their values: use PredictAt (Predict gives NaN for such a model).
 func Predict(m Model, c Config) float64 {
-	total := 0.0
-	for _, t := range m.Terms {
-		on := true
-		for _, o := range t.Options {
-			if !c[o] {
-				on = false
-				break
-			}
-		}
-		if on {
-			total += t.Coef
-		}
+	v, err := PredictAt(m, c, nil)
+	if err != nil {
+		return math.NaN()
 	}
-	return total
+	return v
 }
 
-// Coef returns the coefficient of the term over exactly the given options (0 if absent).
+// PredictAt evaluates the model on a configuration: boolean options in c, numeric ones in num.
+// A numeric term whose boolean options are on needs its option's value.
+func PredictAt(m Model, c Config, num map[string]float64) (float64, error) {
+	total := 0.0
+	for _, t := range m.Terms {
+		if !t.active(c) {
+			continue
+		}
+		v, err := t.factor(num)
+		if err != nil {
+			return 0, err
+		}
+		total += t.Coef * v
+	}
+	return total, nil
+}
+
+// active reports whether every boolean option of the term is on.
+func (t Term) active(c Config) bool {
+	for _, o := range t.Options {
+		if !c[o] {
+			return false
+		}
+	}
+	return true
+}
+
+// factor is g(N) for a numeric term, 1 otherwise.
+func (t Term) factor(num map[string]float64) (float64, error) {
+	if t.Numeric == "" {
+		return 1, nil
+	}
+	x, ok := num[t.Numeric]
+	if !ok {
+		return 0, fmt.Errorf("the model needs a value of the numeric option %s", t.Numeric)
+	}
+	v, err := FormValue(t.Form, x)
+	if err != nil {
+		return 0, fmt.Errorf("%s: %v", t.Numeric, err)
+	}
+	return v, nil
+}
+
+// Coef returns the coefficient of the constant term over exactly the given boolean options (0 if
+// absent).
 func (m Model) Coef(options ...string) float64 {
 	key := append([]string(nil), options...)
 	sort.Strings(key)
 	for _, t := range m.Terms {
-		if equalStrings(t.Options, key) {
+		if t.Numeric == "" && equalStrings(t.Options, key) {
 			return t.Coef
 		}
 	}
@@ -310,8 +356,8 @@ func (m Model) Options() []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, t := range m.Terms {
-		for _, o := range t.Options {
-			if !seen[o] {
+		for _, o := range append(t.Options, t.Numeric) {
+			if o != "" && !seen[o] {
 				seen[o] = true
 				out = append(out, o)
 			}
@@ -322,7 +368,12 @@ func (m Model) Options() []string {
 }
 
 func sortTerms(ts []Term) {
-	sort.SliceStable(ts, func(a, b int) bool { return termLess(ts[a].Options, ts[b].Options) })
+	sort.SliceStable(ts, func(a, b int) bool {
+		if !equalStrings(ts[a].Options, ts[b].Options) {
+			return termLess(ts[a].Options, ts[b].Options)
+		}
+		return ts[a].Numeric+"\x00"+ts[a].Form < ts[b].Numeric+"\x00"+ts[b].Form
+	})
 }
 
 func termLess(a, b []string) bool {

@@ -7,7 +7,9 @@ import (
 	"math"
 	"os"
 	"sort"
+	"strconv"
 	"strings"
+	"time"
 
 	"github.com/augur-perf/augur/options/baselines"
 	"github.com/augur-perf/augur/options/compress"
@@ -26,7 +28,8 @@ type RegionRuns struct {
 // each region one measurement, the median of its repetitions: on a shared
 // machine an occasional slow process start or a late timer would otherwise
 // move a configuration's mean, and with it every coefficient that
-// configuration decides. Options are read as booleans: value index > 0 is on.
+// configuration decides. Numeric options (three or more numeric values) carry their value;
+// the others are read as booleans: value index > 0 is on.
 func Measurements(r *Result, regs []regions.Region) []RegionRuns {
 	out := []RegionRuns{{Region: influence.Region{Name: "base", Options: []string{}}}}
 	for _, g := range regs {
@@ -42,8 +45,18 @@ func Measurements(r *Result, regs []regions.Region) []RegionRuns {
 	}
 	for _, c := range r.Configs {
 		cfg := influence.Config{}
+		var num map[string]float64
 		for i, name := range r.Options {
-			if i < len(c.Config) && c.Config[i] > 0 {
+			v := 0
+			if i < len(c.Config) {
+				v = c.Config[i]
+			}
+			if xs, ok := r.Numeric[name]; ok && v < len(xs) {
+				if num == nil {
+					num = map[string]float64{}
+				}
+				num[name] = xs[v]
+			} else if v > 0 {
 				cfg[name] = true
 			}
 		}
@@ -74,7 +87,7 @@ func Measurements(r *Result, regs []regions.Region) []RegionRuns {
 		}
 		for k, xs := range samples {
 			if len(xs) > 0 {
-				out[k].Runs = append(out[k].Runs, influence.Measurement{Config: cfg, Seconds: Median(xs), SE: MedianSE(xs)})
+				out[k].Runs = append(out[k].Runs, influence.Measurement{Config: cfg, Num: num, Seconds: Median(xs), SE: MedianSE(xs)})
 			}
 		}
 	}
@@ -110,11 +123,51 @@ func Median(xs []float64) float64 {
 	return (xs[n/2-1] + xs[n/2]) / 2
 }
 
+// NumericValues reads an option's values as numbers — plain numbers or Go durations (in
+// seconds) — when there are three or more and every one is a number: such an option gets a
+// curve (influence.NumericLocalModel) rather than levels.
+func NumericValues(values []string) ([]float64, bool) {
+	if len(values) < 3 {
+		return nil, false
+	}
+	xs := make([]float64, len(values))
+	for i, v := range values {
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			d, derr := time.ParseDuration(v)
+			if derr != nil {
+				return nil, false
+			}
+			x = d.Seconds()
+		}
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, false
+		}
+		xs[i] = x
+	}
+	return xs, true
+}
+
 // Model builds every region's local model and sums them (influence.Global).
 func Model(r *Result, regs []regions.Region) (influence.Model, []influence.Local, error) {
 	var locals []influence.Local
 	for _, rr := range Measurements(r, regs) {
-		l, err := influence.LocalModel(rr.Region, rr.Runs)
+		var numeric []string
+		for _, o := range rr.Region.Options {
+			if _, ok := r.Numeric[o]; ok {
+				numeric = append(numeric, o)
+			}
+		}
+		var l influence.Local
+		var err error
+		switch len(numeric) {
+		case 0:
+			l, err = influence.LocalModel(rr.Region, rr.Runs)
+		case 1:
+			l, err = influence.NumericLocalModel(rr.Region, numeric[0], rr.Runs)
+		default:
+			err = fmt.Errorf("numeric options %s interact in one region; a curve over two numeric options is not modelled: give one of them two values (a low and a high level) or fix it with --fixed", strings.Join(numeric, " and "))
+		}
 		if err != nil {
 			return influence.Model{}, nil, fmt.Errorf("%s (%s): %v", rr.Region.Position, rr.Region.Name, err)
 		}

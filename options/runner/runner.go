@@ -136,8 +136,11 @@ type ConfigResult struct {
 type Result struct {
 	// Options are the option names, in Setup.Options order (the index space
 	// of every Config).
-	Options []string       `json:"options"`
-	Configs []ConfigResult `json:"configs"`
+	Options []string `json:"options"`
+	// Numeric holds the values of the numeric options (NumericValues), by name: their
+	// configurations' value indices index these.
+	Numeric map[string][]float64 `json:"numeric,omitempty"`
+	Configs []ConfigResult       `json:"configs"`
 	// Concurrent is set when any run saw concurrent region entries.
 	Concurrent bool `json:"concurrent"`
 	// Measured and Cached count runs.
@@ -353,6 +356,16 @@ func Run(ctx context.Context, s Setup, configs []compress.Config, o Options) (*R
 	}
 	defer os.RemoveAll(b.tmp)
 	res := &Result{Options: names(s)}
+	if s.Options != nil {
+		for _, opt := range s.Options.Options {
+			if xs, ok := NumericValues(opt.Values); ok {
+				if res.Numeric == nil {
+					res.Numeric = map[string][]float64{}
+				}
+				res.Numeric[opt.Name] = xs
+			}
+		}
+	}
 	invs := make([]inv, len(configs))
 	for i, c := range configs {
 		in, err := invocation(s, c)
@@ -423,6 +436,9 @@ func summarise(cr *ConfigResult, tb *timing.Build) {
 	seen := map[string]bool{}
 	for _, r := range cr.Runs {
 		wall = append(wall, float64(r.WallNs)/1e9)
+		if tb == nil || r.Times == nil {
+			continue // the plain program: wall time only
+		}
 		var sum int64
 		for _, rt := range r.Times.Regions {
 			if rt.ID == 0 && !tb.Base {

@@ -302,6 +302,29 @@ type Set struct {
 // Lookup returns the option called name, or nil.
 func (s *Set) Lookup(name string) *Option { return s.byName[name] }
 
+// WithValues returns a copy of the set in which the named options take other values (held-out
+// values of a numeric option, say); the receiver is unchanged.
+func (s *Set) WithValues(values map[string][]string) (*Set, error) {
+	c := *s
+	c.Options = make([]*Option, len(s.Options))
+	c.byName = make(map[string]*Option, len(s.Options))
+	for i, o := range s.Options {
+		if vs, ok := values[o.Name]; ok {
+			cp := *o
+			cp.Values = append([]string(nil), vs...)
+			o = &cp
+		}
+		c.Options[i] = o
+		c.byName[o.Name] = o
+	}
+	for name := range values {
+		if c.byName[name] == nil {
+			return nil, declErrorf("no option %s to give values to (options: %s)", name, strings.Join(s.Names(), ", "))
+		}
+	}
+	return &c, nil
+}
+
 // Names lists the option names, sorted.
 func (s *Set) Names() []string {
 	var ns []string

@@ -4,11 +4,16 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
 	"slices"
+	"sort"
+	"strings"
 
 	"github.com/augur-perf/augur/options/baselines"
+	"github.com/augur-perf/augur/options/compress"
 	"github.com/augur-perf/augur/options/runner"
+	"github.com/augur-perf/augur/options/sources"
 	"github.com/augur-perf/augur/options/taint"
 )
 
@@ -223,4 +228,126 @@ func maskBools(n int, m uint64) []bool {
 		c[i] = m>>i&1 == 1
 	}
 	return c
+}
+
+// ValueCheck is one configuration with held-out values of the numeric options: the model's
+// prediction against the median of fresh end-to-end runs of the plain program.
+type ValueCheck struct {
+	Setting   string  `json:"setting"`
+	Predicted float64 `json:"predicted_s"`
+	Measured  float64 `json:"measured_s"`
+	// Error is |predicted − measured| / measured; Extrapolated is set outside the measured range.
+	Error        float64 `json:"relative_error"`
+	Extrapolated bool    `json:"extrapolated,omitempty"`
+}
+
+// ValuesEvaluation is EvaluateValues's answer.
+type ValuesEvaluation struct {
+	Checks []ValueCheck `json:"checks"`
+	// MAPE is the mean of the checks' relative errors, in percent.
+	MAPE float64 `json:"mape_percent"`
+}
+
+// EvaluateValues measures how well a model predicts values of its numeric options that were never
+// measured: every assignment of the model's boolean options with every combination of the
+// held-out values (option → values) is run end to end (reps runs, the median kept) on the plain
+// program and compared with the model's prediction.
+func EvaluateValues(ctx context.Context, dir string, res *taint.Result, mf *ModelFile, heldOut map[string][]string, o EvaluateOptions) (*ValuesEvaluation, error) {
+	if len(heldOut) == 0 {
+		return nil, &sources.DeclError{Msg: "no held-out values given (NAME=v1,v2,...)"}
+	}
+	held := map[string][]float64{}
+	for name, vs := range heldOut {
+		if !mf.IsNumeric(name) {
+			return nil, &sources.DeclError{Msg: fmt.Sprintf("held-out values for %s: the model does not treat it as numeric (measure it with three or more numeric --values)", name)}
+		}
+		xs, ok := runner.NumericValues(append(append([]string(nil), vs...), vs[0], vs[0]))
+		if !ok {
+			return nil, &sources.DeclError{Msg: fmt.Sprintf("held-out values for %s: %s are not all numbers or durations", name, strings.Join(vs, ","))}
+		}
+		held[name] = xs[:len(vs)]
+	}
+	set, err := res.Options.WithValues(heldOut)
+	if err != nil {
+		return nil, err
+	}
+	var bools []string
+	for _, name := range mf.Model.Options() {
+		if !mf.IsNumeric(name) {
+			bools = append(bools, name)
+		}
+	}
+	var nums []string
+	for name := range held {
+		nums = append(nums, name)
+	}
+	sort.Strings(nums)
+	index := map[string]int{}
+	for i, opt := range set.Options {
+		index[opt.Name] = i
+	}
+	// The configurations: every boolean assignment times every combination of held-out values.
+	var configs []compress.Config
+	var settings []ValueCheck
+	total := 1 << len(bools)
+	for _, name := range nums {
+		total *= len(held[name])
+	}
+	for k := 0; k < total; k++ {
+		c := make(compress.Config, len(set.Options))
+		on := map[string]bool{}
+		num := map[string]float64{}
+		rest := k
+		var parts []string
+		for _, name := range bools {
+			v := rest & 1
+			rest >>= 1
+			opt := set.Options[index[name]]
+			if len(opt.Values) < 2 {
+				return nil, fmt.Errorf("option %s has no values to set", name)
+			}
+			c[index[name]] = v
+			on[name] = v == 1
+			parts = append(parts, fmt.Sprintf("%s=%d", name, v))
+		}
+		for _, name := range nums {
+			v := rest % len(held[name])
+			rest /= len(held[name])
+			c[index[name]] = v
+			num[name] = held[name][v]
+			parts = append(parts, fmt.Sprintf("%s=%s", name, heldOut[name][v]))
+		}
+		p, err := mf.PredictAt(on, num)
+		if err != nil {
+			return nil, err
+		}
+		configs = append(configs, c)
+		settings = append(settings, ValueCheck{Setting: strings.Join(parts, " "), Predicted: p.Seconds, Extrapolated: len(p.Extrapolated) > 0})
+	}
+	if dir == "" {
+		dir = "."
+	}
+	reps := o.Reps
+	if reps <= 0 {
+		reps = 3
+	}
+	setup := runner.Setup{Dir: dir, Build: []string{"go", "build", "-o", "BIN", o.Target.Pkg}, Args: o.Target.Args, Options: set,
+		ConfigTemplate: o.ConfigTemplate, ConfigName: o.ConfigName}
+	rr, err := runner.Run(ctx, setup, configs, runner.Options{Reps: reps, Seed: o.Seed, Progress: o.Progress})
+	if err != nil {
+		return nil, err
+	}
+	ev := &ValuesEvaluation{}
+	for i, cr := range rr.Configs {
+		var walls []float64
+		for _, run := range cr.Runs {
+			walls = append(walls, float64(run.WallNs)/1e9)
+		}
+		chk := settings[i]
+		chk.Measured = runner.Median(walls)
+		chk.Error = math.Abs(chk.Predicted-chk.Measured) / chk.Measured
+		ev.MAPE += 100 * chk.Error / float64(len(rr.Configs))
+		ev.Checks = append(ev.Checks, chk)
+	}
+	return ev, nil
 }

@@ -138,11 +138,13 @@ func Measure(ctx context.Context, dir string, res *taint.Result, before, after [
 	if err != nil {
 		return nil, err
 	}
-	mf := &ModelFile{Format: ModelFormat, System: o.Target.Pkg, Options: names, Model: model, Locals: locals}
+	mf := &ModelFile{Format: ModelFormat, System: o.Target.Pkg, Options: names, Model: model, Locals: locals, Numeric: rr.Numeric}
 	for _, cfg := range rr.Configs {
 		on := []string{}
 		for i, v := range cfg.Config {
-			if v != 0 {
+			if xs, ok := rr.Numeric[names[i]]; ok {
+				on = append(on, fmt.Sprintf("%s=%v", names[i], xs[v]))
+			} else if v != 0 {
 				on = append(on, names[i])
 			}
 		}

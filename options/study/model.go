@@ -3,6 +3,7 @@ package study
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"slices"
 	"sort"
@@ -26,6 +27,9 @@ type ModelFile struct {
 	// seconds their measured runs took, when known.
 	Configs   [][]string `json:"configurations,omitempty"`
 	Measuring float64    `json:"measuring_time_s,omitempty"`
+	// Numeric holds the measured values of each numeric option: predictions at values outside
+	// their range are extrapolations, and say so.
+	Numeric map[string][]float64 `json:"numeric,omitempty"`
 }
 
 // WriteFile writes the model as indented JSON.
@@ -72,17 +76,43 @@ func ReadModel(path string) (*ModelFile, error) {
 	return mf, nil
 }
 
-// Prediction is a configuration's predicted time and the terms that make it up.
-type Prediction struct {
-	On      []string       `json:"on"`
-	Seconds float64        `json:"seconds"`
-	Terms   []Contribution `json:"terms"`
+// Scales gives, for each numeric term's factor g(N), the largest |g(x)| over N's measured
+// values: what influence.FormatOptions.Scale needs to judge a numeric term's size.
+func (mf *ModelFile) Scales() map[string]float64 {
+	out := map[string]float64{}
+	for _, t := range mf.Model.Terms {
+		if t.Numeric == "" {
+			continue
+		}
+		for _, x := range mf.Numeric[t.Numeric] {
+			if g, err := influence.FormValue(t.Form, x); err == nil {
+				key := influence.FormString(t.Form, t.Numeric)
+				out[key] = math.Max(out[key], math.Abs(g))
+			}
+		}
+	}
+	return out
 }
 
-// Contribution is one active term of a prediction.
+// Prediction is a configuration's predicted time and the terms that make it up.
+type Prediction struct {
+	On []string `json:"on"`
+	// Values are the numeric options' values; Extrapolated names those outside the measured
+	// range.
+	Values       map[string]float64 `json:"values,omitempty"`
+	Extrapolated []string           `json:"extrapolated,omitempty"`
+	Seconds      float64            `json:"seconds"`
+	Terms        []Contribution     `json:"terms"`
+}
+
+// Contribution is one active term of a prediction: Coef, times Factor = g(value) for a numeric
+// term (Form of the option Numeric), 1 otherwise.
 type Contribution struct {
 	Options []string           `json:"options"`
+	Numeric string             `json:"numeric,omitempty"`
+	Form    string             `json:"form,omitempty"`
 	Coef    float64            `json:"coef"`
+	Factor  float64            `json:"factor"`
 	Sources []influence.Source `json:"sources,omitempty"`
 }
 
@@ -101,14 +131,35 @@ func (mf *ModelFile) Check(name string) error {
 	return fmt.Errorf("unknown option %q (the model's options: %s)", name, strings.Join(names, ", "))
 }
 
-// Predict predicts the time of the configuration with the given options on (the rest off).
-// An option the model does not know is an error (Check).
-func (mf *ModelFile) Predict(on map[string]bool) (Prediction, error) {
+// IsNumeric reports whether the model treats the option as numeric (a curve over its value).
+func (mf *ModelFile) IsNumeric(name string) bool {
+	if _, ok := mf.Numeric[name]; ok {
+		return true
+	}
+	for _, t := range mf.Model.Terms {
+		if t.Numeric == name {
+			return true
+		}
+	}
+	return false
+}
+
+// Predict predicts the time of the configuration with the given boolean options on (the rest
+// off); a model with numeric options needs PredictAt.
+func (mf *ModelFile) Predict(on map[string]bool) (Prediction, error) { return mf.PredictAt(on, nil) }
+
+// PredictAt predicts the time of the configuration with the given boolean options on (the rest
+// off) and the numeric options at the given values. An option the model does not know is an
+// error (Check), and so is a numeric option without a value that an active term needs.
+func (mf *ModelFile) PredictAt(on map[string]bool, num map[string]float64) (Prediction, error) {
 	cfg := influence.Config{}
 	p := Prediction{On: []string{}}
 	for name, v := range on {
 		if err := mf.Check(name); err != nil {
 			return Prediction{}, err
+		}
+		if mf.IsNumeric(name) {
+			return Prediction{}, fmt.Errorf("option %s is numeric: give its value (%s=VALUE)", name, name)
 		}
 		cfg[name] = v
 		if v {
@@ -116,15 +167,40 @@ func (mf *ModelFile) Predict(on map[string]bool) (Prediction, error) {
 		}
 	}
 	sort.Strings(p.On)
-	p.Seconds = influence.Predict(mf.Model, cfg)
+	for name, x := range num {
+		if err := mf.Check(name); err != nil {
+			return Prediction{}, err
+		}
+		if !mf.IsNumeric(name) {
+			return Prediction{}, fmt.Errorf("option %s is not numeric: give it as %s=0 or %s=1", name, name, name)
+		}
+		if p.Values == nil {
+			p.Values = map[string]float64{}
+		}
+		p.Values[name] = x
+		if xs := mf.Numeric[name]; len(xs) > 0 && (x < slices.Min(xs) || x > slices.Max(xs)) {
+			p.Extrapolated = append(p.Extrapolated, name)
+		}
+	}
+	sort.Strings(p.Extrapolated)
+	secs, err := influence.PredictAt(mf.Model, cfg, num)
+	if err != nil {
+		return Prediction{}, err
+	}
+	p.Seconds = secs
 	for _, term := range mf.Model.Terms {
 		active := true
 		for _, o := range term.Options {
 			active = active && cfg[o]
 		}
-		if active {
-			p.Terms = append(p.Terms, Contribution{Options: term.Options, Coef: term.Coef, Sources: term.Sources})
+		if !active {
+			continue
 		}
+		f := 1.0
+		if term.Numeric != "" {
+			f, _ = influence.FormValue(term.Form, num[term.Numeric]) // PredictAt checked it
+		}
+		p.Terms = append(p.Terms, Contribution{Options: term.Options, Numeric: term.Numeric, Form: term.Form, Coef: term.Coef, Factor: f, Sources: term.Sources})
 	}
 	return p, nil
 }

@@ -1,0 +1,316 @@
+package influence
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+
+	"gonum.org/v1/gonum/mat"
+)
+
+// Numeric options. ConfigCrusher models boolean options; real options are levels, sizes and
+// counts. A region influenced by one numeric option N (three or more measured values) and boolean
+// options B gets, for every assignment of B, a curve a + Σ b_g·g(N) over the functions SPL
+// Conqueror uses for numeric options (linear, logarithmic, quadratic), one of them or a linear
+// one with a second. The shape is chosen per region by leave-one-value-out cross-validation, so
+// unmeasured values of N are predicted; the Möbius transform over B then turns the a's and b's
+// into terms c_U·Π U and d_U·Π U·g(N).
+
+// Forms are the functions g a numeric term can carry, by name.
+var Forms = []string{"x", "log2(x)", "x^2"}
+
+// shapes are the candidate curves, simplest first: a tie keeps the simpler one. Two functions
+// need four measured values (three to fit, one to check).
+var shapes = [][]string{{"x"}, {"log2(x)"}, {"x^2"}, {"x", "log2(x)"}, {"x", "x^2"}}
+
+// FormValue evaluates form at x; log2 needs x > 0.
+func FormValue(form string, x float64) (float64, error) {
+	switch form {
+	case "x":
+		return x, nil
+	case "log2(x)":
+		if x <= 0 {
+			return 0, fmt.Errorf("log2(%v): the logarithmic form needs a positive value", x)
+		}
+		return math.Log2(x), nil
+	case "x^2":
+		return x * x, nil
+	}
+	return 0, fmt.Errorf("unknown form %q (want one of %s)", form, strings.Join(Forms, ", "))
+}
+
+// Point is the mean time of a region at one assignment of its boolean options (On) and one value
+// X of its numeric option.
+type Point struct {
+	On   []string `json:"on"`
+	X    float64  `json:"x"`
+	Mean float64  `json:"mean"`
+	N    int      `json:"n"`
+}
+
+// NumericFit records how a region's numeric option was modelled.
+type NumericFit struct {
+	Option string `json:"option"`
+	// Shape is the chosen curve's functions, "x + log2(x)".
+	Shape string `json:"shape"`
+	// Values are the measured values of the option: predictions outside [min, max] extrapolate.
+	Values []float64 `json:"values"`
+	// CV is each candidate shape's leave-one-value-out root mean square error, in seconds.
+	CV     map[string]float64 `json:"cv_rmse_s"`
+	Points []Point            `json:"points"`
+}
+
+// NumericLocalModel is LocalModel for a region one of whose options, numeric, is numeric: each
+// measurement gives its value in Num. Every assignment of the other options must be measured at
+// the same three or more values.
+func NumericLocalModel(r Region, numeric string, ms []Measurement) (Local, error) {
+	var bools []string
+	found := false
+	for _, o := range r.Options {
+		if o == numeric {
+			found = true
+		} else {
+			bools = append(bools, o)
+		}
+	}
+	if !found {
+		return Local{}, fmt.Errorf("influence: region %s: %s is not one of its options", r.Name, numeric)
+	}
+	if len(bools) > MaxRegionOptions {
+		return Local{}, fmt.Errorf("influence: region %s has %d options, more than %d", r.Name, len(bools), MaxRegionOptions)
+	}
+	size := 1 << len(bools)
+	type acc struct {
+		sum float64
+		n   int
+	}
+	cells := make([]map[float64]*acc, size)
+	for i := range cells {
+		cells[i] = map[float64]*acc{}
+	}
+	for _, m := range ms {
+		if !finite(m.Seconds) {
+			return Local{}, fmt.Errorf("influence: region %s: non-finite time %v", r.Name, m.Seconds)
+		}
+		x, ok := m.Num[numeric]
+		if !ok || !finite(x) {
+			return Local{}, fmt.Errorf("influence: region %s: a measurement has no value of %s", r.Name, numeric)
+		}
+		mask := 0
+		for j, o := range bools {
+			if m.Config[o] {
+				mask |= 1 << j
+			}
+		}
+		a := cells[mask][x]
+		if a == nil {
+			a = &acc{}
+			cells[mask][x] = a
+		}
+		a.sum += m.Seconds
+		a.n++
+	}
+	// Every assignment needs the same values, at least three of them, for one form to be chosen
+	// and for the a's and b's to be comparable under the transform.
+	var values []float64
+	for x := range cells[0] {
+		values = append(values, x)
+	}
+	sort.Float64s(values)
+	if len(values) < 3 {
+		return Local{}, fmt.Errorf("influence: region %s: numeric option %s was measured at %d values; a curve needs at least 3", r.Name, numeric, len(values))
+	}
+	points := make([][]Point, size)
+	for mask := range cells {
+		if len(cells[mask]) != len(values) {
+			return Local{}, fmt.Errorf("influence: region %s: %s measured at %d values with %s, at %d values with none of the options on", r.Name, numeric, len(cells[mask]), assignmentString(bools, mask), len(values))
+		}
+		for _, x := range values {
+			a := cells[mask][x]
+			if a == nil {
+				return Local{}, fmt.Errorf("influence: region %s: no measurement of %s=%v with %s", r.Name, numeric, x, assignmentString(bools, mask))
+			}
+			points[mask] = append(points[mask], Point{On: maskNames(bools, mask), X: x, Mean: a.sum / float64(a.n), N: a.n})
+		}
+	}
+	fit := &NumericFit{Option: numeric, Values: values, CV: map[string]float64{}}
+	// A more complex shape must beat a simpler one by more than rounding: exact data fit several
+	// shapes to within a few ulps of the times.
+	var scale float64
+	for _, ps := range points {
+		for _, pt := range ps {
+			scale = math.Max(scale, math.Abs(pt.Mean))
+		}
+	}
+	best := math.Inf(1)
+	var shape []string
+	for _, sh := range shapes {
+		if len(values) < len(sh)+2 {
+			continue
+		}
+		cv, err := looCV(sh, points)
+		if err != nil {
+			continue // log2 of a non-positive value: this shape does not apply
+		}
+		name := strings.Join(sh, " + ")
+		fit.CV[name] = cv
+		if cv < best*(1-1e-6)-1e-12*scale {
+			best, shape, fit.Shape = cv, sh, name
+		}
+	}
+	if shape == nil {
+		return Local{}, fmt.Errorf("influence: region %s: no curve fits %s", r.Name, numeric)
+	}
+	for _, ps := range points {
+		fit.Points = append(fit.Points, ps...)
+	}
+	// Per assignment: the coefficients and their standard errors; index 0 is the constant.
+	p := len(shape) + 1
+	coef := make([][]float64, p)
+	variance := make([][]float64, p)
+	for j := range coef {
+		coef[j] = make([]float64, size)
+		variance[j] = make([]float64, size)
+	}
+	for mask, ps := range points {
+		X, y, _ := design(shape, ps)
+		c, se := leastSquares(X, y)
+		for j := range c {
+			coef[j][mask], variance[j][mask] = c[j], se[j]*se[j]
+		}
+	}
+	k := len(bools)
+	for j := 0; j < k; j++ {
+		bit := 1 << j
+		for mask := 0; mask < size; mask++ {
+			if mask&bit != 0 {
+				for q := range coef {
+					coef[q][mask] -= coef[q][mask^bit]
+					variance[q][mask] += variance[q][mask^bit]
+				}
+			}
+		}
+	}
+	var terms []Term
+	for mask := 0; mask < size; mask++ {
+		opts := sortedNames(bools, mask)
+		for q := range coef {
+			t := Term{Options: opts, Coef: coef[q][mask], Spread: math.Sqrt(variance[q][mask]),
+				Sources: []Source{{Region: r.Name, Position: r.Position, Coef: coef[q][mask]}}}
+			if q > 0 {
+				t.Numeric, t.Form = numeric, shape[q-1]
+			}
+			terms = append(terms, t)
+		}
+	}
+	sortTerms(terms)
+	return Local{Region: r, Terms: terms, Numeric: fit}, nil
+}
+
+// looCV is the root mean square error of predicting each point from the curve through the other
+// points of its assignment.
+func looCV(shape []string, points [][]Point) (float64, error) {
+	var sse float64
+	var n int
+	for _, ps := range points {
+		X, y, err := design(shape, ps)
+		if err != nil {
+			return 0, err
+		}
+		for i := range X {
+			tx := append(append([][]float64(nil), X[:i]...), X[i+1:]...)
+			ty := append(append([]float64(nil), y[:i]...), y[i+1:]...)
+			c, _ := leastSquares(tx, ty)
+			d := -y[i]
+			for j, v := range X[i] {
+				d += c[j] * v
+			}
+			sse += d * d
+			n++
+		}
+	}
+	return math.Sqrt(sse / float64(n)), nil
+}
+
+// design is the least-squares design matrix of the points for the shape: a column of ones, then
+// one per function.
+func design(shape []string, ps []Point) (X [][]float64, y []float64, err error) {
+	for _, pt := range ps {
+		row := []float64{1}
+		for _, f := range shape {
+			g, err := FormValue(f, pt.X)
+			if err != nil {
+				return nil, nil, err
+			}
+			row = append(row, g)
+		}
+		X = append(X, row)
+		y = append(y, pt.Mean)
+	}
+	return X, y, nil
+}
+
+// leastSquares solves min ‖Xc − y‖ through a QR factorisation (the functions' columns differ in
+// scale by orders of magnitude, which the normal equations would square) and gives each
+// coefficient's standard error from the residuals (0 without degrees of freedom left). Columns
+// that are numerically dependent get coefficient 0.
+func leastSquares(X [][]float64, y []float64) (c, se []float64) {
+	n, p := len(X), len(X[0])
+	c, se = make([]float64, p), make([]float64, p)
+	// Scale the columns to unit norm so that the rank test is relative.
+	norms := make([]float64, p)
+	for j := 0; j < p; j++ {
+		for i := 0; i < n; i++ {
+			norms[j] = math.Hypot(norms[j], X[i][j])
+		}
+		if norms[j] == 0 {
+			norms[j] = 1
+		}
+	}
+	A := mat.NewDense(n, p, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < p; j++ {
+			A.Set(i, j, X[i][j]/norms[j])
+		}
+	}
+	var qr mat.QR
+	qr.Factorize(A)
+	var R mat.Dense
+	qr.RTo(&R)
+	for j := 0; j < p; j++ {
+		if math.Abs(R.At(j, j)) < 1e-10 {
+			return c, se // dependent columns: fewer values than the shape needs
+		}
+	}
+	var sol mat.Dense
+	if err := qr.SolveTo(&sol, false, mat.NewDense(n, 1, y)); err != nil {
+		return c, se
+	}
+	for j := 0; j < p; j++ {
+		c[j] = sol.At(j, 0) / norms[j]
+	}
+	if n > p {
+		var sse float64
+		for i := 0; i < n; i++ {
+			d := -y[i]
+			for j := 0; j < p; j++ {
+				d += c[j] * X[i][j]
+			}
+			sse += d * d
+		}
+		s2 := sse / float64(n-p)
+		// Var(c) = s²·(RᵀR)⁻¹, in the scaled coordinates.
+		var Rinv mat.Dense
+		if err := Rinv.Inverse(R.Slice(0, p, 0, p)); err == nil {
+			for j := 0; j < p; j++ {
+				var v float64
+				for k := 0; k < p; k++ {
+					v += Rinv.At(j, k) * Rinv.At(j, k)
+				}
+				se[j] = math.Sqrt(s2*v) / norms[j]
+			}
+		}
+	}
+	return c, se
+}

@@ -1,0 +1,79 @@
+package study
+
+import (
+	"context"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/augur-perf/augur/options/runner"
+)
+
+// The numeric example end to end: -size, measured at four values, becomes a curve whose shape is
+// found by cross-validation (a copy linear in size plus a tree descent logarithmic in it, the
+// cache halving the descent); sizes never measured, inside and outside the measured range, are
+// predicted and checked against fresh runs of the plain program.
+func TestNumericOption(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the example about 40 times")
+	}
+	dir, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	decls, err := ParseDecls(nil, nil, []string{"size=64,256,1024,4096"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := Request{Dir: dir, Patterns: []string{"./examples/numeric"}, Decls: decls}
+	res, before, after, err := Regions(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 4 ms units: a sleep's overshoot (a fraction of a millisecond on a loaded machine) stays a
+	// few per cent of a step.
+	target := Target{Pkg: "./examples/numeric", Args: []string{"-unit=4ms"}}
+	m, err := Measure(context.Background(), dir, res, before, after, MeasureOptions{Target: target, Run: runner.Options{Reps: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mf := m.Model
+	t.Logf("model: %s", mf.Model.String())
+	if !mf.IsNumeric("size") || mf.IsNumeric("cache") {
+		t.Fatalf("size numeric %v, cache numeric %v", mf.IsNumeric("size"), mf.IsNumeric("cache"))
+	}
+	// The truth in seconds: size/64 units of copying, log2(size) steps of a unit (half cached).
+	const unit = 0.004
+	coef := func(name string) float64 {
+		for _, term := range mf.Model.Terms {
+			if term.Name() == name {
+				return term.Coef
+			}
+		}
+		return 0
+	}
+	for name, want := range map[string]float64{"size": unit / 64, "log2(size)": unit, "cache·log2(size)": -unit / 2} {
+		if got := coef(name); math.Abs(got-want) > 0.25*math.Abs(want) {
+			t.Errorf("term %s = %.4g s, want %.4g s (±25%%: sleeps overshoot on a loaded machine)", name, got, want)
+		}
+	}
+	ev, err := EvaluateValues(context.Background(), dir, res, mf, map[string][]string{"size": {"128", "512", "2048", "8192"}}, EvaluateOptions{Target: target, Reps: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ev.Checks) != 8 {
+		t.Errorf("%d checks, want 2 cache settings × 4 sizes", len(ev.Checks))
+	}
+	for _, c := range ev.Checks {
+		t.Logf("%-20s predicted %.4f s, measured %.4f s, error %.1f%%%s", c.Setting, c.Predicted, c.Measured, 100*c.Error,
+			map[bool]string{true: " (extrapolated)"}[c.Extrapolated])
+		if c.Extrapolated != strings.Contains(c.Setting, "8192") {
+			t.Errorf("%s: extrapolated %v", c.Setting, c.Extrapolated)
+		}
+	}
+	t.Logf("held-out MAPE: %.2f%%", ev.MAPE)
+	if ev.MAPE > 10 {
+		t.Errorf("held-out MAPE %.2f%% > 10%%", ev.MAPE)
+	}
+}
