@@ -21,6 +21,7 @@ var allowed = map[string][]string{
 	"probe":    {"source"},
 	"analyze":  {"source", "probe", "markov"},
 	"options":  {"source"},
+	"fit":      {"source", "probe", "markov"},
 	"internal": {"markov"},
 }
 
