@@ -119,7 +119,7 @@ func Search(samples []Sample, params []string, o Options) (*Fit, error) {
 	if err != nil {
 		return nil, err
 	}
-	needed := o.MaxTerms + 3
+	needed := max(5, o.MaxTerms+3)
 	for _, p := range varying {
 		if d := distinct(pts, p); d < needed {
 			return nil, &TooFewError{Param: p, Got: d, Needed: needed}
@@ -190,7 +190,9 @@ func Search(samples []Sample, params []string, o Options) (*Fit, error) {
 	for _, c := range cands {
 		bestCV = math.Min(bestCV, c.CVError)
 	}
-	limit := bestCV*(1+o.Tolerance) + 1e-9
+	// The tolerance is relative, capped at 5 points of error: among laws that all fit badly, the
+	// one that fits least badly is kept.
+	limit := bestCV + math.Min(o.Tolerance*bestCV, 0.05) + 1e-9
 	rank := func(c Candidate) int {
 		if c.CVError <= limit && c.significant {
 			return len(c.Expr.Terms)
