@@ -1,0 +1,259 @@
+// Package calls composes functions' models across calls: the expected reward of a call statement
+// includes its callee's expected reward per call, E_f = local_f + Σ_g calls(f→g)·E_g, solved as
+// one linear system over the call graph so that recursion and mutual recursion work, and a
+// divergent recursion (infinitely many expected calls) is reported, not looped on. It owns the
+// call sites between selected functions and the composition; the functions' own (exclusive)
+// expectations come from their models (analyze/predict), the calls per invocation from the
+// profile's counts, which for models whose probabilities are count ratios are the models' own
+// expected visits.
+//
+// Calls are resolved statically: functions and methods of concrete types. Calls through
+// interfaces and function values are listed as unresolved sites, not guessed.
+package calls
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"math"
+	"sort"
+
+	"github.com/augur-perf/augur/probe/profile"
+	"github.com/augur-perf/augur/source/frontend"
+	"golang.org/x/tools/go/types/typeutil"
+	"gonum.org/v1/gonum/mat"
+)
+
+// Site is a statement of Caller that calls Callee, Count times each time it runs.
+type Site struct {
+	Caller, Callee string
+	Node           int
+	Pos            token.Position
+	Count          int
+}
+
+// Graph is the static call graph among a set of functions.
+type Graph struct {
+	Funcs []*frontend.Func
+	Sites []Site
+	// Dynamic are call sites whose callee is not known statically (interface methods, function
+	// values) and which are therefore not composed.
+	Dynamic []token.Position
+}
+
+// Build finds the call sites among fns. A statement's calls are those of the part of the source
+// its node stands for (an if's condition, not its body); a defer's call belongs to the node that
+// runs it, and calls inside function literals belong to the literal.
+func Build(fns []*frontend.Func) *Graph {
+	g := &Graph{Funcs: fns}
+	byObj := map[any]*frontend.Func{}
+	for _, f := range fns {
+		if f.Obj != nil {
+			byObj[f.Obj.Origin()] = f
+		}
+	}
+	for _, f := range fns {
+		info := f.Pkg.TypesInfo
+		fset := f.CFG.Fset
+		for _, n := range f.CFG.Nodes {
+			if n.AST == nil || n.Unreachable {
+				continue
+			}
+			counts := map[string]int{}
+			var order []string
+			visit := func(root ast.Node, lo, hi token.Pos) {
+				ast.Inspect(root, func(x ast.Node) bool {
+					switch x := x.(type) {
+					case *ast.FuncLit:
+						return false
+					case *ast.CallExpr:
+						if x.Pos() < lo || x.Pos() >= hi {
+							return true
+						}
+						callee := typeutil.StaticCallee(info, x)
+						if callee == nil {
+							if isDynamic(info, x) {
+								g.Dynamic = append(g.Dynamic, fset.Position(x.Pos()))
+							}
+							return true
+						}
+						if target, ok := byObj[callee.Origin()]; ok {
+							if counts[target.Name] == 0 {
+								order = append(order, target.Name)
+							}
+							counts[target.Name]++
+						}
+					}
+					return true
+				})
+			}
+			switch st := n.AST.(type) {
+			case *ast.DeferStmt:
+				if n.Kind == frontend.KindDeferRun {
+					visit(st.Call, st.Call.Pos(), st.Call.End())
+				} else {
+					// Registering evaluates the arguments only.
+					for _, a := range st.Call.Args {
+						visit(a, a.Pos(), a.End())
+					}
+				}
+			default:
+				visit(n.AST, pos(fset, n.Pos), end(fset, n))
+			}
+			for _, name := range order {
+				g.Sites = append(g.Sites, Site{Caller: f.Name, Callee: name, Node: n.ID, Pos: n.Pos, Count: counts[name]})
+			}
+		}
+	}
+	return g
+}
+
+// pos turns a node's position back into a token.Pos of its file.
+func pos(fset *token.FileSet, p token.Position) token.Pos {
+	var out token.Pos
+	fset.Iterate(func(f *token.File) bool {
+		if f.Name() == p.Filename {
+			out = f.LineStart(p.Line) + token.Pos(p.Column-1)
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+func end(fset *token.FileSet, n *frontend.Node) token.Pos {
+	if !n.End.IsValid() {
+		return token.Pos(math.MaxInt)
+	}
+	return pos(fset, n.End)
+}
+
+// isDynamic reports whether a call without a static callee goes through an interface or a
+// function value, rather than being a conversion or a builtin.
+func isDynamic(info *types.Info, call *ast.CallExpr) bool {
+	tv, ok := info.Types[call.Fun]
+	return ok && !tv.IsType() && !tv.IsBuiltin()
+}
+
+// Row is one function's expected reward per invocation: its own statements' (Exclusive) and
+// with its callees' (Inclusive), and how often it calls each callee per invocation.
+type Row struct {
+	Func        string             `json:"function"`
+	Invocations uint64             `json:"invocations"`
+	Exclusive   float64            `json:"exclusive"`
+	Inclusive   float64            `json:"inclusive"`
+	Calls       map[string]float64 `json:"calls_per_invocation,omitempty"`
+}
+
+// DivergentError says that the expected number of calls in a recursion is infinite.
+type DivergentError struct{ Funcs []string }
+
+func (e *DivergentError) Error() string {
+	return fmt.Sprintf("the recursion through %v makes infinitely many calls in expectation (each invocation calls the cycle at least once on average): no finite inclusive reward", e.Funcs)
+}
+
+// Compose solves E = L + N·E, with L the exclusive expectations per invocation (by function
+// name) and N[f][g] the calls of g per invocation of f, from the profile's counts of each call
+// site. Functions the profile never invoked call nothing and get their exclusive value.
+func Compose(g *Graph, p *profile.Profile, exclusive map[string]float64) ([]Row, error) {
+	n := len(g.Funcs)
+	index := map[string]int{}
+	rows := make([]Row, n)
+	for i, f := range g.Funcs {
+		index[f.Name] = i
+		rows[i] = Row{Func: f.Name, Exclusive: exclusive[f.Name], Calls: map[string]float64{}}
+		if pf := p.Funcs[f.Name]; pf != nil {
+			rows[i].Invocations = pf.Invocations
+		}
+	}
+	N := mat.NewDense(n, n, nil)
+	for _, s := range g.Sites {
+		i, j := index[s.Caller], index[s.Callee]
+		pf := p.Funcs[s.Caller]
+		if pf == nil || pf.Invocations == 0 || s.Node >= len(pf.Nodes) {
+			continue
+		}
+		per := float64(pf.Nodes[s.Node].Count) * float64(s.Count) / float64(pf.Invocations)
+		N.Set(i, j, N.At(i, j)+per)
+		rows[i].Calls[s.Callee] += per
+	}
+	// (I - N) E = L.
+	A := mat.NewDense(n, n, nil)
+	L := mat.NewVecDense(n, nil)
+	for i := 0; i < n; i++ {
+		for j := 0; j < n; j++ {
+			v := -N.At(i, j)
+			if i == j {
+				v++
+			}
+			A.Set(i, j, v)
+		}
+		L.SetVec(i, rows[i].Exclusive)
+	}
+	// The expected calls are finite exactly when N's spectral radius is below 1.
+	if div := divergent(N, g); len(div) > 0 {
+		return nil, &DivergentError{Funcs: div}
+	}
+	var E mat.VecDense
+	if err := E.SolveVec(A, L); err != nil {
+		return nil, fmt.Errorf("composing the call graph: %v", err)
+	}
+	for i := range rows {
+		rows[i].Inclusive = E.AtVec(i)
+	}
+	sort.SliceStable(rows, func(a, b int) bool { return rows[a].Inclusive > rows[b].Inclusive })
+	return rows, nil
+}
+
+// divergent returns the functions of a strongly connected part of the call graph whose
+// expected calls diverge: the spectral radius of N is at least 1.
+func divergent(N *mat.Dense, g *Graph) []string {
+	var eig mat.Eigen
+	if !eig.Factorize(N, mat.EigenNone) {
+		return nil
+	}
+	var radius float64
+	for _, v := range eig.Values(nil) {
+		radius = math.Max(radius, cmplxAbs(v))
+	}
+	if radius < 1-1e-12 {
+		return nil
+	}
+	var fs []string
+	for i, f := range g.Funcs {
+		for j := range g.Funcs {
+			if N.At(i, j) > 0 && reaches(N, j, i) {
+				fs = append(fs, f.Name)
+				break
+			}
+		}
+	}
+	return fs
+}
+
+func cmplxAbs(c complex128) float64 { return math.Hypot(real(c), imag(c)) }
+
+// reaches reports whether j reaches i through calls.
+func reaches(N *mat.Dense, j, i int) bool {
+	n, _ := N.Dims()
+	seen := make([]bool, n)
+	stack := []int{j}
+	for len(stack) > 0 {
+		k := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if k == i {
+			return true
+		}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		for l := 0; l < n; l++ {
+			if N.At(k, l) > 0 {
+				stack = append(stack, l)
+			}
+		}
+	}
+	return false
+}
