@@ -10,13 +10,23 @@
 //
 // # How counting works
 //
-// Each instrumented package gets one extra file (zz_augur_rt.go) declaring _augur_c, a pointer
-// to a fixed-size array of uint64 counters. When the environment variable AUGUR_PROFILE_DIR
-// names a directory, the array is a MAP_SHARED memory mapping of a file created there (one per
-// package per process, with a JSON header naming the package, the layout and its functions), so
-// counts survive os.Exit and crashes; otherwise it is a plain array and the program runs as
-// usual. The probes are plain increments of constant indices (_augur_c[37]++), inserted on the
-// existing lines, so line numbers in errors, panics and stack traces are the user's.
+// Each instrumented package gets one extra file (zz_augur_rt.go) declaring _augur_cs, one
+// block of uint64 counters per P (GOMAXPROCS or the number of CPUs, whichever is larger) and an
+// overflow block. When the environment variable AUGUR_PROFILE_DIR names a directory, the blocks
+// are a MAP_SHARED memory mapping of a file created there (one per package per process, with a
+// JSON header naming the package, the layout and its functions), so counts survive os.Exit and
+// crashes; otherwise anonymous memory. A probe pins its goroutine to its P (runtime.procPin, as
+// sync.Pool does: no preemption, so no other goroutine runs on that P until it unpins) and adds
+// to that P's block with a plain add, so counts are exact with any number of goroutines and no
+// cache line bounces between cores; a P beyond the blocks (GOMAXPROCS raised at run time) adds
+// atomically to the overflow block. The reader adds the blocks up. The race detector does not
+// shadow the mappings, and the adds are exclusive anyway, so -race reports nothing of the probes.
+// Probes are inserted on the existing lines, so line numbers in errors, panics and stack traces
+// are the user's.
+//
+// Once the counts are read, every function's are checked against all flow equations (the
+// redundant ones too) and for counts below zero; a function that fails makes Collect return an
+// *InconsistentError naming it, and augur profile writes no profile.
 //
 // Not every quantity is counted: per function the runtime counts invocations, one outcome
 // counter at the start of each branch target (then-block, loop body, case clause, select
@@ -52,7 +62,10 @@
 // not consistent with the frame either.
 //
 // Otherwise panics the CFG does not show are found without recover: a function that defers (or
-// whose panics cannot be derived) keeps a local frame {cur, chain}; a node that may panic (it calls, indexes, dereferences, divides,
+// whose panics cannot be derived) keeps a local frame {cur, chain} and counts into a local
+// array, one slot per counter it increments, that its deferred exit hook adds to the P's block
+// when the invocation ends; an invocation still running when the process ends is not counted at
+// all (a part of it would break flow conservation: nothing counts where it stopped); a node that may panic (it calls, indexes, dereferences, divides,
 // asserts, sends, ...) stores its ID in cur before it runs; return statements set chain to
 // "returning" after their results are evaluated; a deferred _augur_exit, registered first and so
 // run last, sees a frame still "in the body" only when the function is unwinding, and counts

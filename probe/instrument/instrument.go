@@ -225,20 +225,40 @@ func (b *Build) Collect(dir string) (p *profile.Profile, files int, err error) {
 		}
 		files++
 	}
+	var bad []string
 	for _, pk := range b.Packages {
 		for i, pl := range pk.plans {
 			f, err := pl.profileFunc(sums[pk.Path])
 			if err != nil {
-				return nil, files, err
+				bad = append(bad, err.Error())
+				continue
 			}
 			f.Pos, f.Hash = pk.Funcs[i].Pos, pk.Funcs[i].Hash
 			p.Funcs[pl.fn.Name] = f
 		}
 	}
+	if len(bad) > 0 {
+		return nil, files, &InconsistentError{Funcs: bad}
+	}
 	if len(errs) > 0 {
 		return p, files, errors.New(strings.Join(errs, "\n"))
 	}
 	return p, files, nil
+}
+
+// InconsistentError is a measurement whose counts break flow conservation: no profile comes
+// from it.
+type InconsistentError struct {
+	// Funcs describes each function whose counts do not conserve flow, one line each.
+	Funcs []string
+}
+
+func (e *InconsistentError) Error() string {
+	return fmt.Sprintf("the counts of %d function(s) do not conserve flow, so no profile was written:\n  %s\n"+
+		"Every probe is exact, so the likely cause is counter files changed after the run (a process of the "+
+		"workload still running while augur read them, or files written by something else), or a defect "+
+		"in augur's probes for these functions (please report it with the functions' source)",
+		len(e.Funcs), strings.Join(e.Funcs, "\n  "))
 }
 
 func readCounterFile(name string) (*Package, []uint64, error) {
@@ -258,10 +278,15 @@ func readCounterFile(name string) (*Package, []uint64, error) {
 	if err := json.Unmarshal(bytes.TrimSpace(data[nl+1:hlen]), &pk); err != nil {
 		return nil, nil, fmt.Errorf("%s: bad header: %v", name, err)
 	}
+	// One block of counters per P and the overflow block, added up here (mod 2^64: the
+	// overflow block may hold subtractions of counts other blocks added).
 	body := data[hlen:]
-	counts := make([]uint64, len(body)/8)
-	for i := range counts {
-		counts[i] = binary.NativeEndian.Uint64(body[8*i:])
+	if pk.Counters <= 0 || len(body) == 0 || len(body)%(8*pk.Counters) != 0 {
+		return nil, nil, fmt.Errorf("%s: %d bytes of counters, not whole blocks of %d", name, len(body), pk.Counters)
+	}
+	counts := make([]uint64, pk.Counters)
+	for i := 0; 8*i < len(body); i++ {
+		counts[i%pk.Counters] += binary.NativeEndian.Uint64(body[8*i:])
 	}
 	return &pk, counts, nil
 }
@@ -272,6 +297,9 @@ func (p *funcPlan) profileFunc(c []uint64) (*profile.Func, error) {
 	if bad >= 0 {
 		nd := p.g.Nodes[bad]
 		return nil, fmt.Errorf("%s: %s: node %d (%s): counts not determined", nd.Pos, p.fn.Name, bad, nd.Text)
+	}
+	if msg := p.check(c, val); msg != "" {
+		return nil, fmt.Errorf("%s: %s", p.fn.Name, msg)
 	}
 	f := &profile.Func{Invocations: c[p.base], Nodes: make([]profile.Node, p.n)}
 	for i, nd := range p.g.Nodes {

@@ -30,6 +30,7 @@ import (
 	_augur_os "os"
 	_augur_rt "runtime"
 	_augur_strconv "strconv"
+	_augur_atomic "sync/atomic"
 	_augur_sys "syscall"
 	_augur_unsafe "unsafe"
 )
@@ -38,13 +39,70 @@ const _augur_n = ` + strconv.Itoa(pk.Counters) + `
 
 const _augur_header = ` + strconv.Quote(header) + `
 
-// _augur_c holds the counters; see package github.com/augur-perf/augur/instrument.
-var _augur_c = _augur_open()
+// _augur_cs holds one block of counters per P (see package
+// github.com/augur-perf/augur/probe/instrument): a probe pins its goroutine to its P, so that
+// nothing else runs there, and increments that P's block with a plain add. _augur_ov is the
+// block of Ps beyond those (GOMAXPROCS raised at run time), incremented atomically.
+var _augur_cs, _augur_ov = _augur_open()
 
-func _augur_open() *[_augur_n]uint64 {
+//go:linkname _augur_procPin runtime.procPin
+func _augur_procPin() int
+
+//go:linkname _augur_procUnpin runtime.procUnpin
+func _augur_procUnpin()
+
+// _augur_over adds v to counter i of the overflow block.
+//
+//go:noinline
+func _augur_over(i int, v uint64) {
+	_augur_atomic.AddUint64(&_augur_ov[i], v)
+}
+
+// _augur_overSub subtracts v from counter i of the overflow block.
+//
+//go:noinline
+func _augur_overSub(i int, v uint64) {
+	_augur_atomic.AddUint64(&_augur_ov[i], ^(v - 1))
+}
+
+// _augur_add adds v to counter i (for the hooks; probes inline the same code).
+func _augur_add(i int32, v uint64) {
+	p := _augur_procPin()
+	if p < len(_augur_cs) {
+		_augur_cs[p][i] += v
+	} else {
+		_augur_over(int(i), v)
+	}
+	_augur_procUnpin()
+}
+
+// _augur_open maps the counter blocks: a file when the environment names a directory, so that
+// counts survive os.Exit and crashes, anonymous memory otherwise (the race detector does not
+// shadow mappings: the probes' plain adds, exclusive by pinning, are not reported as races).
+func _augur_open() ([]*[_augur_n]uint64, *[_augur_n]uint64) {
+	ns := _augur_rt.NumCPU()
+	if g := _augur_rt.GOMAXPROCS(0); g > ns {
+		ns = g
+	}
+	size := 8 * _augur_n * (ns + 1)
+	data := _augur_mapFile(size)
+	if data == nil {
+		data, _ = _augur_sys.Mmap(-1, 0, size, _augur_sys.PROT_READ|_augur_sys.PROT_WRITE, _augur_sys.MAP_ANON|_augur_sys.MAP_PRIVATE)
+	}
+	if len(data) < size {
+		data = make([]byte, size)
+	}
+	cs := make([]*[_augur_n]uint64, ns+1)
+	for i := range cs {
+		cs[i] = (*[_augur_n]uint64)(_augur_unsafe.Pointer(&data[i*8*_augur_n]))
+	}
+	return cs[:ns], cs[ns]
+}
+
+func _augur_mapFile(size int) []byte {
 	dir := _augur_os.Getenv(` + strconv.Quote(EnvDir) + `)
 	if dir == "" {
-		return new([_augur_n]uint64)
+		return nil
 	}
 	page := _augur_os.Getpagesize()
 	hlen := (len(` + strconv.Quote(counterMagic) + `) + 21 + len(_augur_header) + page) / page * page
@@ -65,19 +123,19 @@ func _augur_open() *[_augur_n]uint64 {
 		}
 		_, err = f.Write(hdr)
 		if err == nil {
-			err = f.Truncate(int64(hlen) + 8*_augur_n)
+			err = f.Truncate(int64(hlen + size))
 		}
 		var data []byte
 		if err == nil {
-			data, err = _augur_sys.Mmap(int(f.Fd()), int64(hlen), 8*_augur_n, _augur_sys.PROT_READ|_augur_sys.PROT_WRITE, _augur_sys.MAP_SHARED)
+			data, err = _augur_sys.Mmap(int(f.Fd()), int64(hlen), size, _augur_sys.PROT_READ|_augur_sys.PROT_WRITE, _augur_sys.MAP_SHARED)
 		}
 		f.Close()
 		if err != nil {
 			break
 		}
-		return (*[_augur_n]uint64)(_augur_unsafe.Pointer(&data[0]))
+		return data
 	}
-	return new([_augur_n]uint64)
+	return nil
 }
 
 // _augur_frame is the per-invocation state of a function that may panic or defers.
@@ -85,6 +143,7 @@ type _augur_frame struct {
 	cur   int32 // the last node that may panic to have started
 	k     int32 // the deferred call running (1-based), 0 when none
 	chain uint8 // 0 body, 1 return, 2 panic, 3 goexit, 4 not represented
+	n     []uint64 // the invocation's counts, by slot (see _augur_fdesc.sl)
 }
 
 // _augur_fdesc describes one function for the hooks.
@@ -95,13 +154,21 @@ type _augur_fdesc struct {
 	run      [4][]int32 // per chain, per defer statement: its DeferRun node, or -1
 	done     [4]int32   // per chain: counter index of the DeferDispatch "done" flow, or -1
 	mx       []int32    // per slot of _augur_m: its counter index
+	base     int32      // counter index of the invocations
+	sl       []int32    // per counter from base: its slot in _augur_frame.k, or -1
+	ctr      []int32    // per slot of _augur_frame.k: its counter index
+}
+
+// _augur_inc counts counter i of the invocation s.
+func _augur_inc(s *_augur_frame, d *_augur_fdesc, i int32) {
+	s.n[d.sl[i-d.base]]++
 }
 
 // _augur_flush adds the register-loop counts mirrored in m that the loops had no chance to
 // flush (the function is unwinding; on other exits m is all zeros).
 func _augur_flush(m []uint64, d *_augur_fdesc) {
 	for i, v := range m {
-		_augur_c[d.mx[i]] += v
+		_augur_add(d.mx[i], v)
 	}
 }
 
@@ -123,7 +190,7 @@ func _augur_unwind(s *_augur_frame, d *_augur_fdesc) {
 	case 2:
 		s.chain = 3
 	default:
-		_augur_c[d.pan+c]++
+		_augur_inc(s, d, d.pan+c)
 		if d.fx[c]&8 != 0 {
 			s.chain = 2
 		} else {
@@ -138,9 +205,21 @@ func _augur_exit(s *_augur_frame, d *_augur_fdesc) {
 	}
 	if s.chain < 4 {
 		if i := d.done[s.chain]; i >= 0 {
-			_augur_c[i]++
+			_augur_inc(s, d, i)
 		}
 	}
+	p := _augur_procPin()
+	if p < len(_augur_cs) {
+		c := _augur_cs[p]
+		for j, v := range s.n {
+			c[d.ctr[j]] += v
+		}
+	} else {
+		for j, v := range s.n {
+			_augur_over(int(d.ctr[j]), v)
+		}
+	}
+	_augur_procUnpin()
 }
 
 //go:noinline
@@ -157,7 +236,7 @@ func _augur_pre(s *_augur_frame, d *_augur_fdesc, k int32) {
 		s.chain = 4
 		return
 	}
-	_augur_c[d.cnt+r]++
+	_augur_inc(s, d, d.cnt+r)
 }
 
 // _augur_mode says why the deferred call that called its caller runs: 0 normal, 1 panicking,
@@ -200,12 +279,12 @@ func _augur_post(s *_augur_frame, d *_augur_fdesc, k int32) {
 	case 2:
 		if f&4 != 0 {
 			if m == 0 {
-				_augur_c[d.fl[r]]++
+				_augur_inc(s, d, d.fl[r])
 				s.chain = 1
 				return
 			}
 			if m == 1 {
-				_augur_c[d.fl[r]+1]++
+				_augur_inc(s, d, d.fl[r]+1)
 				return
 			}
 		} else if m == 1 {
@@ -224,7 +303,7 @@ func _augur_post(s *_augur_frame, d *_augur_fdesc, k int32) {
 		s.chain = 3
 		return
 	}
-	_augur_c[d.pan+r]++
+	_augur_inc(s, d, d.pan+r)
 	if f&8 != 0 && m == 1 {
 		s.chain = 2
 	} else {
@@ -232,6 +311,7 @@ func _augur_post(s *_augur_frame, d *_augur_fdesc, k int32) {
 	}
 }
 
+var _ = _augur_overSub
 var _ = _augur_cond
 var _ = _augur_exit
 var _ = _augur_pre
@@ -299,13 +379,20 @@ func descLiteral(p *funcPlan) string {
 			rs = append(rs, "{"+strings.Join(run[c], ", ")+"}")
 		}
 	}
-	var mx []string
-	for _, c := range p.mirrors {
-		mx = append(mx, strconv.Itoa(c))
+	var ctr []int
+	for _, c := range p.slotCtr {
+		ctr = append(ctr, p.base+c)
 	}
-	return fmt.Sprintf("\t{cnt: %d, pan: %d, fl: []int32{%s}, fx: []uint8{%s}, run: [4][]int32{%s}, done: [4]int32{%d, %d, %d, %d}, mx: []int32{%s}}, // %s\n",
+	ints := func(xs []int) string {
+		var out []string
+		for _, x := range xs {
+			out = append(out, strconv.Itoa(x))
+		}
+		return strings.Join(out, ", ")
+	}
+	return fmt.Sprintf("\t{cnt: %d, pan: %d, fl: []int32{%s}, fx: []uint8{%s}, run: [4][]int32{%s}, done: [4]int32{%d, %d, %d, %d}, mx: []int32{%s}, base: %d, sl: []int32{%s}, ctr: []int32{%s}}, // %s\n",
 		p.cnt(0), p.pan(0), strings.Join(fl, ", "), strings.Join(fx, ", "), strings.Join(rs, ", "),
-		done[0], done[1], done[2], done[3], strings.Join(mx, ", "), p.fn.Name)
+		done[0], done[1], done[2], done[3], ints(p.mirrors), p.base, ints(p.slot), ints(ctr), p.fn.Name)
 }
 
 // fileStem makes a file name from an import path.
