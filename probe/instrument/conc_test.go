@@ -1,8 +1,14 @@
 package instrument
 
 import (
+	"bytes"
+	"encoding/binary"
+	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/augur-perf/augur/probe/profile"
@@ -163,4 +169,45 @@ func TestConcurrentExit(t *testing.T) {
 	if f := p.Funcs["example.com/work/conc.Work"]; f.Invocations < 1000 {
 		t.Errorf("Work ran %d times", f.Invocations)
 	}
+}
+
+// TestInconsistentCounts damages a counter file (100 more "then" outcomes of Classify's first
+// decision than ran, as lost or stray increments would) and requires Collect to refuse the
+// counts, naming the function, instead of deriving a negative count.
+func TestInconsistentCounts(t *testing.T) {
+	w := buildWork(t)
+	dir := t.TempDir()
+	runBin(t, w.instrd, dir, "all")
+	files, err := filepath.Glob(filepath.Join(dir, "*.cnt"))
+	if err != nil || len(files) != 1 {
+		t.Fatalf("counter files %v: %v", files, err)
+	}
+	const name = "example.com/work/lib.Classify"
+	var plan *funcPlan
+	for _, pl := range w.b.Packages[0].plans {
+		if pl.fn.Name == name {
+			plan = pl
+		}
+	}
+	ctr := plan.flow(node(t, plan.fn, "if x < 0"), 0)
+	if !plan.rawFlow[ctr-plan.flow(0, 0)] {
+		t.Fatalf("the outcome is not counted")
+	}
+	data, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	nl := bytes.IndexByte(data, '\n')
+	hlen, _ := strconv.Atoi(string(data[len(counterMagic):nl]))
+	at := data[hlen+8*ctr:]
+	binary.NativeEndian.PutUint64(at, binary.NativeEndian.Uint64(at)+100)
+	if err := os.WriteFile(files[0], data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = w.b.Collect(dir)
+	var ie *InconsistentError
+	if !errors.As(err, &ie) || len(ie.Funcs) != 1 || !strings.Contains(ie.Funcs[0], name) || !strings.Contains(err.Error(), "do not conserve flow") {
+		t.Fatalf("Collect: %v", err)
+	}
+	t.Log(err)
 }
