@@ -211,3 +211,48 @@ func TestInconsistentCounts(t *testing.T) {
 	}
 	t.Log(err)
 }
+
+// TestJournalReplay writes a committed journal entry into a counter file, as a process ending
+// between committing a flush and copying it leaves it, and requires the reader to finish the
+// copy.
+func TestJournalReplay(t *testing.T) {
+	w := buildWork(t)
+	dir := t.TempDir()
+	runBin(t, w.instrd, dir, "all")
+	files, _ := filepath.Glob(filepath.Join(dir, "*.cnt"))
+	if len(files) != 1 {
+		t.Fatalf("counter files %v", files)
+	}
+	pk, before, err := readCounterFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pk.Journal == 0 {
+		t.Fatal("no journal")
+	}
+	data, _ := os.ReadFile(files[0])
+	nl := bytes.IndexByte(data, '\n')
+	hlen, _ := strconv.Atoi(string(data[len(counterMagic):nl]))
+	word := func(i int) []byte { return data[hlen+8*i:] }
+	const ctr = 3
+	old := binary.NativeEndian.Uint64(word(ctr))
+	binary.NativeEndian.PutUint64(word(pk.Counters), 1)
+	binary.NativeEndian.PutUint64(word(pk.Counters+1), ctr)
+	binary.NativeEndian.PutUint64(word(pk.Counters+2), old+5)
+	if err := os.WriteFile(files[0], data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, after, err := readCounterFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range before {
+		want := before[i]
+		if i == ctr {
+			want += 5
+		}
+		if after[i] != want {
+			t.Errorf("counter %d: %d, want %d", i, after[i], want)
+		}
+	}
+}

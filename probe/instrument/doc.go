@@ -19,7 +19,10 @@
 // sync.Pool does: no preemption, so no other goroutine runs on that P until it unpins) and adds
 // to that P's block with a plain add, so counts are exact with any number of goroutines and no
 // cache line bounces between cores; a P beyond the blocks (GOMAXPROCS raised at run time) adds
-// atomically to the overflow block. The reader adds the blocks up. The race detector does not
+// atomically to the overflow block. The reader adds the blocks up. A flush that adds several
+// counters at once (the locals of a register loop, the counts of a frame function's invocation)
+// goes through a redo journal at the end of the P's block (_augur_commit), so that a process
+// ending in the middle of it (os.Exit in another goroutine) leaves all of it or none. The race detector does not
 // shadow the mappings, and the adds are exclusive anyway, so -race reports nothing of the probes.
 // Probes are inserted on the existing lines, so line numbers in errors, panics and stack traces
 // are the user's.

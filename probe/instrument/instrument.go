@@ -35,10 +35,12 @@ type Package struct {
 	Path string `json:"package"`
 	// Layout is a digest of the counter layout: a counter file is read only by the build whose
 	// layout it names.
-	Layout   string     `json:"layout"`
-	Counters int        `json:"counters"`
-	Funcs    []FuncInfo `json:"functions"`
-	plans    []*funcPlan
+	Layout   string `json:"layout"`
+	Counters int    `json:"counters"`
+	// Journal is the capacity of each block's redo journal (see readCounterFile).
+	Journal int        `json:"journal"`
+	Funcs   []FuncInfo `json:"functions"`
+	plans   []*funcPlan
 }
 
 // FuncInfo describes one instrumented function in a counter file header.
@@ -138,11 +140,14 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 			}
 		}
 		pk.Counters = base
+		for _, p := range pk.plans {
+			pk.Journal = max(pk.Journal, p.journal)
+		}
 		lay, _ := json.Marshal(struct {
-			P string
-			N int
-			F []FuncInfo
-		}{path, base, pk.Funcs})
+			P    string
+			N, J int
+			F    []FuncInfo
+		}{path, base, pk.Journal, pk.Funcs})
 		pk.Layout = SourceHash(lay)
 		pdir := filepath.Join(dir, strconv.Itoa(pi))
 		if err := os.MkdirAll(pdir, 0o755); err != nil {
@@ -278,15 +283,36 @@ func readCounterFile(name string) (*Package, []uint64, error) {
 	if err := json.Unmarshal(bytes.TrimSpace(data[nl+1:hlen]), &pk); err != nil {
 		return nil, nil, fmt.Errorf("%s: bad header: %v", name, err)
 	}
-	// One block of counters per P and the overflow block, added up here (mod 2^64: the
-	// overflow block may hold subtractions of counts other blocks added).
+	// One block per P and the overflow block, added up here (mod 2^64: the overflow block may
+	// hold subtractions of counts other blocks added). A block is the counters, the length of
+	// its journal and the journal, pairs (counter, new value): a length other than zero means
+	// the process ended while copying a committed journal into the counters, so the copy is
+	// finished here.
 	body := data[hlen:]
-	if pk.Counters <= 0 || len(body) == 0 || len(body)%(8*pk.Counters) != 0 {
-		return nil, nil, fmt.Errorf("%s: %d bytes of counters, not whole blocks of %d", name, len(body), pk.Counters)
+	n, bsize := pk.Counters, pk.Counters+1+2*pk.Journal
+	if n <= 0 || pk.Journal < 0 || len(body) == 0 || len(body)%(8*bsize) != 0 {
+		return nil, nil, fmt.Errorf("%s: %d bytes of counters, not whole blocks of %d", name, len(body), bsize)
 	}
-	counts := make([]uint64, pk.Counters)
-	for i := 0; 8*i < len(body); i++ {
-		counts[i%pk.Counters] += binary.NativeEndian.Uint64(body[8*i:])
+	counts := make([]uint64, n)
+	block := make([]uint64, bsize)
+	for at := 0; at < len(body); at += 8 * bsize {
+		for i := range block {
+			block[i] = binary.NativeEndian.Uint64(body[at+8*i:])
+		}
+		k := block[n]
+		if k > uint64(pk.Journal) {
+			return nil, nil, fmt.Errorf("%s: journal of %d entries in a block of capacity %d", name, k, pk.Journal)
+		}
+		for j := 0; j < int(k); j++ {
+			i := block[n+1+2*j]
+			if i >= uint64(n) {
+				return nil, nil, fmt.Errorf("%s: journal names counter %d of %d", name, i, n)
+			}
+			block[i] = block[n+2+2*j]
+		}
+		for i := range n {
+			counts[i] += block[i]
+		}
 	}
 	return &pk, counts, nil
 }
@@ -306,6 +332,12 @@ func (p *funcPlan) profileFunc(c []uint64) (*profile.Func, error) {
 		n := &f.Nodes[i]
 		n.Count = val[i]
 		n.Panics = val[p.n+p.e+i]
+		if p.frame {
+			n.Recovered = c[p.rec(i)]
+			if n.Recovered > n.Panics {
+				return nil, fmt.Errorf("%s: node %d (%s, %s): %d of its %d panics recovered", p.fn.Name, i, nd.Text, nd.Pos, n.Recovered, n.Panics)
+			}
+		}
 		if nd.IsDecision() {
 			n.Outcomes = make([]uint64, len(nd.Succs))
 			for k := range nd.Succs {

@@ -176,7 +176,11 @@ func conserves(g *frontend.CFG, f *profile.Func) error {
 		} else {
 			in[nd.Succs[0].To] += c.Count - c.Panics
 		}
-		in[pt[id]] += c.Panics
+		if c.Recovered > c.Panics {
+			return fmt.Errorf("node %d (%s): %d of %d panics recovered", id, nd.Text, c.Recovered, c.Panics)
+		}
+		in[pt[id]] += c.Panics - c.Recovered
+		in[g.End] += c.Recovered
 	}
 	for id, nd := range g.Nodes {
 		if in[id] != f.Nodes[id].Count {

@@ -16,6 +16,7 @@ import (
 //	base+1+n             Count of node n   (only some are incremented at run time)
 //	base+1+N+n           Panics of node n
 //	base+1+2N+e          flow of edge e (edges numbered node by node, in Succs order)
+//	base+1+2N+E+n        Recovered of node n (frame functions only)
 //
 // Plan decides which counts and flows the probes measure ("raw"); Solve derives the others.
 type funcPlan struct {
@@ -49,12 +50,15 @@ type funcPlan struct {
 	// per-invocation array, or -1; slotCtr is the inverse (offsets from base; see assignSlots).
 	slot    []int
 	slotCtr []int
+	// journal is the most counters one flush of the function adds (see _augur_commit).
+	journal int
 	// panDerived marks the nodes whose Panics are derived by flow instead of counted by the
 	// frame's exit hook (every may-panic node of a frame-free function).
 	panDerived []bool
 }
 
-func (p *funcPlan) size() int     { return 1 + 2*p.n + p.e }
+func (p *funcPlan) size() int     { return 1 + 3*p.n + p.e }
+func (p *funcPlan) rec(n int) int { return p.base + 1 + 2*p.n + p.e + n }
 func (p *funcPlan) cnt(n int) int { return p.base + 1 + n }
 func (p *funcPlan) pan(n int) int { return p.base + 1 + p.n + n }
 func (p *funcPlan) flow(n, k int) int {
@@ -288,6 +292,7 @@ func (p *funcPlan) assignSlots() {
 		if p.slot[c] < 0 {
 			p.slot[c] = len(p.slotCtr)
 			p.slotCtr = append(p.slotCtr, c)
+			p.journal = len(p.slotCtr)
 		}
 	}
 	use(p.base)
@@ -297,6 +302,7 @@ func (p *funcPlan) assignSlots() {
 		}
 		if p.mayPanic[i] || nd.Kind == frontend.KindDeferRun {
 			use(p.pan(i))
+			use(p.rec(i))
 		}
 		for k := range nd.Succs {
 			if p.rawFlow[p.edge0[i]+k] {
@@ -316,9 +322,10 @@ type term struct {
 	sign int8
 }
 
+// An equation says Σ sign·term = rhs − neg.
 type equation struct {
-	terms []term
-	rhs   uint64
+	terms    []term
+	rhs, neg uint64
 }
 
 // solve derives every Count, Flow and Panics from the raw counters c (the package's counter
@@ -361,7 +368,7 @@ func (p *funcPlan) solve(c []uint64) ([]uint64, int) {
 		progress = false
 		for _, eq := range eqs {
 			unknown := -1
-			sum := eq.rhs
+			sum := eq.rhs - eq.neg
 			for _, t := range eq.terms {
 				if known[t.v] {
 					if t.sign > 0 {
@@ -425,6 +432,12 @@ func (p *funcPlan) equations(get func(int) uint64) []equation {
 		if p.pt[i] != i {
 			in[p.pt[i]].terms = append(in[p.pt[i]].terms, term{pv(i), -1})
 		}
+		if p.frame {
+			// Recovered panics end at End, not where PanicTargets sends the others.
+			r := get(p.rec(i))
+			in[p.pt[i]].neg += r
+			in[g.End].rhs += r
+		}
 		if nd.IsDecision() {
 			eq := equation{terms: []term{{i, 1}, {pv(i), -1}}}
 			for k := range nd.Succs {
@@ -475,7 +488,7 @@ func (p *funcPlan) check(c []uint64, val []uint64) string {
 	for _, eq := range p.equations(func(i int) uint64 { return c[i] }) {
 		// Σ positive terms = rhs + Σ negative terms, in 128 bits.
 		var ph, pl, nh, nl uint64
-		nl = eq.rhs
+		pl, nl = eq.neg, eq.rhs
 		for _, t := range eq.terms {
 			var carry uint64
 			if t.sign > 0 {

@@ -210,6 +210,14 @@ func probe(adds map[int]string, sub bool) string {
 	if sub {
 		op = "-="
 	}
+	if len(keys) > 1 {
+		var ix, vs []string
+		for _, k := range keys {
+			ix = append(ix, strconv.Itoa(k))
+			vs = append(vs, adds[k])
+		}
+		return "_augur_apply([]int32{" + strings.Join(ix, ", ") + "}, []uint64{" + strings.Join(vs, ", ") + "}); "
+	}
 	var in, over strings.Builder
 	for _, k := range keys {
 		fmt.Fprintf(&in, "_augur_cs[_augur_p][%d] %s %s; ", k, op, adds[k])
@@ -247,6 +255,10 @@ func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info) error {
 		pro += "_augur_l" + strconv.Itoa(j)
 	}
 	pro += " uint64; "
+	for _, l := range r.loops {
+		p.journal = max(p.journal, len(l.locals))
+	}
+	p.journal = max(p.journal, len(r.mirrors))
 	if len(r.mirrors) > 0 {
 		pro += fmt.Sprintf("var _augur_m [%d]uint64; defer _augur_flush(_augur_m[:], &_augur_fd[%d]); ", len(r.mirrors), p.k)
 		p.mirrors = r.mirrors

@@ -37,6 +37,12 @@ import (
 
 const _augur_n = ` + strconv.Itoa(pk.Counters) + `
 
+// _augur_j is the capacity of a block's journal (see _augur_commit).
+const _augur_j = ` + strconv.Itoa(pk.Journal) + `
+
+// _augur_b is the size of a block: the counters, the journal's length, the journal.
+const _augur_b = _augur_n + 1 + 2*_augur_j
+
 const _augur_header = ` + strconv.Quote(header) + `
 
 // _augur_cs holds one block of counters per P (see package
@@ -65,26 +71,51 @@ func _augur_overSub(i int, v uint64) {
 	_augur_atomic.AddUint64(&_augur_ov[i], ^(v - 1))
 }
 
-// _augur_add adds v to counter i (for the hooks; probes inline the same code).
-func _augur_add(i int32, v uint64) {
+// _augur_apply adds v[j] to counter ix[j] for each j, all or none even if the process ends
+// midway (os.Exit in another goroutine): the counts of an invocation or a loop go in at once.
+func _augur_apply(ix []int32, v []uint64) {
 	p := _augur_procPin()
 	if p < len(_augur_cs) {
-		_augur_cs[p][i] += v
+		_augur_commit(_augur_cs[p], ix, v)
 	} else {
-		_augur_over(int(i), v)
+		for j, x := range v {
+			_augur_over(int(ix[j]), x)
+		}
 	}
 	_augur_procUnpin()
+}
+
+// _augur_commit is a redo log in the P's block c, which the pinned goroutine owns: the new
+// values go to the journal, one store of its length commits them, and they are copied to the
+// counters. The reader of a counter file whose journal length is not zero copies them again.
+func _augur_commit(c *[_augur_b]uint64, ix []int32, v []uint64) {
+	k := 0
+	for j, x := range v {
+		if x != 0 {
+			c[_augur_n+1+2*k] = uint64(ix[j])
+			c[_augur_n+2+2*k] = c[ix[j]] + x
+			k++
+		}
+	}
+	if k == 0 {
+		return
+	}
+	_augur_atomic.StoreUint64(&c[_augur_n], uint64(k))
+	for j := 0; j < k; j++ {
+		c[c[_augur_n+1+2*j]] = c[_augur_n+2+2*j]
+	}
+	_augur_atomic.StoreUint64(&c[_augur_n], 0)
 }
 
 // _augur_open maps the counter blocks: a file when the environment names a directory, so that
 // counts survive os.Exit and crashes, anonymous memory otherwise (the race detector does not
 // shadow mappings: the probes' plain adds, exclusive by pinning, are not reported as races).
-func _augur_open() ([]*[_augur_n]uint64, *[_augur_n]uint64) {
+func _augur_open() ([]*[_augur_b]uint64, *[_augur_b]uint64) {
 	ns := _augur_rt.NumCPU()
 	if g := _augur_rt.GOMAXPROCS(0); g > ns {
 		ns = g
 	}
-	size := 8 * _augur_n * (ns + 1)
+	size := 8 * _augur_b * (ns + 1)
 	data := _augur_mapFile(size)
 	if data == nil {
 		data, _ = _augur_sys.Mmap(-1, 0, size, _augur_sys.PROT_READ|_augur_sys.PROT_WRITE, _augur_sys.MAP_ANON|_augur_sys.MAP_PRIVATE)
@@ -92,9 +123,9 @@ func _augur_open() ([]*[_augur_n]uint64, *[_augur_n]uint64) {
 	if len(data) < size {
 		data = make([]byte, size)
 	}
-	cs := make([]*[_augur_n]uint64, ns+1)
+	cs := make([]*[_augur_b]uint64, ns+1)
 	for i := range cs {
-		cs[i] = (*[_augur_n]uint64)(_augur_unsafe.Pointer(&data[i*8*_augur_n]))
+		cs[i] = (*[_augur_b]uint64)(_augur_unsafe.Pointer(&data[i*8*_augur_b]))
 	}
 	return cs[:ns], cs[ns]
 }
@@ -142,13 +173,16 @@ func _augur_mapFile(size int) []byte {
 type _augur_frame struct {
 	cur   int32 // the last node that may panic to have started
 	k     int32 // the deferred call running (1-based), 0 when none
-	chain uint8 // 0 body, 1 return, 2 panic, 3 goexit, 4 not represented
+	// 0 body, 1 return, 2 panic, 3 goexit, 4 not represented, 5 a panic unwinding through
+	// deferred calls the CFG does not show (cur panicked), 6 that panic recovered
+	chain uint8
 	n     []uint64 // the invocation's counts, by slot (see _augur_fdesc.sl)
 }
 
 // _augur_fdesc describes one function for the hooks.
 type _augur_fdesc struct {
 	cnt, pan int32      // counter index of Count[0] and Panics[0]
+	rec      int32      // counter index of Recovered[0]
 	fl       []int32    // per node: counter index of its first edge's flow
 	fx       []uint8    // per node: &3 term (1 panic, 2 goexit, 3 exit), 4 recover decision, 8 implicit panic goes on a panic chain
 	run      [4][]int32 // per chain, per defer statement: its DeferRun node, or -1
@@ -167,9 +201,7 @@ func _augur_inc(s *_augur_frame, d *_augur_fdesc, i int32) {
 // _augur_flush adds the register-loop counts mirrored in m that the loops had no chance to
 // flush (the function is unwinding; on other exits m is all zeros).
 func _augur_flush(m []uint64, d *_augur_fdesc) {
-	for i, v := range m {
-		_augur_add(d.mx[i], v)
-	}
+	_augur_apply(d.mx, m)
 }
 
 func _augur_cond(s *_augur_frame, n int32) bool {
@@ -194,32 +226,29 @@ func _augur_unwind(s *_augur_frame, d *_augur_fdesc) {
 		if d.fx[c]&8 != 0 {
 			s.chain = 2
 		} else {
-			s.chain = 4
+			s.chain = 5
 		}
 	}
 }
 
+// _augur_exit runs last when the invocation leaves: it finishes its counts and adds them to the
+// P's block.
+//
+//go:noinline
 func _augur_exit(s *_augur_frame, d *_augur_fdesc) {
 	if s.chain == 0 {
 		_augur_unwind(s, d)
+	}
+	if s.chain == 6 && _augur_mode() == 0 {
+		// A panic at cur was recovered outside the CFG and the function returns normally.
+		_augur_inc(s, d, d.rec+s.cur)
 	}
 	if s.chain < 4 {
 		if i := d.done[s.chain]; i >= 0 {
 			_augur_inc(s, d, i)
 		}
 	}
-	p := _augur_procPin()
-	if p < len(_augur_cs) {
-		c := _augur_cs[p]
-		for j, v := range s.n {
-			c[d.ctr[j]] += v
-		}
-	} else {
-		for j, v := range s.n {
-			_augur_over(int(d.ctr[j]), v)
-		}
-	}
-	_augur_procUnpin()
+	_augur_apply(d.ctr, s.n)
 }
 
 //go:noinline
@@ -228,7 +257,7 @@ func _augur_pre(s *_augur_frame, d *_augur_fdesc, k int32) {
 		_augur_unwind(s, d)
 	}
 	s.k = k
-	if s.chain == 4 {
+	if s.chain >= 4 {
 		return
 	}
 	r := d.run[s.chain][k-1]
@@ -265,7 +294,10 @@ func _augur_post(s *_augur_frame, d *_augur_fdesc, k int32) {
 		return // the defer statement panicked before registering its call
 	}
 	s.k = 0
-	if s.chain == 4 {
+	if s.chain >= 4 {
+		if s.chain == 5 && _augur_mode() == 0 {
+			s.chain = 6 // the deferred call recovered
+		}
 		return
 	}
 	r := d.run[s.chain][k-1]
@@ -294,6 +326,13 @@ func _augur_post(s *_augur_frame, d *_augur_fdesc, k int32) {
 		if m == 2 {
 			return
 		}
+	}
+	if s.chain == 2 && m == 0 {
+		// A deferred call the CFG does not show recovering (a named function, a method)
+		// recovered: the panic chain ends here.
+		_augur_inc(s, d, d.pan+r)
+		s.cur, s.chain = r, 6
+		return
 	}
 	switch {
 	case f&3 == 1 && m == 1:
@@ -390,8 +429,8 @@ func descLiteral(p *funcPlan) string {
 		}
 		return strings.Join(out, ", ")
 	}
-	return fmt.Sprintf("\t{cnt: %d, pan: %d, fl: []int32{%s}, fx: []uint8{%s}, run: [4][]int32{%s}, done: [4]int32{%d, %d, %d, %d}, mx: []int32{%s}, base: %d, sl: []int32{%s}, ctr: []int32{%s}}, // %s\n",
-		p.cnt(0), p.pan(0), strings.Join(fl, ", "), strings.Join(fx, ", "), strings.Join(rs, ", "),
+	return fmt.Sprintf("\t{cnt: %d, pan: %d, rec: %d, fl: []int32{%s}, fx: []uint8{%s}, run: [4][]int32{%s}, done: [4]int32{%d, %d, %d, %d}, mx: []int32{%s}, base: %d, sl: []int32{%s}, ctr: []int32{%s}}, // %s\n",
+		p.cnt(0), p.pan(0), p.rec(0), strings.Join(fl, ", "), strings.Join(fx, ", "), strings.Join(rs, ", "),
 		done[0], done[1], done[2], done[3], ints(p.mirrors), p.base, ints(p.slot), ints(ctr), p.fn.Name)
 }
 
