@@ -59,20 +59,21 @@ func truthOf(goroutines, calls int) concTruth {
 // measureConc instruments package conc, runs its TestConcurrent (built with extra flags) and
 // returns the profile.
 func measureConc(t *testing.T, flags ...string) (*profile.Profile, []*frontend.Func) {
-	return measureConcRun(t, "TestConcurrent", 0, flags...)
+	return measureTest(t, "conc", "TestConcurrent", 0, 4, flags...)
 }
 
-// measureConcRun runs test name of package conc, which must exit with status code.
-func measureConcRun(t *testing.T, name string, code int, flags ...string) (*profile.Profile, []*frontend.Func) {
+// measureTest instruments package pkg of the work module, runs its test name (built with extra
+// flags) with GOMAXPROCS cpu, which must exit with status code, and returns the profile.
+func measureTest(t *testing.T, pkg, name string, code, cpu int, flags ...string) (*profile.Profile, []*frontend.Func) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds programs")
 	}
-	prog, err := frontend.Load(workDir, "./conc")
+	prog, err := frontend.Load(workDir, "./"+pkg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	fns, err := prog.Select("example.com/work/conc")
+	fns, err := prog.Select("example.com/work/" + pkg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,13 +81,13 @@ func measureConcRun(t *testing.T, name string, code int, flags ...string) (*prof
 	if err != nil {
 		t.Fatal(err)
 	}
-	bin := filepath.Join(t.TempDir(), "conc.test")
+	bin := filepath.Join(t.TempDir(), pkg+".test")
 	args := append([]string{"test", "-c", "-o", bin, "-overlay=" + b.Overlay}, flags...)
-	if out, err := goCmd(filepath.Join(workDir, "conc"), append(args, ".")...).CombinedOutput(); err != nil {
+	if out, err := goCmd(filepath.Join(workDir, pkg), append(args, ".")...).CombinedOutput(); err != nil {
 		t.Fatalf("go test -c: %v\n%s", err, out)
 	}
 	dir := t.TempDir()
-	r := runBin(t, bin, dir, "-test.run=^"+name+"$", "-test.cpu=4")
+	r := runBin(t, bin, dir, "-test.run=^"+name+"$", "-test.cpu="+strconv.Itoa(cpu))
 	if r.code != code {
 		t.Fatalf("%s: exit %d, want %d:\n%s%s", name, r.code, code, r.stdout, r.stderr)
 	}
@@ -107,10 +108,7 @@ func measureConcRun(t *testing.T, name string, code int, flags ...string) (*prof
 func checkConc(t *testing.T, p *profile.Profile, fns []*frontend.Func) {
 	t.Helper()
 	want := truthOf(64, 100_000)
-	byName := map[string]*frontend.Func{}
-	for _, fn := range fns {
-		byName[fn.Name] = fn
-	}
+	byName := funcsOf(fns)
 	const C = "example.com/work/conc."
 	w, fr := byName[C+"Work"], byName[C+"Framed"]
 	wp, fp := p.Funcs[C+"Work"], p.Funcs[C+"Framed"]
@@ -153,6 +151,13 @@ func TestConcurrentExact(t *testing.T) {
 	checkConc(t, p, fns)
 }
 
+// TestConcurrentOverflow is TestConcurrentExact with GOMAXPROCS 16, raised by go test after the
+// counter blocks were made (8 on this machine): half the Ps share the locked overflow block.
+func TestConcurrentOverflow(t *testing.T) {
+	p, fns := measureTest(t, "conc", "TestConcurrent", 0, 16)
+	checkConc(t, p, fns)
+}
+
 // TestConcurrentRace is TestConcurrentExact under the race detector: the probes cause no race
 // report (TestConcurrent would fail) and stay exact.
 func TestConcurrentRace(t *testing.T) {
@@ -165,7 +170,7 @@ func TestConcurrentRace(t *testing.T) {
 // conserves flow.
 func TestConcurrentExit(t *testing.T) {
 	t.Setenv("CONC_EXIT", "1")
-	p, _ := measureConcRun(t, "TestExitRunning", 3)
+	p, _ := measureTest(t, "conc", "TestExitRunning", 3, 16)
 	if f := p.Funcs["example.com/work/conc.Work"]; f.Invocations < 1000 {
 		t.Errorf("Work ran %d times", f.Invocations)
 	}
@@ -255,4 +260,12 @@ func TestJournalReplay(t *testing.T) {
 			t.Errorf("counter %d: %d, want %d", i, after[i], want)
 		}
 	}
+}
+
+func funcsOf(fns []*frontend.Func) map[string]*frontend.Func {
+	m := map[string]*frontend.Func{}
+	for _, fn := range fns {
+		m[fn.Name] = fn
+	}
+	return m
 }

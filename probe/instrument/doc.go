@@ -18,8 +18,8 @@
 // crashes; otherwise anonymous memory. A probe pins its goroutine to its P (runtime.procPin, as
 // sync.Pool does: no preemption, so no other goroutine runs on that P until it unpins) and adds
 // to that P's block with a plain add, so counts are exact with any number of goroutines and no
-// cache line bounces between cores; a P beyond the blocks (GOMAXPROCS raised at run time) adds
-// atomically to the overflow block. The reader adds the blocks up. A flush that adds several
+// cache line bounces between cores; the Ps beyond the blocks (GOMAXPROCS raised at run time)
+// share the overflow block under a spin lock. The reader adds the blocks up. A flush that adds several
 // counters at once (the locals of a register loop, the counts of a frame function's invocation)
 // goes through a redo journal at the end of the P's block (_augur_commit), so that a process
 // ending in the middle of it (os.Exit in another goroutine) leaves all of it or none. The race detector does not
@@ -51,11 +51,14 @@
 // (no channel, map, go, select, defer; range only over slices, arrays, strings and integers;
 // no goto and no labelled jump out of it) counts in local variables, added to _augur_c where
 // the loop is left (after it, before a return in it). If something in it may panic and every
-// such operation is an index of a slice, string or array or an integer division (in a statement,
+// such operation is an index of a slice, string or array, a slice of a slice or string, a
+// dereference (*p, p.f), an integer division or modulo, or a shift by a signed count (in a statement,
 // an if or switch without init, or the condition of a for loop without init and post), each one
 // is preceded by a guard that repeats the runtime's check and flushes the locals only when it
-// would fail (if uint64(i) >= uint64(len(s)) { flush }): no defer, so the function stays
-// inlinable, and the compiler drops the guard wherever it drops the bounds check. Otherwise, and
+// would fail (if uint64(i) >= uint64(len(s)) { flush }, y == 0, n < 0, p == nil): no defer, so the function stays
+// inlinable, and the compiler drops the guard wherever it drops the bounds check. Otherwise (a
+// type assertion, a conversion to an array or array pointer, a comparison of interfaces, a
+// slice of an array), and
 // in nests three or more loops deep (where a guard the compiler cannot drop costs more per
 // iteration than the deferred flush costs per call), each local is also stored, after each
 // increment, into a stack array that a deferred _augur_flush adds to the counters when the

@@ -48,7 +48,7 @@ const _augur_header = ` + strconv.Quote(header) + `
 // _augur_cs holds one block of counters per P (see package
 // github.com/augur-perf/augur/probe/instrument): a probe pins its goroutine to its P, so that
 // nothing else runs there, and increments that P's block with a plain add. _augur_ov is the
-// block of Ps beyond those (GOMAXPROCS raised at run time), incremented atomically.
+// block of Ps beyond those (GOMAXPROCS raised at run time, as go test -cpu does).
 var _augur_cs, _augur_ov = _augur_open()
 
 //go:linkname _augur_procPin runtime.procPin
@@ -57,18 +57,31 @@ func _augur_procPin() int
 //go:linkname _augur_procUnpin runtime.procUnpin
 func _augur_procUnpin()
 
+// _augur_ovl locks the overflow block, which Ps beyond the blocks share: every write to it
+// holds the lock (a spin lock: the holder is pinned, so only the OS can delay it).
+var _augur_ovl uint32
+
+func _augur_lock() {
+	for !_augur_atomic.CompareAndSwapUint32(&_augur_ovl, 0, 1) {
+	}
+}
+
 // _augur_over adds v to counter i of the overflow block.
 //
 //go:noinline
 func _augur_over(i int, v uint64) {
-	_augur_atomic.AddUint64(&_augur_ov[i], v)
+	_augur_lock()
+	_augur_ov[i] += v
+	_augur_atomic.StoreUint32(&_augur_ovl, 0)
 }
 
 // _augur_overSub subtracts v from counter i of the overflow block.
 //
 //go:noinline
 func _augur_overSub(i int, v uint64) {
-	_augur_atomic.AddUint64(&_augur_ov[i], ^(v - 1))
+	_augur_lock()
+	_augur_ov[i] -= v
+	_augur_atomic.StoreUint32(&_augur_ovl, 0)
 }
 
 // _augur_apply adds v[j] to counter ix[j] for each j, all or none even if the process ends
@@ -78,9 +91,9 @@ func _augur_apply(ix []int32, v []uint64) {
 	if p < len(_augur_cs) {
 		_augur_commit(_augur_cs[p], ix, v)
 	} else {
-		for j, x := range v {
-			_augur_over(int(ix[j]), x)
-		}
+		_augur_lock()
+		_augur_commit(_augur_ov, ix, v)
+		_augur_atomic.StoreUint32(&_augur_ovl, 0)
 	}
 	_augur_procUnpin()
 }
@@ -111,9 +124,13 @@ func _augur_commit(c *[_augur_b]uint64, ix []int32, v []uint64) {
 // counts survive os.Exit and crashes, anonymous memory otherwise (the race detector does not
 // shadow mappings: the probes' plain adds, exclusive by pinning, are not reported as races).
 func _augur_open() ([]*[_augur_b]uint64, *[_augur_b]uint64) {
+	// At least 8 blocks: go test -cpu raises GOMAXPROCS after the package is initialised.
 	ns := _augur_rt.NumCPU()
 	if g := _augur_rt.GOMAXPROCS(0); g > ns {
 		ns = g
+	}
+	if ns < 8 {
+		ns = 8
 	}
 	size := 8 * _augur_b * (ns + 1)
 	data := _augur_mapFile(size)
