@@ -82,7 +82,7 @@ func measureTest(t *testing.T, pkg, name string, code, cpu int, flags ...string)
 		t.Fatal(err)
 	}
 	bin := filepath.Join(t.TempDir(), pkg+".test")
-	args := append([]string{"test", "-c", "-o", bin, "-overlay=" + b.Overlay}, flags...)
+	args := append([]string{"test", "-c", "-o", bin, "-overlay=" + b.Overlay, "-vet=off"}, flags...)
 	if out, err := goCmd(filepath.Join(workDir, pkg), append(args, ".")...).CombinedOutput(); err != nil {
 		t.Fatalf("go test -c: %v\n%s", err, out)
 	}

@@ -10,7 +10,15 @@
 //
 // # How counting works
 //
-// Each instrumented package gets one extra file (zz_augur_rt.go) declaring _augur_cs, one
+// Each instrumented package gets one extra file (zz_augur_rt.go) and one extra package, a copy of
+// package rt at <its path>/zz_augurrt that holds the runtime. Inserted code refers to nothing
+// predeclared and to nothing unqualified but its own names, whose prefix "_augur_" becomes
+// "_augur<k>_" if the package has names starting with it (rt aliases the predeclared types;
+// guards, which use len, cap, uint64 and nil, are left out where the package declares one), so
+// a package may redeclare any predeclared identifier. go test workloads run with -vet=off: vet
+// runs in each package's directory, and rt's exists only in the overlay.
+//
+// The generated file declares _augur_cs, one
 // block of uint64 counters per P (GOMAXPROCS or the number of CPUs, whichever is larger) and an
 // overflow block. When the environment variable AUGUR_PROFILE_DIR names a directory, the blocks
 // are a MAP_SHARED memory mapping of a file created there (one per package per process, with a

@@ -327,11 +327,14 @@ func isNonPointer(t types.Type) bool {
 }
 
 // exprSource returns the source of e for a guard, which goes on one line: not if it spans
-// lines or holds a comment, nor if the package redeclares a name the guard uses.
+// lines or holds a comment, nor if the package declares, in any scope, a predeclared name the
+// guard uses (the guard would mean something else, or not compile), nor if it holds "_augur"
+// (inserted text has its names renamed when the package uses augur's; see namePrefix).
 func exprSource(src []byte, fset *token.FileSet, info *types.Info) func(ast.Expr) (string, bool) {
 	shadow := false
 	for id := range info.Defs {
-		if id.Name == "len" || id.Name == "uint64" {
+		switch id.Name {
+		case "len", "cap", "uint64", "nil":
 			shadow = true
 		}
 	}
@@ -341,7 +344,7 @@ func exprSource(src []byte, fset *token.FileSet, info *types.Info) func(ast.Expr
 			return "", false
 		}
 		t := string(src[a:b])
-		if strings.ContainsAny(t, "\n\r") || strings.Contains(t, "//") || strings.Contains(t, "/*") {
+		if strings.ContainsAny(t, "\n\r") || strings.Contains(t, "//") || strings.Contains(t, "/*") || strings.Contains(t, "_augur") {
 			return "", false
 		}
 		return t, true

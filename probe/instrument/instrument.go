@@ -101,6 +101,7 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 			return nil, fmt.Errorf("instrument: package %s has no source files", path)
 		}
 		pk := &Package{Path: path}
+		prefix := namePrefix(pkg.Syntax)
 		files := map[*ast.File]*fileEdits{}
 		var order []*ast.File
 		base := 0
@@ -123,9 +124,11 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 				if err != nil {
 					return nil, fmt.Errorf("instrument: %v", err)
 				}
-				fe = &fileEdits{fset: prog.Fset, file: file, src: src, parent: map[ast.Node]ast.Node{}}
+				fe = &fileEdits{fset: prog.Fset, file: file, src: src, parent: map[ast.Node]ast.Node{}, prefix: prefix}
 				files[file] = fe
 				order = append(order, file)
+				// On the package clause's line, so that every line stays where it was.
+				fe.insert(file.Name.End(), "; import _augur_r "+strconv.Quote(path+"/"+RuntimeDir))
 			}
 			start, end := fe.off(fn.Decl.Pos()), fe.off(fn.Decl.End())
 			pk.Funcs = append(pk.Funcs, FuncInfo{
@@ -168,12 +171,22 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 			b.Files[orig] = dst
 		}
 		header, _ := json.Marshal(pk)
-		rt := runtimeSource(pkg.Types.Name(), pk, string(header))
+		rt := strings.ReplaceAll(runtimeSource(pkg.Types.Name(), pk, "\x00"), "_augur_", prefix)
+		rt = strings.Replace(rt, strconv.Quote("\x00"), strconv.Quote(string(header)), 1)
 		dst := filepath.Join(pdir, RuntimeFile)
 		if err := os.WriteFile(dst, []byte(rt), 0o644); err != nil {
 			return nil, err
 		}
-		replace[filepath.Join(filepath.Dir(pkg.GoFiles[0]), RuntimeFile)] = dst
+		pkgDir := filepath.Dir(pkg.GoFiles[0])
+		replace[filepath.Join(pkgDir, RuntimeFile)] = dst
+		rtDst := filepath.Join(pdir, RuntimeDir, "rt.go")
+		if err := os.MkdirAll(filepath.Dir(rtDst), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(rtDst, []byte(rtSource), 0o644); err != nil {
+			return nil, err
+		}
+		replace[filepath.Join(pkgDir, RuntimeDir, "rt.go")] = rtDst
 		b.Packages = append(b.Packages, pk)
 	}
 	ov, _ := json.MarshalIndent(map[string]any{"Replace": replace}, "", " ")
@@ -182,6 +195,29 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 		return nil, err
 	}
 	return b, nil
+}
+
+// namePrefix is the prefix of every name augur adds to a package: "_augur_", or "_augur<k>_"
+// with the least k such that no identifier of the package starts with it.
+func namePrefix(files []*ast.File) string {
+	for k := 0; ; k++ {
+		prefix := "_augur_"
+		if k > 0 {
+			prefix = "_augur" + strconv.Itoa(k) + "_"
+		}
+		clash := false
+		for _, f := range files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && strings.HasPrefix(id.Name, prefix) {
+					clash = true
+				}
+				return !clash
+			})
+		}
+		if !clash {
+			return prefix
+		}
+	}
 }
 
 func fileOf(files []*ast.File, d *ast.FuncDecl) *ast.File {

@@ -433,7 +433,7 @@ func TestSchemesAgree(t *testing.T) {
 			t.Fatal(err)
 		}
 		bin := filepath.Join(t.TempDir(), "kern.test")
-		if out, err := goCmd(dir, "test", "-c", "-o", bin, "-overlay="+b.Overlay, ".").CombinedOutput(); err != nil {
+		if out, err := goCmd(dir, "test", "-c", "-o", bin, "-overlay="+b.Overlay, "-vet=off", ".").CombinedOutput(); err != nil {
 			t.Fatalf("go test -c: %v\n%s", err, out)
 		}
 		pdir := t.TempDir()
