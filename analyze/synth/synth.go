@@ -21,7 +21,10 @@
 // Every probability is an exact rational (dtmc.Builder.AddExact), the maximum-likelihood
 // estimate from counts: outcome k of a decision goes with Outcomes[k]/(ΣOutcomes+Panics); a plain
 // node goes to its successor with (Count−Panics)/Count and, with Panics/Count, to where a panic
-// at that node goes (PanicTargets). For PROPER's nested conditionals and while loops this is
+// at that node goes (PanicTargets), except the Recovered ones: a deferred call recovered them and
+// the function returned normally, so they go to the End exit (transition parameter
+// "pL_recovered"; the deferred calls they ran are not states of the model, as their counts are
+// not in the profile). For PROPER's nested conditionals and while loops this is
 // formula (2) of the paper. Outcomes that lead to the same node add up; zero-probability
 // transitions are left out. Decision outcomes and panic transitions are named as parameters
 // (Model.Param) "pL_outcome" (L the source line; "pLnID_outcome" when several named nodes share
@@ -213,8 +216,14 @@ func Synthesize(g *frontend.CFG, f *profile.Func, opt Options) (*Result, error) 
 			if ok := c.Count - c.Panics; ok > 0 {
 				r.add(nd.Succs[0].To, ratio(ok, c.Count), "")
 			}
-			if c.Panics > 0 {
-				r.add(pt[id], ratio(c.Panics, c.Count), "panic")
+			if c.Recovered > c.Panics {
+				return nil, &Error{Pos: pos(id), Msg: fmt.Sprintf("node %d recovered %d panics but panicked only %d times", id, c.Recovered, c.Panics)}
+			}
+			if c.Panics > c.Recovered {
+				r.add(pt[id], ratio(c.Panics-c.Recovered, c.Count), "panic")
+			}
+			if c.Recovered > 0 {
+				r.add(g.End, ratio(c.Recovered, c.Count), "recovered")
 			}
 			continue
 		}
@@ -258,8 +267,14 @@ func Synthesize(g *frontend.CFG, f *profile.Func, opt Options) (*Result, error) 
 		for k, e := range nd.Succs {
 			r.add(e.To, ratio(c.Outcomes[k], den), e.Outcome)
 		}
-		if c.Panics > 0 {
-			r.add(pt[id], ratio(c.Panics, den), "panic")
+		if c.Recovered > c.Panics {
+			return nil, &Error{Pos: pos(id), Msg: fmt.Sprintf("decision %d recovered %d panics but panicked only %d times", id, c.Recovered, c.Panics)}
+		}
+		if c.Panics > c.Recovered {
+			r.add(pt[id], ratio(c.Panics-c.Recovered, den), "panic")
+		}
+		if c.Recovered > 0 {
+			r.add(g.End, ratio(c.Recovered, den), "recovered")
 		}
 	}
 

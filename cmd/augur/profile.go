@@ -28,15 +28,18 @@ function of the package), import/path.Func, import/path.T.Method or import/path.
 Without --func every function of PKGS is instrumented.
 
 The workload follows "--" and must be a go command that builds and runs: go test ... or go run ....
-augur adds -overlay=FILE after the subcommand (and -count=1 to go test, so results are not taken
-from the test cache), sets ` + instrument.EnvDir + ` to a fresh directory and runs it with your stdin,
+augur adds -overlay=FILE after the subcommand (and to go test -count=1, so results are not taken
+from the test cache, and -vet=off: the runtime package the overlay adds has no directory for vet
+to run in), sets ` + instrument.EnvDir + ` to a fresh directory and runs it with your stdin,
 stdout and stderr. The instrumented code writes its counters to memory-mapped files there, so
 counts survive os.Exit and crashes. Your files and go.mod are never modified: rewritten copies
 live in a temporary directory and reach the compiler through the overlay. Do not add -cover to
 the workload (the go command ignores overlays under -cover).
 
 Afterwards augur adds the counters of every process up (a go test of several packages runs one
-process per package), derives the counts of every node and outcome, writes the profile (format
+process per package), derives the counts of every node and outcome, checks that every
+function's counts conserve flow (if not, it names the functions and writes nothing: exit
+status 1), writes the profile (format
 ` + profile.Format + `) and prints a summary on stderr. With --merge, the new counts are added to
 the existing -o file (same source required).
 

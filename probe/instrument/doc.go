@@ -10,13 +10,34 @@
 //
 // # How counting works
 //
-// Each instrumented package gets one extra file (zz_augur_rt.go) declaring _augur_c, a pointer
-// to a fixed-size array of uint64 counters. When the environment variable AUGUR_PROFILE_DIR
-// names a directory, the array is a MAP_SHARED memory mapping of a file created there (one per
-// package per process, with a JSON header naming the package, the layout and its functions), so
-// counts survive os.Exit and crashes; otherwise it is a plain array and the program runs as
-// usual. The probes are plain increments of constant indices (_augur_c[37]++), inserted on the
-// existing lines, so line numbers in errors, panics and stack traces are the user's.
+// Each instrumented package gets one extra file (zz_augur_rt.go) and one extra package, a copy of
+// package rt at <its path>/zz_augurrt that holds the runtime. Inserted code refers to nothing
+// predeclared and to nothing unqualified but its own names, whose prefix "_augur_" becomes
+// "_augur<k>_" if the package has names starting with it (rt aliases the predeclared types;
+// guards, which use len, cap, uint64 and nil, are left out where the package declares one), so
+// a package may redeclare any predeclared identifier. go test workloads run with -vet=off: vet
+// runs in each package's directory, and rt's exists only in the overlay.
+//
+// The generated file declares _augur_cs, one
+// block of uint64 counters per P (GOMAXPROCS or the number of CPUs, whichever is larger) and an
+// overflow block. When the environment variable AUGUR_PROFILE_DIR names a directory, the blocks
+// are a MAP_SHARED memory mapping of a file created there (one per package per process, with a
+// JSON header naming the package, the layout and its functions), so counts survive os.Exit and
+// crashes; otherwise anonymous memory. A probe pins its goroutine to its P (runtime.procPin, as
+// sync.Pool does: no preemption, so no other goroutine runs on that P until it unpins) and adds
+// to that P's block with a plain add, so counts are exact with any number of goroutines and no
+// cache line bounces between cores; the Ps beyond the blocks (GOMAXPROCS raised at run time)
+// share the overflow block under a spin lock. The reader adds the blocks up. A flush that adds several
+// counters at once (the locals of a register loop, the counts of a frame function's invocation)
+// goes through a redo journal at the end of the P's block (_augur_commit), so that a process
+// ending in the middle of it (os.Exit in another goroutine) leaves all of it or none. The race detector does not
+// shadow the mappings, and the adds are exclusive anyway, so -race reports nothing of the probes.
+// Probes are inserted on the existing lines, so line numbers in errors, panics and stack traces
+// are the user's.
+//
+// Once the counts are read, every function's are checked against all flow equations (the
+// redundant ones too) and for counts below zero; a function that fails makes Collect return an
+// *InconsistentError naming it, and augur profile writes no profile.
 //
 // Not every quantity is counted: per function the runtime counts invocations, one outcome
 // counter at the start of each branch target (then-block, loop body, case clause, select
@@ -38,11 +59,14 @@
 // (no channel, map, go, select, defer; range only over slices, arrays, strings and integers;
 // no goto and no labelled jump out of it) counts in local variables, added to _augur_c where
 // the loop is left (after it, before a return in it). If something in it may panic and every
-// such operation is an index of a slice, string or array or an integer division (in a statement,
+// such operation is an index of a slice, string or array, a slice of a slice or string, a
+// dereference (*p, p.f), an integer division or modulo, or a shift by a signed count (in a statement,
 // an if or switch without init, or the condition of a for loop without init and post), each one
 // is preceded by a guard that repeats the runtime's check and flushes the locals only when it
-// would fail (if uint64(i) >= uint64(len(s)) { flush }): no defer, so the function stays
-// inlinable, and the compiler drops the guard wherever it drops the bounds check. Otherwise, and
+// would fail (if uint64(i) >= uint64(len(s)) { flush }, y == 0, n < 0, p == nil): no defer, so the function stays
+// inlinable, and the compiler drops the guard wherever it drops the bounds check. Otherwise (a
+// type assertion, a conversion to an array or array pointer, a comparison of interfaces, a
+// slice of an array), and
 // in nests three or more loops deep (where a guard the compiler cannot drop costs more per
 // iteration than the deferred flush costs per call), each local is also stored, after each
 // increment, into a stack array that a deferred _augur_flush adds to the counters when the
@@ -52,7 +76,10 @@
 // not consistent with the frame either.
 //
 // Otherwise panics the CFG does not show are found without recover: a function that defers (or
-// whose panics cannot be derived) keeps a local frame {cur, chain}; a node that may panic (it calls, indexes, dereferences, divides,
+// whose panics cannot be derived) keeps a local frame {cur, chain} and counts into a local
+// array, one slot per counter it increments, that its deferred exit hook adds to the P's block
+// when the invocation ends; an invocation still running when the process ends is not counted at
+// all (a part of it would break flow conservation: nothing counts where it stopped); a node that may panic (it calls, indexes, dereferences, divides,
 // asserts, sends, ...) stores its ID in cur before it runs; return statements set chain to
 // "returning" after their results are evaluated; a deferred _augur_exit, registered first and so
 // run last, sees a frame still "in the body" only when the function is unwinding, and counts

@@ -70,9 +70,26 @@ func (g *guardBuilder) expr(e ast.Expr) {
 		}
 		g.expr(x.X)
 	case *ast.BinaryExpr:
+		if (x.Op == token.EQL || x.Op == token.NEQ) && (!simpleComparable(g.info, x.X) || !simpleComparable(g.info, x.Y)) {
+			// Whether comparing two interfaces panics depends on their dynamic types: no
+			// guard, the loop gets the deferred flush.
+			g.ok = false
+			return
+		}
 		g.expr(x.X)
 		if x.Op != token.LAND && x.Op != token.LOR {
 			g.expr(x.Y)
+			// The operation's own check comes after those of its operands, which run first.
+			switch x.Op {
+			case token.QUO, token.REM:
+				if isInteger(g.info, x) && !nonZeroConst(g.info, x.Y) {
+					g.add(g.text(x.Y) + " == 0")
+				}
+			case token.SHL, token.SHR:
+				if !constShift(g.info, x.Y) {
+					g.add(g.text(x.Y) + " < 0")
+				}
+			}
 			break
 		}
 		// Y runs only as X decides: conditioning its terms on X keeps the guard exact, so that
@@ -101,20 +118,11 @@ func (g *guardBuilder) expr(e ast.Expr) {
 			t = "(" + t + ")"
 		}
 		g.terms = append(g.terms, t+" && ("+strings.Join(inner, " || ")+")")
-		switch x.Op {
-		case token.QUO, token.REM:
-			if isInteger(g.info, x) && !nonZeroConst(g.info, x.Y) {
-				g.add(g.text(x.Y) + " == 0")
-			}
-		case token.SHL, token.SHR:
-			if !constShift(g.info, x.Y) {
-				g.ok = false
-			}
-		case token.EQL, token.NEQ:
-			if !simpleComparable(g.info, x.X) || !simpleComparable(g.info, x.Y) {
-				g.ok = false
-			}
-		}
+	case *ast.StarExpr:
+		g.expr(x.X)
+		g.add(g.text(x.X) + " == nil")
+	case *ast.SliceExpr:
+		g.slice(x)
 	case *ast.CallExpr:
 		// Register loops call only pure builtins and conversions.
 		if tv, ok := g.info.Types[x.Fun]; ok && tv.IsType() {
@@ -130,11 +138,21 @@ func (g *guardBuilder) expr(e ast.Expr) {
 		g.expr(x.Index)
 		g.index(x)
 	case *ast.SelectorExpr:
-		if sel, ok := g.info.Selections[x]; !ok || sel.Kind() != types.FieldVal || sel.Indirect() {
+		sel, ok := g.info.Selections[x]
+		if !ok || sel.Kind() != types.FieldVal {
 			g.ok = false
 			return
 		}
 		g.expr(x.X)
+		if sel.Indirect() {
+			// p.f through a pointer p: nil only if p is the one pointer on the path.
+			tv, ok := g.info.Types[x.X]
+			if _, ptr := tv.Type.Underlying().(*types.Pointer); !ok || !ptr || len(sel.Index()) != 1 {
+				g.ok = false
+				return
+			}
+			g.add(g.text(x.X) + " == nil")
+		}
 	default:
 		g.ok = false
 	}
@@ -176,6 +194,49 @@ func (g *guardBuilder) index(x *ast.IndexExpr) {
 		g.add(t)
 	default:
 		g.ok = false
+	}
+}
+
+// slice adds the check of x[lo:hi] or x[lo:hi:max]: 0 <= lo <= hi <= max <= cap(x) (len(x)
+// for a string), as the runtime makes it, an omitted lo being 0 and hi len(x).
+func (g *guardBuilder) slice(x *ast.SliceExpr) {
+	tv, ok := g.info.Types[x.X]
+	if !ok {
+		g.ok = false
+		return
+	}
+	g.expr(x.X)
+	g.expr(x.Low)
+	g.expr(x.High)
+	g.expr(x.Max)
+	var limit string
+	switch u := tv.Type.Underlying().(type) {
+	case *types.Slice:
+		limit = "uint64(cap" + g.text(x.X) + ")"
+	case *types.Basic:
+		if u.Info()&types.IsString == 0 {
+			g.ok = false
+			return
+		}
+		limit = "uint64(len" + g.text(x.X) + ")"
+	default:
+		g.ok = false // arrays and pointers to arrays: the deferred flush
+		return
+	}
+	bounds := []string{limit}
+	for _, e := range []ast.Expr{x.Max, x.High, x.Low} {
+		if e != nil {
+			bounds = append(bounds, "uint64"+g.text(e))
+		} else if e == x.High && x.Max == nil {
+			bounds = append(bounds, "uint64(len"+g.text(x.X)+")")
+		}
+	}
+	var ts []string
+	for i := 1; i < len(bounds); i++ {
+		ts = append(ts, bounds[i]+" > "+bounds[i-1])
+	}
+	if len(ts) > 0 {
+		g.add(strings.Join(ts, " || "))
 	}
 }
 
@@ -234,7 +295,8 @@ func nodeGuard(info *types.Info, src func(ast.Expr) (string, bool), s ast.Node) 
 			}
 		case token.SHL_ASSIGN, token.SHR_ASSIGN:
 			if !constShift(info, s.Rhs[0]) {
-				ok = false
+				t, ok2 := src(s.Rhs[0])
+				terms, ok = append(terms, "("+t+") < 0"), ok && ok2
 			}
 		}
 		return terms, ok
@@ -265,11 +327,14 @@ func isNonPointer(t types.Type) bool {
 }
 
 // exprSource returns the source of e for a guard, which goes on one line: not if it spans
-// lines or holds a comment, nor if the package redeclares a name the guard uses.
+// lines or holds a comment, nor if the package declares, in any scope, a predeclared name the
+// guard uses (the guard would mean something else, or not compile), nor if it holds "_augur"
+// (inserted text has its names renamed when the package uses augur's; see namePrefix).
 func exprSource(src []byte, fset *token.FileSet, info *types.Info) func(ast.Expr) (string, bool) {
 	shadow := false
 	for id := range info.Defs {
-		if id.Name == "len" || id.Name == "uint64" {
+		switch id.Name {
+		case "len", "cap", "uint64", "nil":
 			shadow = true
 		}
 	}
@@ -279,7 +344,7 @@ func exprSource(src []byte, fset *token.FileSet, info *types.Info) func(ast.Expr
 			return "", false
 		}
 		t := string(src[a:b])
-		if strings.ContainsAny(t, "\n\r") || strings.Contains(t, "//") || strings.Contains(t, "/*") {
+		if strings.ContainsAny(t, "\n\r") || strings.Contains(t, "//") || strings.Contains(t, "/*") || strings.Contains(t, "_augur") {
 			return "", false
 		}
 		return t, true

@@ -35,10 +35,12 @@ type Package struct {
 	Path string `json:"package"`
 	// Layout is a digest of the counter layout: a counter file is read only by the build whose
 	// layout it names.
-	Layout   string     `json:"layout"`
-	Counters int        `json:"counters"`
-	Funcs    []FuncInfo `json:"functions"`
-	plans    []*funcPlan
+	Layout   string `json:"layout"`
+	Counters int    `json:"counters"`
+	// Journal is the capacity of each block's redo journal (see readCounterFile).
+	Journal int        `json:"journal"`
+	Funcs   []FuncInfo `json:"functions"`
+	plans   []*funcPlan
 }
 
 // FuncInfo describes one instrumented function in a counter file header.
@@ -99,6 +101,7 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 			return nil, fmt.Errorf("instrument: package %s has no source files", path)
 		}
 		pk := &Package{Path: path}
+		prefix := namePrefix(pkg.Syntax)
 		files := map[*ast.File]*fileEdits{}
 		var order []*ast.File
 		base := 0
@@ -121,9 +124,11 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 				if err != nil {
 					return nil, fmt.Errorf("instrument: %v", err)
 				}
-				fe = &fileEdits{fset: prog.Fset, file: file, src: src, parent: map[ast.Node]ast.Node{}}
+				fe = &fileEdits{fset: prog.Fset, file: file, src: src, parent: map[ast.Node]ast.Node{}, prefix: prefix}
 				files[file] = fe
 				order = append(order, file)
+				// On the package clause's line, so that every line stays where it was.
+				fe.insert(file.Name.End(), "; import _augur_r "+strconv.Quote(path+"/"+RuntimeDir))
 			}
 			start, end := fe.off(fn.Decl.Pos()), fe.off(fn.Decl.End())
 			pk.Funcs = append(pk.Funcs, FuncInfo{
@@ -138,11 +143,14 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 			}
 		}
 		pk.Counters = base
+		for _, p := range pk.plans {
+			pk.Journal = max(pk.Journal, p.journal)
+		}
 		lay, _ := json.Marshal(struct {
-			P string
-			N int
-			F []FuncInfo
-		}{path, base, pk.Funcs})
+			P    string
+			N, J int
+			F    []FuncInfo
+		}{path, base, pk.Journal, pk.Funcs})
 		pk.Layout = SourceHash(lay)
 		pdir := filepath.Join(dir, strconv.Itoa(pi))
 		if err := os.MkdirAll(pdir, 0o755); err != nil {
@@ -163,12 +171,22 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 			b.Files[orig] = dst
 		}
 		header, _ := json.Marshal(pk)
-		rt := runtimeSource(pkg.Types.Name(), pk, string(header))
+		rt := strings.ReplaceAll(runtimeSource(pkg.Types.Name(), pk, "\x00"), "_augur_", prefix)
+		rt = strings.Replace(rt, strconv.Quote("\x00"), strconv.Quote(string(header)), 1)
 		dst := filepath.Join(pdir, RuntimeFile)
 		if err := os.WriteFile(dst, []byte(rt), 0o644); err != nil {
 			return nil, err
 		}
-		replace[filepath.Join(filepath.Dir(pkg.GoFiles[0]), RuntimeFile)] = dst
+		pkgDir := filepath.Dir(pkg.GoFiles[0])
+		replace[filepath.Join(pkgDir, RuntimeFile)] = dst
+		rtDst := filepath.Join(pdir, RuntimeDir, "rt.go")
+		if err := os.MkdirAll(filepath.Dir(rtDst), 0o755); err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(rtDst, []byte(rtSource), 0o644); err != nil {
+			return nil, err
+		}
+		replace[filepath.Join(pkgDir, RuntimeDir, "rt.go")] = rtDst
 		b.Packages = append(b.Packages, pk)
 	}
 	ov, _ := json.MarshalIndent(map[string]any{"Replace": replace}, "", " ")
@@ -177,6 +195,29 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 		return nil, err
 	}
 	return b, nil
+}
+
+// namePrefix is the prefix of every name augur adds to a package: "_augur_", or "_augur<k>_"
+// with the least k such that no identifier of the package starts with it.
+func namePrefix(files []*ast.File) string {
+	for k := 0; ; k++ {
+		prefix := "_augur_"
+		if k > 0 {
+			prefix = "_augur" + strconv.Itoa(k) + "_"
+		}
+		clash := false
+		for _, f := range files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && strings.HasPrefix(id.Name, prefix) {
+					clash = true
+				}
+				return !clash
+			})
+		}
+		if !clash {
+			return prefix
+		}
+	}
 }
 
 func fileOf(files []*ast.File, d *ast.FuncDecl) *ast.File {
@@ -225,20 +266,40 @@ func (b *Build) Collect(dir string) (p *profile.Profile, files int, err error) {
 		}
 		files++
 	}
+	var bad []string
 	for _, pk := range b.Packages {
 		for i, pl := range pk.plans {
 			f, err := pl.profileFunc(sums[pk.Path])
 			if err != nil {
-				return nil, files, err
+				bad = append(bad, err.Error())
+				continue
 			}
 			f.Pos, f.Hash = pk.Funcs[i].Pos, pk.Funcs[i].Hash
 			p.Funcs[pl.fn.Name] = f
 		}
 	}
+	if len(bad) > 0 {
+		return nil, files, &InconsistentError{Funcs: bad}
+	}
 	if len(errs) > 0 {
 		return p, files, errors.New(strings.Join(errs, "\n"))
 	}
 	return p, files, nil
+}
+
+// InconsistentError is a measurement whose counts break flow conservation: no profile comes
+// from it.
+type InconsistentError struct {
+	// Funcs describes each function whose counts do not conserve flow, one line each.
+	Funcs []string
+}
+
+func (e *InconsistentError) Error() string {
+	return fmt.Sprintf("the counts of %d function(s) do not conserve flow, so no profile was written:\n  %s\n"+
+		"Every probe is exact, so the likely cause is counter files changed after the run (a process of the "+
+		"workload still running while augur read them, or files written by something else), or a defect "+
+		"in augur's probes for these functions (please report it with the functions' source)",
+		len(e.Funcs), strings.Join(e.Funcs, "\n  "))
 }
 
 func readCounterFile(name string) (*Package, []uint64, error) {
@@ -258,10 +319,36 @@ func readCounterFile(name string) (*Package, []uint64, error) {
 	if err := json.Unmarshal(bytes.TrimSpace(data[nl+1:hlen]), &pk); err != nil {
 		return nil, nil, fmt.Errorf("%s: bad header: %v", name, err)
 	}
+	// One block per P and the overflow block, added up here (mod 2^64: the overflow block may
+	// hold subtractions of counts other blocks added). A block is the counters, the length of
+	// its journal and the journal, pairs (counter, new value): a length other than zero means
+	// the process ended while copying a committed journal into the counters, so the copy is
+	// finished here.
 	body := data[hlen:]
-	counts := make([]uint64, len(body)/8)
-	for i := range counts {
-		counts[i] = binary.NativeEndian.Uint64(body[8*i:])
+	n, bsize := pk.Counters, pk.Counters+1+2*pk.Journal
+	if n <= 0 || pk.Journal < 0 || len(body) == 0 || len(body)%(8*bsize) != 0 {
+		return nil, nil, fmt.Errorf("%s: %d bytes of counters, not whole blocks of %d", name, len(body), bsize)
+	}
+	counts := make([]uint64, n)
+	block := make([]uint64, bsize)
+	for at := 0; at < len(body); at += 8 * bsize {
+		for i := range block {
+			block[i] = binary.NativeEndian.Uint64(body[at+8*i:])
+		}
+		k := block[n]
+		if k > uint64(pk.Journal) {
+			return nil, nil, fmt.Errorf("%s: journal of %d entries in a block of capacity %d", name, k, pk.Journal)
+		}
+		for j := 0; j < int(k); j++ {
+			i := block[n+1+2*j]
+			if i >= uint64(n) {
+				return nil, nil, fmt.Errorf("%s: journal names counter %d of %d", name, i, n)
+			}
+			block[i] = block[n+2+2*j]
+		}
+		for i := range n {
+			counts[i] += block[i]
+		}
 	}
 	return &pk, counts, nil
 }
@@ -273,11 +360,20 @@ func (p *funcPlan) profileFunc(c []uint64) (*profile.Func, error) {
 		nd := p.g.Nodes[bad]
 		return nil, fmt.Errorf("%s: %s: node %d (%s): counts not determined", nd.Pos, p.fn.Name, bad, nd.Text)
 	}
+	if msg := p.check(c, val); msg != "" {
+		return nil, fmt.Errorf("%s: %s", p.fn.Name, msg)
+	}
 	f := &profile.Func{Invocations: c[p.base], Nodes: make([]profile.Node, p.n)}
 	for i, nd := range p.g.Nodes {
 		n := &f.Nodes[i]
 		n.Count = val[i]
 		n.Panics = val[p.n+p.e+i]
+		if p.frame {
+			n.Recovered = c[p.rec(i)]
+			if n.Recovered > n.Panics {
+				return nil, fmt.Errorf("%s: node %d (%s, %s): %d of its %d panics recovered", p.fn.Name, i, nd.Text, nd.Pos, n.Recovered, n.Panics)
+			}
+		}
 		if nd.IsDecision() {
 			n.Outcomes = make([]uint64, len(nd.Succs))
 			for k := range nd.Succs {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"math/bits"
 	"sort"
 
 	"github.com/augur-perf/augur/source/frontend"
@@ -15,6 +16,7 @@ import (
 //	base+1+n             Count of node n   (only some are incremented at run time)
 //	base+1+N+n           Panics of node n
 //	base+1+2N+e          flow of edge e (edges numbered node by node, in Succs order)
+//	base+1+2N+E+n        Recovered of node n (frame functions only)
 //
 // Plan decides which counts and flows the probes measure ("raw"); Solve derives the others.
 type funcPlan struct {
@@ -44,12 +46,19 @@ type funcPlan struct {
 	// fallEnd is set when the counter of the End node counts the times the function falls off
 	// the end of its body (it has no results), End being reached otherwise only from returns.
 	fallEnd bool
+	// slot maps each counter of a frame function (its index minus base) to its slot in the
+	// per-invocation array, or -1; slotCtr is the inverse (offsets from base; see assignSlots).
+	slot    []int
+	slotCtr []int
+	// journal is the most counters one flush of the function adds (see _augur_commit).
+	journal int
 	// panDerived marks the nodes whose Panics are derived by flow instead of counted by the
 	// frame's exit hook (every may-panic node of a frame-free function).
 	panDerived []bool
 }
 
-func (p *funcPlan) size() int     { return 1 + 2*p.n + p.e }
+func (p *funcPlan) size() int     { return 1 + 3*p.n + p.e }
+func (p *funcPlan) rec(n int) int { return p.base + 1 + 2*p.n + p.e + n }
 func (p *funcPlan) cnt(n int) int { return p.base + 1 + n }
 func (p *funcPlan) pan(n int) int { return p.base + 1 + p.n + n }
 func (p *funcPlan) flow(n, k int) int {
@@ -259,7 +268,48 @@ func planFunc(fn *frontend.Func, k int, frame bool) (*funcPlan, error) {
 			}
 		}
 	}
+	if p.frame {
+		p.assignSlots()
+	}
 	return p, nil
+}
+
+// assignSlots gives every counter a frame function increments a slot of its per-invocation
+// array _augur_k (slot 0: the invocation): the probes and hooks count there, and the exit
+// hook adds the array to the counters once the invocation has left (returned, unwound or
+// Goexited). An invocation still running when the process ends (os.Exit, a crash in another
+// goroutine, main returning) is then not counted at all instead of in part: counted in part,
+// its counts break flow conservation (the exit hook counts panics; nothing counts an
+// invocation cut short).
+func (p *funcPlan) assignSlots() {
+	p.slot = make([]int, p.size())
+	for i := range p.slot {
+		p.slot[i] = -1
+	}
+	// Planning happens before base is known: slots are kept by offset from base.
+	use := func(c int) {
+		c -= p.base
+		if p.slot[c] < 0 {
+			p.slot[c] = len(p.slotCtr)
+			p.slotCtr = append(p.slotCtr, c)
+			p.journal = len(p.slotCtr)
+		}
+	}
+	use(p.base)
+	for i, nd := range p.g.Nodes {
+		if p.rawCount[i] {
+			use(p.cnt(i))
+		}
+		if p.mayPanic[i] || nd.Kind == frontend.KindDeferRun {
+			use(p.pan(i))
+			use(p.rec(i))
+		}
+		for k := range nd.Succs {
+			if p.rawFlow[p.edge0[i]+k] {
+				use(p.flow(i, k))
+			}
+		}
+	}
 }
 
 func (p *funcPlan) determined() bool {
@@ -272,9 +322,10 @@ type term struct {
 	sign int8
 }
 
+// An equation says Σ sign·term = rhs − neg.
 type equation struct {
-	terms []term
-	rhs   uint64
+	terms    []term
+	rhs, neg uint64
 }
 
 // solve derives every Count, Flow and Panics from the raw counters c (the package's counter
@@ -312,49 +363,12 @@ func (p *funcPlan) solve(c []uint64) ([]uint64, int) {
 			}
 		}
 	}
-	var eqs []equation
-	in := make([]equation, p.n)
-	for v := range in {
-		in[v].terms = []term{{v, 1}}
-	}
-	in[g.Entry].rhs += get(p.base)
-	for i, nd := range g.Nodes {
-		if nd.IsExit() {
-			continue
-		}
-		if p.pt[i] != i {
-			in[p.pt[i]].terms = append(in[p.pt[i]].terms, term{pv(i), -1})
-		}
-		if nd.IsDecision() {
-			eq := equation{terms: []term{{i, 1}, {pv(i), -1}}}
-			for k := range nd.Succs {
-				eq.terms = append(eq.terms, term{p.n + p.edge0[i] + k, -1})
-			}
-			eqs = append(eqs, eq)
-		} else {
-			eqs = append(eqs, equation{terms: []term{{p.n + p.edge0[i], 1}, {i, -1}, {pv(i), 1}}})
-		}
-		for k, e := range nd.Succs {
-			in[e.To].terms = append(in[e.To].terms, term{p.n + p.edge0[i] + k, -1})
-		}
-	}
-	eqs = append(eqs, in...)
-	if p.fallEnd {
-		eq := equation{terms: []term{{g.End, 1}}, rhs: get(p.cnt(g.End))}
-		for i, nd := range g.Nodes {
-			for k, e := range nd.Succs {
-				if e.To == g.End && nd.Kind == frontend.KindReturn {
-					eq.terms = append(eq.terms, term{p.n + p.edge0[i] + k, -1})
-				}
-			}
-		}
-		eqs = append(eqs, eq)
-	}
+	eqs := p.equations(get)
 	for progress := true; progress; {
 		progress = false
 		for _, eq := range eqs {
 			unknown := -1
-			sum := eq.rhs
+			sum := eq.rhs - eq.neg
 			for _, t := range eq.terms {
 				if known[t.v] {
 					if t.sign > 0 {
@@ -398,6 +412,112 @@ func (p *funcPlan) solve(c []uint64) ([]uint64, int) {
 		}
 	}
 	return val, -1
+}
+
+// equations are the flow equations of the function's counts (variables numbered as solve
+// returns them), with get giving the raw counters' values.
+func (p *funcPlan) equations(get func(int) uint64) []equation {
+	g := p.g
+	pv := func(n int) int { return p.n + p.e + n }
+	var eqs []equation
+	in := make([]equation, p.n)
+	for v := range in {
+		in[v].terms = []term{{v, 1}}
+	}
+	in[g.Entry].rhs += get(p.base)
+	for i, nd := range g.Nodes {
+		if nd.IsExit() {
+			continue
+		}
+		if p.pt[i] != i {
+			in[p.pt[i]].terms = append(in[p.pt[i]].terms, term{pv(i), -1})
+		}
+		if p.frame {
+			// Recovered panics end at End, not where PanicTargets sends the others.
+			r := get(p.rec(i))
+			in[p.pt[i]].neg += r
+			in[g.End].rhs += r
+		}
+		if nd.IsDecision() {
+			eq := equation{terms: []term{{i, 1}, {pv(i), -1}}}
+			for k := range nd.Succs {
+				eq.terms = append(eq.terms, term{p.n + p.edge0[i] + k, -1})
+			}
+			eqs = append(eqs, eq)
+		} else {
+			eqs = append(eqs, equation{terms: []term{{p.n + p.edge0[i], 1}, {i, -1}, {pv(i), 1}}})
+		}
+		for k, e := range nd.Succs {
+			in[e.To].terms = append(in[e.To].terms, term{p.n + p.edge0[i] + k, -1})
+		}
+	}
+	eqs = append(eqs, in...)
+	if p.fallEnd {
+		eq := equation{terms: []term{{g.End, 1}}, rhs: get(p.cnt(g.End))}
+		for i, nd := range g.Nodes {
+			for k, e := range nd.Succs {
+				if e.To == g.End && nd.Kind == frontend.KindReturn {
+					eq.terms = append(eq.terms, term{p.n + p.edge0[i] + k, -1})
+				}
+			}
+		}
+		eqs = append(eqs, eq)
+	}
+	return eqs
+}
+
+// check verifies that the counts val derived from the raw counters c satisfy every flow
+// equation, the redundant ones included, with no count negative (wrapped around as a uint64).
+// It returns a description of the first violation, or "".
+func (p *funcPlan) check(c []uint64, val []uint64) string {
+	const negative = 1 << 63
+	for v, x := range val {
+		if x >= negative {
+			what := "count"
+			i := v
+			switch {
+			case v >= p.n+p.e:
+				what, i = "panics", v-p.n-p.e
+			case v >= p.n:
+				what, i = "an outcome", p.edgeNode(v-p.n)
+			}
+			nd := p.g.Nodes[i]
+			return fmt.Sprintf("node %d (%s, %s) has %s of %d", i, nd.Text, nd.Pos, what, int64(x))
+		}
+	}
+	for _, eq := range p.equations(func(i int) uint64 { return c[i] }) {
+		// Σ positive terms = rhs + Σ negative terms, in 128 bits.
+		var ph, pl, nh, nl uint64
+		pl, nl = eq.neg, eq.rhs
+		for _, t := range eq.terms {
+			var carry uint64
+			if t.sign > 0 {
+				pl, carry = bits.Add64(pl, val[t.v], 0)
+				ph += carry
+			} else {
+				nl, carry = bits.Add64(nl, val[t.v], 0)
+				nh += carry
+			}
+		}
+		if ph != nh || pl != nl {
+			v := eq.terms[0].v
+			switch {
+			case v >= p.n+p.e:
+				v -= p.n + p.e
+			case v >= p.n:
+				v = p.edgeNode(v - p.n)
+			}
+			nd := p.g.Nodes[v]
+			return fmt.Sprintf("the counts around node %d (%s, %s) do not add up", v, nd.Text, nd.Pos)
+		}
+	}
+	return ""
+}
+
+// edgeNode is the node edge e leaves.
+func (p *funcPlan) edgeNode(e int) int {
+	i := sort.Search(p.n, func(i int) bool { return p.edge0[i] > e })
+	return i - 1
 }
 
 // candidate is a counter placeExtra may add: the Count of a statement counted before it runs

@@ -75,6 +75,9 @@ func CheckWorkload(args []string) error {
 		if strings.HasPrefix(a, "-overlay") || strings.HasPrefix(a, "--overlay") {
 			return errors.New("the workload must not have its own -overlay: augur supplies it")
 		}
+		if hasFlag([]string{a}, "vet") {
+			return errors.New("the workload must not set -vet: augur turns vet off (the runtime package it adds through the overlay has no directory vet could run in)")
+		}
 		if a == "-cover" || strings.HasPrefix(a, "-cover=") || strings.HasPrefix(a, "-covermode") || strings.HasPrefix(a, "-coverprofile") || strings.HasPrefix(a, "-coverpkg") {
 			return fmt.Errorf("the workload must not use %s: the go command ignores overlays under coverage", a)
 		}
@@ -116,8 +119,13 @@ func Measure(prog *frontend.Program, fns []*frontend.Func, w Workload) (*Measure
 	}
 	at = min(at, len(args))
 	extra := []string{"-overlay=" + build.Overlay}
-	if args[1] == "test" && !hasFlag(args[2:], "count") {
-		extra = append(extra, "-count=1") // not from the test cache: the probes must run
+	if args[1] == "test" {
+		if !hasFlag(args[2:], "count") {
+			extra = append(extra, "-count=1") // not from the test cache: the probes must run
+		}
+		// go vet runs in each package's directory, and the runtime package the overlay adds
+		// (package rt) has none on disk.
+		extra = append(extra, "-vet=off")
 	}
 	cpuFile := filepath.Join(work, "cpu.pprof")
 	if w.CPU {

@@ -59,6 +59,12 @@ type Node struct {
 	// the CFG does not show (a nil dereference, an index out of range, a panic in a callee)
 	// unwound the function there.
 	Panics uint64 `json:"panics,omitempty"`
+	// Recovered counts the Panics after which the function still returned normally: a deferred
+	// call the CFG does not show recovering (the panic chain has no node for the deferred calls
+	// registered there, or the call recovers though it is not a literal calling recover) caught
+	// the panic, and every deferred call left ran without panicking. Synthesis sends these to
+	// the End exit, the other Panics where frontend.PanicTargets says.
+	Recovered uint64 `json:"recovered,omitempty"`
 }
 
 // Read reads a measured profile.
@@ -135,6 +141,7 @@ func (p *Profile) Merge(q *Profile) error {
 			}
 			a.Count += b.Count
 			a.Panics += b.Panics
+			a.Recovered += b.Recovered
 			for k := range a.Outcomes {
 				a.Outcomes[k] += b.Outcomes[k]
 			}

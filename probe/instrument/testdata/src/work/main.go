@@ -64,4 +64,7 @@ func all() {
 	fmt.Println(lib.Select(10))
 	fmt.Println(lib.Depth(3))
 	fmt.Println(lib.Safe(func() { lib.Spin(make([]int, 3)) }))
+	fmt.Println(lib.NamedRecover(1), lib.NamedRecover(-1), lib.NamedRecover(0))
+	fmt.Println(lib.Repanic(2), lib.Repanic(4), lib.Safe(func() { lib.Repanic(7) }))
+	fmt.Println(lib.LaterPanic(1), lib.LaterPanic(2), lib.Safe(func() { lib.LaterPanic(9) }))
 }

@@ -116,3 +116,54 @@ func Depth(n int) (d int) {
 	}
 	return Depth(n - 1)
 }
+
+type catcher struct{ err *error }
+
+// catch recovers as a deferred method: the CFG does not show it recovering.
+func (c catcher) catch() {
+	if r := recover(); r != nil {
+		*c.err = fmt.Errorf("caught: %v", r)
+	}
+}
+
+// NamedRecover recovers with a deferred method from an explicit panic (x < 0) and from an
+// implicit one (x == 0).
+func NamedRecover(x int) (err error) {
+	defer catcher{&err}.catch()
+	if x < 0 {
+		panic("negative")
+	}
+	_ = 10 / x
+	return nil
+}
+
+var three = []int{1, 2, 3}
+
+// Repanic recovers from a callee's implicit panic, but panics again when x > 5.
+func Repanic(x int) (n int) {
+	defer func() {
+		if r := recover(); r != nil {
+			if x > 5 {
+				panic(r)
+			}
+			n = -1
+		}
+	}()
+	return at(three, x)
+}
+
+func at(xs []int, i int) int { return xs[i] }
+
+// LaterPanic recovers from a nil-map write; an earlier deferred call panics after the recovery
+// when x == 9.
+func LaterPanic(x int) int {
+	defer func() {
+		if x == 9 {
+			panic("nine")
+		}
+	}()
+	defer func() { recover() }()
+	var m map[int]int
+	m[x] = 1
+	return x
+}

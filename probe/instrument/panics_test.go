@@ -1,0 +1,62 @@
+package instrument
+
+import (
+	"testing"
+)
+
+// TestPanicTable runs testdata/src/work/panics: one loop per operation that can panic (index,
+// slice, conversion, nil dereference and field, nil map write, type assertion, division and
+// modulo in statements, conditions and switch tags, shifts, interface comparison, send on a
+// closed channel, call), each panicking at iteration K = 4, and compares the counts with the
+// truth: whether the loop keeps its counts in registers (guards or a deferred flush) or not,
+// nothing is lost when it unwinds.
+func TestPanicTable(t *testing.T) {
+	const K = 4
+	p, fns := measureTest(t, "panics", "TestAll", 0, 1)
+	byName := funcsOf(fns)
+	const P = "example.com/work/panics."
+	for _, c := range []struct{ fn, body, panics string }{
+		{"Index", "s += i", "s += xs[i]"},
+		{"Slice", "s += i", "s += len(xs[:i+1])"},
+		{"Convert", "s += i", "s += (*[2]int)(xs[i:])[0]"},
+		{"Deref", "s += i", "s += *ps[i]"},
+		{"Field", "s += i", "s += ps[i].b"},
+		{"NilMap", "s += i", "m[i] = s"},
+		{"Assert", "s += i", "s += vs[i].(int)"},
+		{"Div", "s += i", "s += 100 / (k - i)"},
+		{"Mod", "s += i", "s += 100 % (k - i)"},
+		{"DivAssign", "s += i + 1000", "s /= k - i"},
+		{"DivCond", "s += i", "if 100/(k-i) > 30"},
+		{"ModSwitch", "s += i", "switch 100 % (k - i)"},
+		{"Shift", "s += i", "s += 1 << (k - i - 1)"},
+		{"ShiftAssign", "s += i", "s <<= k - i - 1"},
+		{"Compare", "s += i", "if vs[i] == vs[k]"},
+		{"Send", "s += i", "ch <- i"},
+		{"Call", "s += i", "s += f(i)"},
+		{"IndexCond", "s += i", "for xs[i] >= 0"},
+	} {
+		fn := byName[P+c.fn]
+		f := p.Funcs[P+c.fn]
+		g := fn.CFG
+		body, pan := f.Nodes[node(t, fn, c.body)], f.Nodes[node(t, fn, c.panics)]
+		wantBody := uint64(K + 1)
+		if c.fn == "IndexCond" {
+			wantBody = K // the condition panics before the K+1th body
+		}
+		total := uint64(0)
+		for _, nd := range f.Nodes {
+			total += nd.Panics
+		}
+		if f.Invocations != 1 || body.Count != wantBody || pan.Count != K+1 || pan.Panics != 1 || total != 1 ||
+			f.Nodes[g.Panic].Count != 1 || f.Nodes[g.End].Count != 0 {
+			t.Errorf("%s: %d calls, %q ran %d times (want %d), %q ran %d times and panicked %d (want %d, 1), %d panics in all, exits end %d panic %d",
+				c.fn, f.Invocations, c.body, body.Count, wantBody, c.panics, pan.Count, pan.Panics, K+1, total, f.Nodes[g.End].Count, f.Nodes[g.Panic].Count)
+		}
+		if c.fn != "IndexCond" {
+			if post := f.Nodes[node(t, fn, "i++")]; post.Count != K {
+				t.Errorf("%s: i++ ran %d times, want %d", c.fn, post.Count, K)
+			}
+		}
+		checkIdentity(t, fn, f, 9)
+	}
+}

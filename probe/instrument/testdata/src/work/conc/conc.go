@@ -1,0 +1,30 @@
+// Package conc is called from many goroutines at once: its counts must stay exact.
+package conc
+
+// Work has branches and a loop that calls nothing (its counts live in registers).
+func Work(x int) int {
+	s := 0
+	for i := 0; i < x%8; i++ {
+		if i&1 == 0 {
+			s += i
+		} else {
+			s--
+		}
+	}
+	if x%3 == 0 {
+		return s * 2
+	}
+	return s
+}
+
+// Framed defers and calls in a loop (its counts go through the frame's hooks).
+func Framed(x int) (r int) {
+	defer func() { r++ }()
+	for i := 0; i < x%5; i++ {
+		r += Work(i + x)
+	}
+	if x%7 == 0 {
+		return -r
+	}
+	return r
+}

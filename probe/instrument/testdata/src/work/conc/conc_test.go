@@ -1,0 +1,51 @@
+package conc
+
+import (
+	"os"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Goroutines and Calls are the shape of TestConcurrent.
+const Goroutines, Calls = 64, 100_000
+
+var sink [Goroutines]int
+
+// TestConcurrent calls Work and Framed from 64 goroutines at once, 100k times each.
+func TestConcurrent(t *testing.T) {
+	var wg sync.WaitGroup
+	for g := range Goroutines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := 0
+			for x := range Calls {
+				s += Work(x)
+				if x%4 == 1 {
+					s += Framed(x)
+				}
+			}
+			sink[g] = s
+		}()
+	}
+	wg.Wait()
+}
+
+// TestExitRunning ends the process with os.Exit while goroutines run Work and Framed.
+func TestExitRunning(t *testing.T) {
+	if os.Getenv("CONC_EXIT") == "" {
+		t.Skip("set CONC_EXIT to run")
+	}
+	for g := range 8 {
+		go func() {
+			s := 0
+			for x := g; ; x++ {
+				s += Work(x) + Framed(x)
+				sink[g] = s
+			}
+		}()
+	}
+	time.Sleep(50 * time.Millisecond)
+	os.Exit(3)
+}
