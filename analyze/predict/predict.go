@@ -296,6 +296,10 @@ type Stmt struct {
 	Text       string
 	Executions float64
 	Rewards    map[string]float64
+	// With a measured time: the CPU samples behind the statement's time (fractional where
+	// statements share a line) and the standard error of its time per invocation (NaN when it
+	// never ran while the time was measured).
+	Samples, TimeErr float64
 }
 
 // HotSpots gives every statement's expected executions and rewards per invocation, in source
@@ -315,6 +319,12 @@ func (o *Outcome) HotSpots(fn *frontend.Func) []Stmt {
 		}
 		for name, rs := range o.Scenario.Rewards {
 			st.Rewards[name] = st.Executions * rs[id]
+		}
+		if t := o.Scenario.Measured; t != nil {
+			st.Samples = t.Samples[id]
+			if st.Executions > 0 {
+				st.TimeErr = st.Executions * t.StdErr(id)
+			}
 		}
 		out = append(out, st)
 	}

@@ -73,7 +73,9 @@ Examples:
   augur analyze github.com/augur-perf/augur/examples/distance.L1 --profile distance.prof.json \
       --set time@distance.go:21=1.8 --compare
   augur analyze github.com/augur-perf/augur/examples/distance.L1 --profile distance.prof.json \
-      --emit prism -o out/l1`,
+      --emit prism -o out/l1
+  augur analyze github.com/augur-perf/augur/examples/router.Route --time \
+      --profile examples/router/mixB.prof.json --compare -- go test ./examples/router -run '^$' -bench 'MixA$'`,
 		run: runAnalyze,
 	})
 }
@@ -352,11 +354,16 @@ func printAnalysis(w io.Writer, fn *frontend.Func, outs []*predict.Outcome, fl a
 	fmt.Fprintf(w, "\nHot spots (%s), %s: expected executions and reward of each statement per invocation\n", base.Scenario.Name, order)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	header = "line\texecutions"
+	measured := base.Scenario.MeasuredName
 	for _, n := range base.Rewards {
+		name := n
 		if u := base.Units[n]; u != "" {
-			n += " (" + u + ")"
+			name += " (" + u + ")"
 		}
-		header += "\t" + n
+		header += "\t" + name
+		if n == measured {
+			header += "\t±\tsamples"
+		}
 	}
 	if shares != nil {
 		header += "\tshare"
@@ -366,6 +373,9 @@ func printAnalysis(w io.Writer, fn *frontend.Func, outs []*predict.Outcome, fl a
 		row := fmt.Sprintf("%d\t%s", st.Line, num(st.Executions))
 		for _, n := range base.Rewards {
 			row += "\t" + num(st.Rewards[n])
+			if n == measured {
+				row += "\t" + num2(st.TimeErr) + "\t" + strconv.FormatFloat(st.Samples, 'g', 3, 64)
+			}
 		}
 		if shares != nil {
 			row += fmt.Sprintf("\t%.1f%%", 100*shares[i])
@@ -539,6 +549,9 @@ func writeAnalyzeJSON(w io.Writer, fn *frontend.Func, outs []*predict.Outcome) e
 		Statement  string             `json:"statement"`
 		Executions float64            `json:"executions"`
 		Rewards    map[string]float64 `json:"rewards"`
+		// With a measured time: the samples behind it and its standard error (null: unknown).
+		Samples *float64    `json:"samples,omitempty"`
+		TimeErr *jsonNumber `json:"time_std_error,omitempty"`
 	}
 	type jsonScenario struct {
 		Name        string                 `json:"name"`
@@ -604,7 +617,15 @@ func writeAnalyzeJSON(w io.Writer, fn *frontend.Func, outs []*predict.Outcome) e
 		}
 		if o.Synth != nil {
 			for _, st := range o.HotSpots(fn) {
-				js.HotSpots = append(js.HotSpots, jsonLine{st.Line, st.Text, st.Executions, st.Rewards})
+				jl := jsonLine{Line: st.Line, Statement: st.Text, Executions: st.Executions, Rewards: st.Rewards}
+				if o.Scenario.Measured != nil {
+					jl.Samples = &st.Samples
+					if !math.IsNaN(st.TimeErr) {
+						e := jsonNumber(st.TimeErr)
+						jl.TimeErr = &e
+					}
+				}
+				js.HotSpots = append(js.HotSpots, jl)
 			}
 		}
 		out.Scenarios = append(out.Scenarios, js)

@@ -178,7 +178,6 @@ func plainBench(b *testing.B, pattern string) (wall, cpu map[string]float64) {
 	for k := range ws {
 		wall[k], cpu[k] = median(ws[k]), median(cs[k])
 	}
-	b.Logf("plain benchmarks:\n%s", out.String())
 	return wall, cpu
 }
 
