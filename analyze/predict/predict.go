@@ -12,10 +12,12 @@ package predict
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/augur-perf/augur/analyze/synth"
@@ -118,6 +120,22 @@ type Scenario struct {
 	// AllowUninvoked predicts even when the profile never invoked the function (every decision
 	// then follows the synthesis's unseen policy); otherwise that is an error.
 	AllowUninvoked bool
+	// Measured is a measured time (see SetMeasured), its reward named MeasuredName.
+	Measured     *profile.NodeTime
+	MeasuredName string
+}
+
+// SetMeasured makes a measured time one of the scenario's rewards, named "time", or
+// "time_measured" when an annotation already uses "time". Set on the baseline, before WhatIf,
+// it is a reward of every scenario: a --set of that name changes it like any other.
+func (sc *Scenario) SetMeasured(t *profile.NodeTime) {
+	sc.Rewards = cloneRewards(sc.Rewards)
+	sc.MeasuredName = "time"
+	if _, taken := sc.Rewards["time"]; taken {
+		sc.MeasuredName = "time_measured"
+	}
+	sc.Rewards[sc.MeasuredName] = slices.Clone(t.NS)
+	sc.Measured = t
 }
 
 // Baseline is the scenario of the source's own annotations under profile p.
@@ -154,9 +172,10 @@ func SetReward(spec string) (Change, error) {
 	return Change{Name: spec, File: f}, nil
 }
 
-// WhatIf makes one scenario per change (each applied alone to the baseline), one per other
-// profile (named by names), and, when there are several, a last one with every change and the
-// last profile together.
+// WhatIf makes one scenario per change (each applied alone to the baseline) and one per other
+// profile (named by names), with every change applied: each scenario then has every reward the
+// baseline and the changes define. With several changes and no other profile, a last scenario
+// has every change together.
 func WhatIf(fn *frontend.Func, baseline Scenario, changes []Change, profiles []*profile.Profile, names []string) ([]Scenario, error) {
 	var out []Scenario
 	combined := baseline
@@ -173,19 +192,18 @@ func WhatIf(fn *frontend.Func, baseline Scenario, changes []Change, profiles []*
 		}
 		out = append(out, sc)
 	}
-	for i, p := range profiles {
-		sc := baseline
-		sc.Name = "profile " + filepath.Base(names[i])
-		sc.Profile, sc.ProfileName = p, names[i]
-		out = append(out, sc)
-		combined.Profile, combined.ProfileName = p, names[i]
-	}
 	for _, c := range changes {
 		if err := c.File.Unused(); err != nil {
 			return nil, fmt.Errorf("%s: %v", c.Name, err)
 		}
 	}
-	if len(out) > 1 {
+	for i, p := range profiles {
+		sc := combined
+		sc.Name = "profile " + filepath.Base(names[i])
+		sc.Profile, sc.ProfileName = p, names[i]
+		out = append(out, sc)
+	}
+	if len(changes) > 1 && len(profiles) == 0 {
 		combined.Name = "all changes"
 		out = append(out, combined)
 	}
@@ -221,13 +239,20 @@ type Outcome struct {
 	Values  []*checker.Result
 	// Units gives the unit of a reward where it is known ("ns" for measured CPU time).
 	Units map[string]string
+	// StdErr gives the standard error of a measured reward's expected value, from the number of
+	// CPU samples behind each statement's time.
+	StdErr map[string]float64
+	// Unanswered says, for a reward whose expected value cannot be predicted, why.
+	Unanswered map[string]string
+	// Why, when set, says why the scenario has no model at all (its profile never invoked the
+	// function, say); only Scenario is set then. Predict never returns such an outcome: it is
+	// how a caller keeps a scenario that failed beside those that did not.
+	Why string
 }
 
-// Predict synthesises fn's model under the scenario and checks its properties. A profile with CPU
-// samples adds a measured reward, "time" (or "time_measured" when an annotation already uses
-// "time"): CPU nanoseconds per execution of each statement.
+// Predict synthesises fn's model under the scenario and checks its properties. With a measured
+// time, the outcome also has that reward's standard error, or says why it cannot be predicted.
 func (sc Scenario) Predict(fn *frontend.Func, opt Options) (*Outcome, error) {
-	warn := ""
 	pf, ok := sc.Profile.Funcs[fn.Name]
 	if !ok {
 		return nil, fmt.Errorf("profile %s has no counts for %s (it has %d functions): profile the package that declares it", sc.ProfileName, fn.Name, len(sc.Profile.Funcs))
@@ -236,18 +261,8 @@ func (sc Scenario) Predict(fn *frontend.Func, opt Options) (*Outcome, error) {
 		return nil, fmt.Errorf("%s never invoked %s: its model would be made up (--allow-uninvoked to go on, every decision then following --unseen)", sc.ProfileName, fn.Name)
 	}
 	units := map[string]string{}
-	if sc.Profile.CPU != nil {
-		// Named so as not to hide an annotation.
-		sc.Rewards = cloneRewards(sc.Rewards)
-		name := "time"
-		if _, taken := sc.Rewards[name]; taken {
-			name = "time_measured"
-		}
-		sc.Rewards[name] = profile.FromCPU(fn.CFG, pf, sc.Profile.CPU)
-		units[name] = "ns"
-		if !slices.ContainsFunc(sc.Rewards[name], func(v float64) bool { return v > 0 }) {
-			warn = fmt.Sprintf("the CPU profile has no samples in %s: the workload spent too little time there (pprof samples every 10 ms); run it longer (go test -count, -benchtime)", fn.Name)
-		}
+	if sc.Measured != nil {
+		units[sc.MeasuredName] = "ns"
 	}
 	so := opt.Synth
 	so.Rewards = sc.Rewards
@@ -256,9 +271,7 @@ func (sc Scenario) Predict(fn *frontend.Func, opt Options) (*Outcome, error) {
 		return nil, err
 	}
 	o := &Outcome{Scenario: sc, Func: pf, Synth: res, Rewards: sc.Rewards.Names(), Units: units}
-	if warn != "" {
-		o.Synth.Warnings = append(o.Synth.Warnings, synth.Warning{Msg: warn})
-	}
+	o.measuredError(fn)
 	for _, n := range o.Rewards {
 		o.Props = append(o.Props, fmt.Sprintf(`R{"%s"}=? [ F "end" ]`, n))
 	}
@@ -283,6 +296,10 @@ type Stmt struct {
 	Text       string
 	Executions float64
 	Rewards    map[string]float64
+	// With a measured time: the CPU samples behind the statement's time (fractional where
+	// statements share a line) and the standard error of its time per invocation (NaN when it
+	// never ran while the time was measured).
+	Samples, TimeErr float64
 }
 
 // HotSpots gives every statement's expected executions and rewards per invocation, in source
@@ -302,6 +319,12 @@ func (o *Outcome) HotSpots(fn *frontend.Func) []Stmt {
 		}
 		for name, rs := range o.Scenario.Rewards {
 			st.Rewards[name] = st.Executions * rs[id]
+		}
+		if t := o.Scenario.Measured; t != nil {
+			st.Samples = t.Samples[id]
+			if st.Executions > 0 {
+				st.TimeErr = st.Executions * t.StdErr(id)
+			}
 		}
 		out = append(out, st)
 	}
@@ -325,4 +348,56 @@ func ByShare(stmts []Stmt, name string) (sorted []Stmt, shares []float64) {
 		}
 	}
 	return sorted, shares
+}
+
+// measuredError fills StdErr, or Unanswered, for the measured time.
+func (o *Outcome) measuredError(fn *frontend.Func) {
+	t, name := o.Scenario.Measured, o.Scenario.MeasuredName
+	if t == nil || o.Func.Invocations == 0 {
+		return
+	}
+	_, se, unknown := measuredSE(fn, t, o.Scenario.Rewards[name], o.Func)
+	if len(unknown) > 0 {
+		o.Unanswered = map[string]string{name: "its time is unknown: " + strings.Join(unknown, "; ") + ", but never ran while the time was measured (time a workload that runs it, or --set its time)"}
+		return
+	}
+	o.StdErr = map[string]float64{name: se}
+}
+
+// MeasuredPrecision is the relative standard error of the expected measured time per call of
+// fn under the counts f (+Inf when a statement f runs has no time).
+func MeasuredPrecision(fn *frontend.Func, t *profile.NodeTime, f *profile.Func) float64 {
+	v, se, unknown := measuredSE(fn, t, t.NS, f)
+	if len(unknown) > 0 || v == 0 {
+		return math.Inf(1)
+	}
+	return se / v
+}
+
+// measuredSE gives the expected time per call under counts f with rewards r (the measured time,
+// perhaps changed by --set) and its standard error (profile.NodeTime.Variance, over the
+// statements whose time is the measured one). A statement f runs that never ran while the time
+// was measured has no time: it is listed in unknown (a --set of its time answers it).
+func measuredSE(fn *frontend.Func, t *profile.NodeTime, r []float64, f *profile.Func) (value, se float64, unknown []string) {
+	if f.Invocations == 0 {
+		return 0, 0, nil
+	}
+	n0 := float64(f.Invocations)
+	w := make([]float64, len(fn.CFG.Nodes))
+	for id, nd := range fn.CFG.Nodes {
+		visits := float64(f.Nodes[id].Count) / n0
+		if visits == 0 || nd.IsExit() {
+			continue
+		}
+		value += visits * r[id]
+		if r[id] != t.NS[id] {
+			continue // its time was set (--set)
+		}
+		if t.Runs[id] == 0 {
+			unknown = append(unknown, fmt.Sprintf("line %d (%s) runs %s times per call here", nd.Pos.Line, nd.Text, strconv.FormatFloat(visits, 'g', 4, 64)))
+			continue
+		}
+		w[id] = visits
+	}
+	return value, math.Sqrt(t.Variance(w)), unknown
 }

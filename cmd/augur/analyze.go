@@ -39,14 +39,26 @@ FUNC is import/path.Func, import/path.(*T).Method or import/path.T.Method, loade
 in the current directory (or --dir). The usage profile is measured by 'augur profile' (or given,
 as PROPER's counts, in format augur-usage/1), or measured on the spot: a go test or go run
 WORKLOAD after "--" is run on an instrumented copy of FUNC first (its output goes to stderr).
-With --time the workload also records a CPU profile and the model gets a measured reward, "time"
-(nanoseconds of CPU per execution of each statement; "time_measured" if an annotation already
-uses "time"), so a model of expected time needs no annotation at all.
+With --time the model also gets a measured reward, "time" ("time_measured" if an annotation
+already uses "time"), so a model of expected time needs no annotation at all: after the counting
+run, the go test WORKLOAD runs again on the code as it is (no counting probes: one call counter
+in FUNC, about a nanosecond) with a CPU profile, and each statement gets the CPU nanoseconds
+sampled while it ran (with the functions it calls) divided by how often it ran. It is CPU time,
+not wall time, per call of FUNC, excluding a benchmark harness's own loop; calls on several
+goroutines add their CPU time. The timed run is repeated until the expected time per call is
+known to --precision (default 5%: a relative standard error, from the number of samples, about
+400) under the baseline and every --profile, at most --max-runs times; each value is printed
+with its standard error (±). A statement another profile runs but the timed workload never ran
+has no time: that scenario says so instead of a number. 'augur profile --time' saves the time
+for reuse with --rewards FILE.time.json.
 
 What-if, without running the code again:
   --set time@distance.go:21=1.8    the statement at that line costs 1.8 instead (a faster call)
-  --rewards platform.json          rewards for another platform (format augur-rewards/1)
-  --profile other.json             another usage profile (give --profile twice with --compare)
+  --rewards platform.json          rewards for another platform (format augur-rewards/1); a
+                                   time measured by 'augur profile --time' (X.time.json) is
+                                   not a what-if but the measured time of every scenario
+  --profile other.json             another usage profile, with every --rewards and --set
+                                   (give --profile twice, or with a WORKLOAD, with --compare)
   --compare                        print the baseline and each scenario side by side
 
 Hot spots are sorted by their share of a reward (measured time, else "time", else the first;
@@ -61,7 +73,9 @@ Examples:
   augur analyze github.com/augur-perf/augur/examples/distance.L1 --profile distance.prof.json \
       --set time@distance.go:21=1.8 --compare
   augur analyze github.com/augur-perf/augur/examples/distance.L1 --profile distance.prof.json \
-      --emit prism -o out/l1`,
+      --emit prism -o out/l1
+  augur analyze github.com/augur-perf/augur/examples/router.Route --time \
+      --profile examples/router/mixB.prof.json --compare -- go test ./examples/router -run '^$' -bench 'MixA$'`,
 		run: runAnalyze,
 	})
 }
@@ -84,6 +98,7 @@ type analyzeFlags struct {
 	uninvok  bool
 	all      bool
 	by       string
+	timing   timeOptions
 }
 
 func runAnalyze(args []string, stdout, stderr io.Writer) error {
@@ -103,7 +118,8 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&fl.compact, "compact", false, "merge straight-line statements into one state (for large functions)")
 	fs.StringVar(&fl.method, "method", "direct", "checker method: direct, gauss-seidel, interval, prism or exact")
 	fs.BoolVar(&fl.asJSON, "json", false, "print results as JSON")
-	fs.BoolVar(&fl.time, "time", false, "with a WORKLOAD: record a CPU profile and add a measured \"time\" reward (ns per execution)")
+	fs.BoolVar(&fl.time, "time", false, "with a go test WORKLOAD: time it on the code as it is and add a measured \"time\" reward (CPU ns per execution)")
+	fl.timing.register(fs)
 	fs.BoolVar(&fl.uninvok, "allow-uninvoked", false, "analyse even when the profile never invoked FUNC (every decision then follows --unseen)")
 	fs.BoolVar(&fl.all, "all", false, "list every statement in the hot spots, not only the top 20")
 	fs.StringVar(&fl.by, "by", "", "the reward hot spots are sorted by (default: measured time, else \"time\", else the first)")
@@ -123,6 +139,11 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	if fl.time && len(workload) == 0 {
 		return usagef("--time needs a workload after \"--\" (or record it with 'augur profile --time')")
 	}
+	if fl.time {
+		if err := instrument.CheckTimed(workload); err != nil {
+			return usageError{err}
+		}
+	}
 	unseen, err := synth.ParseUnseen(fl.unseen)
 	if err != nil {
 		return usageError{err}
@@ -139,7 +160,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	var intr *interruptedError
 	if len(workload) > 0 {
 		// The workload's output goes to stderr: stdout is the analysis.
-		p, err := runWorkload(prog, []*frontend.Func{fn}, instrument.Workload{Args: workload, Dir: fl.dir, CPU: fl.time,
+		p, err := runWorkload(prog, []*frontend.Func{fn}, instrument.Workload{Args: workload, Dir: fl.dir,
 			Stdin: os.Stdin, Stdout: stderr, Stderr: stderr}, stderr)
 		if err != nil && !(errors.As(err, &intr) && p != nil) {
 			return err
@@ -165,11 +186,45 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	baseline.AllowUninvoked = fl.uninvok
 	var changes []predict.Change
 	for _, path := range fl.rewards {
+		tf, err := profile.ReadTimeFile(path)
+		if err != nil {
+			return err
+		}
+		if tf != nil {
+			// Measured time: every scenario's, not a what-if.
+			if baseline.Measured != nil {
+				return usagef("--rewards %s: a second measured time (give one, or --time, not both)", path)
+			}
+			t, err := tf.For(fn)
+			if err != nil {
+				return fmt.Errorf("--rewards %s: %v", path, err)
+			}
+			if fl.time {
+				return usagef("--rewards %s holds a measured time: give it or --time, not both", path)
+			}
+			baseline.SetMeasured(t)
+			continue
+		}
 		ch, err := predict.RewardsFile(path)
 		if err != nil {
 			return err
 		}
 		changes = append(changes, ch)
+	}
+	if fl.time && intr == nil {
+		var targets []timeTarget
+		for i, p := range profs {
+			if f := p.Funcs[fn.Name]; f != nil && f.Invocations > 0 {
+				targets = append(targets, timeTarget{fn: fn, f: f, label: fl.profiles[i]})
+			}
+		}
+		targets[0].label = "baseline"
+		t, err := measureTime(prog, []*frontend.Func{fn}, profs[0], instrument.Workload{Args: workload, Dir: fl.dir,
+			Stdin: os.Stdin, Stdout: stderr, Stderr: stderr}, fl.timing, targets, stderr)
+		if err != nil {
+			return err
+		}
+		baseline.SetMeasured(t.nodeTime(fn, profs[0].Funcs[fn.Name]))
 	}
 	for _, spec := range fl.sets {
 		ch, err := predict.SetReward(spec)
@@ -190,10 +245,14 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	}
 	opt := predict.Options{Synth: synth.Options{Unseen: unseen, Compact: fl.compact}, Checker: checker.Options{Method: meth}, Props: fl.props}
 	var outs []*predict.Outcome
-	for _, sc := range append([]predict.Scenario{baseline}, scenarios...) {
+	for i, sc := range append([]predict.Scenario{baseline}, scenarios...) {
 		o, err := sc.Predict(fn, opt)
-		if err != nil {
+		if err != nil && i == 0 {
 			return fmt.Errorf("%s: %v", sc.Name, err)
+		}
+		if err != nil {
+			// Another scenario that cannot be predicted says why, in its own column.
+			o = &predict.Outcome{Scenario: sc, Why: err.Error()}
 		}
 		outs = append(outs, o)
 	}
@@ -230,7 +289,13 @@ func printAnalysis(w io.Writer, fn *frontend.Func, outs []*predict.Outcome, fl a
 	m := base.Synth.Model
 	fmt.Fprintf(w, "Function: %s (%s)\n", fn.Name, shortPath(fn.Pkg.Fset.Position(fn.Decl.Pos()).String()))
 	fmt.Fprintf(w, "Profile:  %s (%s)\n", base.Scenario.ProfileName, plural(int(base.Func.Invocations), "invocation"))
-	fmt.Fprintf(w, "Model:    %s, %s\n\n", plural(m.N, "state"), plural(m.NumTransitions(), "transition"))
+	fmt.Fprintf(w, "Model:    %s, %s\n", plural(m.N, "state"), plural(m.NumTransitions(), "transition"))
+	if t := base.Scenario.Measured; t != nil {
+		fmt.Fprintf(w, "Time:     %s: CPU ns per call of %s, with its callees (not wall time; goroutines add up); ± one standard error\n",
+			base.Scenario.MeasuredName, fn.Decl.Name.Name)
+	}
+	fmt.Fprintln(w)
+	props := allProps(outs)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	header := "Property"
 	for _, o := range outs {
@@ -240,27 +305,37 @@ func printAnalysis(w io.Writer, fn *frontend.Func, outs []*predict.Outcome, fl a
 		header += "\tchange"
 	}
 	fmt.Fprintln(tw, header)
-	for i, p := range base.Props {
+	var notes []string
+	for _, p := range props {
 		row := p
-		if i < len(base.Rewards) {
-			if u := base.Units[base.Rewards[i]]; u != "" {
-				row += " (" + u + ")"
-			}
+		if u := base.Units[rewardOf(p)]; u != "" {
+			row += " (" + u + ")"
 		}
 		for _, o := range outs {
-			if i < len(o.Values) {
-				row += "\t" + describeShort(o.Values[i])
+			r, why := answer(o, p)
+			switch {
+			case r == nil:
+				row += "\tn/a"
+				notes = append(notes, fmt.Sprintf("%s, %s: %s", o.Scenario.Name, p, why))
+			case o.StdErr[rewardOf(p)] > 0:
+				row += "\t" + describeShort(r) + " ± " + num2(o.StdErr[rewardOf(p)])
+			default:
+				row += "\t" + describeShort(r)
 			}
 		}
-		if len(outs) > 1 && i < len(outs[len(outs)-1].Values) {
-			b, s := base.Values[i].Initial, outs[len(outs)-1].Values[i].Initial
-			if b != 0 && !base.Values[i].Bool {
-				row += fmt.Sprintf("\t%+.1f%%", 100*(s-b)/b)
+		if len(outs) > 1 {
+			b, _ := answer(base, p)
+			s, _ := answer(outs[len(outs)-1], p)
+			if b != nil && s != nil && b.Initial != 0 && !b.Bool {
+				row += fmt.Sprintf("\t%+.1f%%", 100*(s.Initial-b.Initial)/b.Initial)
 			}
 		}
 		fmt.Fprintln(tw, row)
 	}
 	tw.Flush()
+	for _, n := range notes {
+		fmt.Fprintf(w, "n/a: %s\n", n)
+	}
 	stmts := base.HotSpots(fn)
 	by := fl.by
 	if by == "" {
@@ -279,11 +354,16 @@ func printAnalysis(w io.Writer, fn *frontend.Func, outs []*predict.Outcome, fl a
 	fmt.Fprintf(w, "\nHot spots (%s), %s: expected executions and reward of each statement per invocation\n", base.Scenario.Name, order)
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	header = "line\texecutions"
+	measured := base.Scenario.MeasuredName
 	for _, n := range base.Rewards {
+		name := n
 		if u := base.Units[n]; u != "" {
-			n += " (" + u + ")"
+			name += " (" + u + ")"
 		}
-		header += "\t" + n
+		header += "\t" + name
+		if n == measured {
+			header += "\t±\tsamples"
+		}
 	}
 	if shares != nil {
 		header += "\tshare"
@@ -293,6 +373,9 @@ func printAnalysis(w io.Writer, fn *frontend.Func, outs []*predict.Outcome, fl a
 		row := fmt.Sprintf("%d\t%s", st.Line, num(st.Executions))
 		for _, n := range base.Rewards {
 			row += "\t" + num(st.Rewards[n])
+			if n == measured {
+				row += "\t" + num2(st.TimeErr) + "\t" + strconv.FormatFloat(st.Samples, 'g', 3, 64)
+			}
 		}
 		if shares != nil {
 			row += fmt.Sprintf("\t%.1f%%", 100*shares[i])
@@ -314,6 +397,48 @@ func printAnalysis(w io.Writer, fn *frontend.Func, outs []*predict.Outcome, fl a
 		}
 	}
 }
+
+// allProps lists the properties of every scenario: the baseline's, then any other's.
+func allProps(outs []*predict.Outcome) []string {
+	var props []string
+	for _, o := range outs {
+		for _, p := range o.Props {
+			if !slices.Contains(props, p) {
+				props = append(props, p)
+			}
+		}
+	}
+	return props
+}
+
+// rewardOf gives the reward of an expected-reward property R{"name"}=? [ F "end" ] ("" for
+// other properties).
+func rewardOf(prop string) string {
+	name, ok := strings.CutPrefix(prop, `R{"`)
+	name, rest, ok2 := strings.Cut(name, `"}`)
+	if !ok || !ok2 || rest != `=? [ F "end" ]` {
+		return ""
+	}
+	return name
+}
+
+// answer gives a scenario's result for a property, or why it has none.
+func answer(o *predict.Outcome, prop string) (*checker.Result, string) {
+	if o.Why != "" {
+		return nil, o.Why
+	}
+	i := slices.Index(o.Props, prop)
+	if i < 0 {
+		return nil, fmt.Sprintf("this scenario has no reward %q: only the changes of other scenarios define it", rewardOf(prop))
+	}
+	if why := o.Unanswered[rewardOf(prop)]; why != "" {
+		return nil, why
+	}
+	return o.Values[i], ""
+}
+
+// num2 prints an error bar with two significant digits.
+func num2(v float64) string { return strconv.FormatFloat(v, 'g', 2, 64) }
 
 // defaultSort is the reward hot spots are sorted by unless --by says: measured time first, then
 // an annotated time, then the first reward.
@@ -424,29 +549,60 @@ func writeAnalyzeJSON(w io.Writer, fn *frontend.Func, outs []*predict.Outcome) e
 		Statement  string             `json:"statement"`
 		Executions float64            `json:"executions"`
 		Rewards    map[string]float64 `json:"rewards"`
+		// With a measured time: the samples behind it and its standard error (null: unknown).
+		Samples *float64    `json:"samples,omitempty"`
+		TimeErr *jsonNumber `json:"time_std_error,omitempty"`
 	}
 	type jsonScenario struct {
-		Name        string                `json:"name"`
-		Profile     string                `json:"profile"`
-		Partial     bool                  `json:"partial,omitempty"`
-		Invocations uint64                `json:"invocations"`
-		States      int                   `json:"states"`
-		Values      map[string]jsonNumber `json:"values"`
-		Exact       map[string]string     `json:"exact,omitempty"`
-		Units       map[string]string     `json:"units,omitempty"`
-		HotSpots    []jsonLine            `json:"hot_spots"`
+		Name        string                 `json:"name"`
+		Profile     string                 `json:"profile"`
+		Partial     bool                   `json:"partial,omitempty"`
+		Why         string                 `json:"why,omitempty"`
+		Invocations uint64                 `json:"invocations"`
+		States      int                    `json:"states"`
+		Values      map[string]*jsonNumber `json:"values"`
+		StdErrors   map[string]jsonNumber  `json:"std_errors,omitempty"`
+		Unanswered  map[string]string      `json:"unanswered,omitempty"`
+		Exact       map[string]string      `json:"exact,omitempty"`
+		Units       map[string]string      `json:"units,omitempty"`
+		HotSpots    []jsonLine             `json:"hot_spots"`
 	}
 	var out struct {
 		Function  string         `json:"function"`
+		Time      string         `json:"time,omitempty"`
 		Scenarios []jsonScenario `json:"scenarios"`
 	}
 	out.Function = fn.Name
+	if outs[0].Scenario.Measured != nil {
+		out.Time = outs[0].Scenario.MeasuredName + ": " + profile.TimeWhat
+	}
+	props := allProps(outs)
 	for _, o := range outs {
 		js := jsonScenario{Name: o.Scenario.Name, Profile: o.Scenario.ProfileName, Partial: o.Scenario.Profile.Partial,
-			Invocations: o.Func.Invocations, States: o.Synth.Model.N, Values: map[string]jsonNumber{}}
-		for i, p := range o.Props {
-			js.Values[p] = jsonNumber(o.Values[i].Initial)
-			if x := o.Values[i].InitialExact; x != nil {
+			Why: o.Why, Values: map[string]*jsonNumber{}}
+		if o.Synth != nil {
+			js.Invocations, js.States = o.Func.Invocations, o.Synth.Model.N
+		}
+		// Every property has an entry: a value, or null with the reason in unanswered.
+		for _, p := range props {
+			r, why := answer(o, p)
+			if r == nil {
+				js.Values[p] = nil
+				if js.Unanswered == nil {
+					js.Unanswered = map[string]string{}
+				}
+				js.Unanswered[p] = why
+				continue
+			}
+			v := jsonNumber(r.Initial)
+			js.Values[p] = &v
+			if se, ok := o.StdErr[rewardOf(p)]; ok {
+				if js.StdErrors == nil {
+					js.StdErrors = map[string]jsonNumber{}
+				}
+				js.StdErrors[p] = jsonNumber(se)
+			}
+			if x := r.InitialExact; x != nil {
 				if js.Exact == nil {
 					js.Exact = map[string]string{}
 				}
@@ -459,8 +615,18 @@ func writeAnalyzeJSON(w io.Writer, fn *frontend.Func, outs []*predict.Outcome) e
 			}
 			js.Units[n] = u
 		}
-		for _, st := range o.HotSpots(fn) {
-			js.HotSpots = append(js.HotSpots, jsonLine{st.Line, st.Text, st.Executions, st.Rewards})
+		if o.Synth != nil {
+			for _, st := range o.HotSpots(fn) {
+				jl := jsonLine{Line: st.Line, Statement: st.Text, Executions: st.Executions, Rewards: st.Rewards}
+				if o.Scenario.Measured != nil {
+					jl.Samples = &st.Samples
+					if !math.IsNaN(st.TimeErr) {
+						e := jsonNumber(st.TimeErr)
+						jl.TimeErr = &e
+					}
+				}
+				js.HotSpots = append(js.HotSpots, jl)
+			}
 		}
 		out.Scenarios = append(out.Scenarios, js)
 	}

@@ -10,7 +10,7 @@ import (
 )
 
 // runCLI runs augur in-process from the module root, as the README does.
-func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
+func runCLI(t testing.TB, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
 	wd, _ := os.Getwd()
 	if err := os.Chdir("../.."); err != nil {

@@ -112,7 +112,7 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 			failed++
 			continue
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", l.Quantity, l.Text, pct(l.CVError), pct(l.Baselines["mean"]), pct(l.Baselines["linear"]), ranges(l.Range))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", l.Quantity, l.Text, cvPct(l.CVError), cvPct(l.Baselines["mean"]), cvPct(l.Baselines["linear"]), ranges(l.Range))
 	}
 	tw.Flush()
 	for _, l := range res.Laws {
@@ -126,7 +126,8 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-func pct(x float64) string {
+// cvPct prints a cross-validated relative error to three significant digits.
+func cvPct(x float64) string {
 	if x < 1e-9 {
 		return "0%"
 	}

@@ -12,6 +12,8 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+
+	"github.com/augur-perf/augur/probe/instrument"
 )
 
 // command is one subcommand.
@@ -82,6 +84,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if name == "help" {
 		name, args = args[1], []string{args[1], "--help"}
+	}
+	if name == instrument.ExecCommand {
+		// Not a command: augur runs itself so when it times a go test workload.
+		return instrument.RunExec(args[1:])
 	}
 	for _, c := range commands {
 		if c.name == name {

@@ -53,7 +53,16 @@ Examples:
   augur profile ./internal/parse -- go test ./internal/parse -run TestParse
   augur profile ./... --func example.com/app/internal/parse.Parse -o parse.json -- go test ./...
   augur profile ./cmd/app -- go run ./cmd/app -n 1000 < input.txt
-  augur profile ./kern --merge -- go test -bench . -run '^$' ./kern`,
+  augur profile ./kern --merge -- go test -bench . -run '^$' ./kern
+  augur profile ./examples/router --time -o a.json -- go test ./examples/router -run '^$' -bench MixA
+
+With --time (go test workloads) the workload then runs again, on the code as it is, with a CPU
+profile, until every function --func names (without --func: every function sampled) has its
+expected time per call known to --precision (default 5%), at most --max-runs times; the time
+of each statement, with the samples behind it, the workload, Go version, GOOS/GOARCH and CPU,
+goes to FILE.time.json (format augur-rewards/1) beside -o FILE.json. 'augur analyze --profile
+OTHER.json --rewards FILE.time.json' then predicts time for another usage without running
+anything. See 'augur analyze --help' for what the time is.`,
 		run: runProfile,
 	})
 }
@@ -66,7 +75,9 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("o", "augur.profile.json", "the profile to write")
 	merge := fs.Bool("merge", false, "add the counts into the existing -o profile instead of replacing it")
 	keep := fs.Bool("keep", false, "keep the work directory (rewritten files, overlay, counter files) and print its path")
-	cpu := fs.Bool("time", false, "also record a CPU profile (go test workloads) and keep the sampled time of every line, from which analyze makes a measured \"time\" reward")
+	cpu := fs.Bool("time", false, "also time the go test workload on the code as it is and write the measured time of every statement to FILE.time.json beside -o FILE.json (for analyze --rewards)")
+	var topt timeOptions
+	topt.register(fs)
 	dir := fs.String("dir", "", "the module directory PKGS are loaded from and the workload runs in (default: the current directory)")
 	allowUninvoked := fs.Bool("allow-uninvoked", false, "write the profile even when a function named by --func was never invoked")
 	flagArgs, workload := splitWorkload(args)
@@ -80,6 +91,9 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 		return errUsage
 	}
 	if err := instrument.CheckWorkload(workload); err != nil {
+		return usageError{err}
+	}
+	if err := instrument.CheckTimed(workload); *cpu && err != nil {
 		return usageError{err}
 	}
 	prog, err := frontend.Load(*dir, pkgs...)
@@ -105,7 +119,7 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 		}
 		fns = append(fns, sel...)
 	}
-	p, err := runWorkload(prog, fns, instrument.Workload{Args: workload, Dir: *dir, CPU: *cpu, Keep: *keep,
+	p, err := runWorkload(prog, fns, instrument.Workload{Args: workload, Dir: *dir, Keep: *keep,
 		Stdin: os.Stdin, Stdout: stdout, Stderr: stderr}, stderr)
 	var intr *interruptedError
 	if err != nil && !(errors.As(err, &intr) && p != nil) {
@@ -133,6 +147,25 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 		} else if !errors.Is(rerr, os.ErrNotExist) {
 			return fmt.Errorf("--merge: %v", rerr)
 		}
+	}
+	if *cpu && intr == nil {
+		// Named functions must reach the precision; without --func, every function sampled.
+		var targets []timeTarget
+		for _, fn := range fns {
+			if f := p.Funcs[fn.Name]; f != nil && f.Invocations > 0 && (len(named) == 0 || named[fn.Name]) {
+				targets = append(targets, timeTarget{fn: fn, f: f, label: fn.Name, optional: len(named) == 0})
+			}
+		}
+		t, err := measureTime(prog, fns, p, instrument.Workload{Args: workload, Dir: *dir,
+			Stdin: os.Stdin, Stdout: stdout, Stderr: stderr}, topt, targets, stderr)
+		if err != nil {
+			return err
+		}
+		tpath := strings.TrimSuffix(*out, ".json") + ".time.json"
+		if err := timeFile(t, fns, p, workload, *dir).Write(tpath); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "augur profile: wrote the measured time to %s (for analyze --rewards)\n", tpath)
 	}
 	if err := p.Write(*out); err != nil {
 		return err

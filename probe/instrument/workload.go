@@ -22,8 +22,6 @@ type Workload struct {
 	Args []string
 	// Dir is where it runs ("" = the current directory); go test -C DIR in Args works too.
 	Dir string
-	// CPU records a CPU profile (go test workloads only) into the profile's CPU field.
-	CPU bool
 	// Keep keeps the work directory (rewritten files, overlay, counters) and names it on Stderr.
 	Keep bool
 	// Stdin, Stdout and Stderr are the workload's; nil discards output and gives no input.
@@ -32,6 +30,8 @@ type Workload struct {
 	// Interrupt, when it delivers a signal, forwards it to the workload's process group, as a
 	// terminal would; the counts gathered until the workload ends are kept, marked partial.
 	Interrupt <-chan os.Signal
+	// cpuFile, when set, is where a go test workload writes its CPU profile (Time sets it).
+	cpuFile string
 }
 
 // A Measurement is what a workload's run gives.
@@ -109,6 +109,27 @@ func Measure(prog *frontend.Program, fns []*frontend.Func, w Workload) (*Measure
 	if err := os.Mkdir(counters, 0o755); err != nil {
 		return nil, err
 	}
+	m, err := runGo(w, []string{"-overlay=" + build.Overlay}, []string{EnvDir + "=" + counters})
+	if err != nil {
+		return nil, err
+	}
+	p, files, err := build.Collect(counters)
+	if err != nil && p == nil {
+		return m, err
+	}
+	if err != nil {
+		m.Warnings = append(m.Warnings, err)
+	}
+	m.Profile, m.Processes = p, files
+	p.Runs = 1
+	p.Workload = w.Args
+	p.Partial = m.Signal != nil
+	return m, nil
+}
+
+// runGo runs the workload with extra flags after the go subcommand (-overlay=...) and more
+// environment variables, forwarding w.Interrupt, and gives its exit status and stderr's tail.
+func runGo(w Workload, pre, env []string) (*Measurement, error) {
 	args := w.Args
 	// The go command wants -C first: the overlay goes after it.
 	at := 2
@@ -118,7 +139,7 @@ func Measure(prog *frontend.Program, fns []*frontend.Func, w Workload) (*Measure
 		at = 3
 	}
 	at = min(at, len(args))
-	extra := []string{"-overlay=" + build.Overlay}
+	extra := append([]string{}, pre...)
 	if args[1] == "test" {
 		if !hasFlag(args[2:], "count") {
 			extra = append(extra, "-count=1") // not from the test cache: the probes must run
@@ -127,19 +148,12 @@ func Measure(prog *frontend.Program, fns []*frontend.Func, w Workload) (*Measure
 		// (package rt) has none on disk.
 		extra = append(extra, "-vet=off")
 	}
-	cpuFile := filepath.Join(work, "cpu.pprof")
-	if w.CPU {
-		if args[1] != "test" {
-			return nil, errors.New("--time needs a go test workload (it records the CPU profile with go test -cpuprofile); for a program, wrap the run in a test or benchmark")
-		}
-		if hasFlag(args[2:], "cpuprofile") {
-			return nil, errors.New("--time adds -cpuprofile itself: remove it from the workload")
-		}
-		// -cpuprofile keeps the test binary, by default in the current directory: keep it in
-		// the work directory instead.
-		extra = append(extra, "-cpuprofile="+cpuFile)
+	if w.cpuFile != "" {
+		// -cpuprofile keeps the test binary, by default in the current directory: keep it
+		// beside the profile instead.
+		extra = append(extra, "-cpuprofile="+w.cpuFile)
 		if !hasFlag(args[2:], "o") {
-			extra = append(extra, "-o="+filepath.Join(work, "workload.test"))
+			extra = append(extra, "-o="+filepath.Join(filepath.Dir(w.cpuFile), "workload.test"))
 		}
 	}
 	full := append(append(append([]string{}, args[:at]...), extra...), args[at:]...)
@@ -149,7 +163,7 @@ func Measure(prog *frontend.Program, fns []*frontend.Func, w Workload) (*Measure
 	tail := &tailWriter{max: 20}
 	cmd.Stdout = orDiscard(w.Stdout)
 	cmd.Stderr = io.MultiWriter(orDiscard(w.Stderr), tail)
-	cmd.Env = append(os.Environ(), EnvDir+"="+counters)
+	cmd.Env = append(os.Environ(), env...)
 	// Its own process group, so that a forwarded signal reaches the go command and the program
 	// it runs alike, as Ctrl-C in a terminal does.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -190,28 +204,6 @@ func Measure(prog *frontend.Program, fns []*frontend.Func, w Workload) (*Measure
 	}
 	m.StderrTail = tail.lines()
 
-	p, files, err := build.Collect(counters)
-	if err != nil && p == nil {
-		return m, err
-	}
-	if err != nil {
-		m.Warnings = append(m.Warnings, err)
-	}
-	m.Profile, m.Processes = p, files
-	p.Runs = 1
-	p.Workload = args
-	p.Partial = m.Signal != nil
-	if w.CPU && m.ExitCode == 0 {
-		// The counts are worth keeping even when the CPU profile is not.
-		if f, err := os.Open(cpuFile); err != nil {
-			m.Warnings = append(m.Warnings, fmt.Errorf("--time: the workload wrote no CPU profile (%v); go test writes one only when it tests a single package", err))
-		} else {
-			defer f.Close()
-			if p.CPU, err = profile.CPUByLine(f); err != nil {
-				m.Warnings = append(m.Warnings, fmt.Errorf("--time: %v", err))
-			}
-		}
-	}
 	return m, nil
 }
 

@@ -1,8 +1,9 @@
 // Package profile owns usage profiles: how often each function was invoked and how often each of
 // its statements ran and each decision outcome was taken, either measured by augur's
 // instrumentation (format "augur-profile/1") or stated by a user (format "augur-usage/1",
-// PROPER-style counts keyed by source position). It reads, writes, validates and merges them,
-// and turns CPU profiles of a measured run into time per source line and per CFG node.
+// PROPER-style counts keyed by source position). It reads, writes, validates and merges them;
+// it turns CPU profiles of a timed run into time per CFG node, and reads and writes that time
+// as a rewards file (TimeFile).
 //
 // It must not build models or run anything: synthesis turns profiles into probabilities, and the
 // instrumentation package produces measured ones.
@@ -32,9 +33,6 @@ type Profile struct {
 	// Funcs maps a function's qualified name (import/path.Func, import/path.(*T).M,
 	// import/path.T.M, as frontend.Func.Name) to its counts.
 	Funcs map[string]*Func `json:"functions"`
-	// CPU holds sampled CPU time per source line (file:line → nanoseconds), when the workload ran
-	// with a CPU profile.
-	CPU map[string]int64 `json:"cpu_ns,omitempty"`
 }
 
 // Func holds one function's counts, indexed by the node IDs of its frontend CFG.
@@ -146,12 +144,6 @@ func (p *Profile) Merge(q *Profile) error {
 				a.Outcomes[k] += b.Outcomes[k]
 			}
 		}
-	}
-	for line, ns := range q.CPU {
-		if p.CPU == nil {
-			p.CPU = map[string]int64{}
-		}
-		p.CPU[line] += ns
 	}
 	p.Runs += q.Runs
 	p.Partial = p.Partial || q.Partial

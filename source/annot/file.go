@@ -60,6 +60,9 @@ func Decode(r io.Reader, name string) (*File, error) {
 	var raw struct {
 		Format  string                                `json:"format"`
 		Rewards map[string]map[string]json.RawMessage `json:"rewards"`
+		// Measured describes how a measured reward was measured (probe/profile's TimeFile);
+		// the values need nothing from it.
+		Measured json.RawMessage `json:"measured"`
 	}
 	dec := json.NewDecoder(r)
 	dec.DisallowUnknownFields()
