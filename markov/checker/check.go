@@ -155,9 +155,17 @@ func (r *Result) fill(m *dtmc.Model, v *values) {
 	for _, in := range m.Init {
 		r.Initial += in.P * v.x[in.State]
 		if v.lo != nil {
-			r.InitialLo += in.P * v.lo[in.State]
-			r.InitialHi += in.P * v.hi[in.State]
+			// Rounded outward, and widened by the initial probabilities' own distance from their
+			// rationals (half an ulp each) when there are several.
+			l, h := v.lo[in.State], v.hi[in.State]
+			if len(m.Init) > 1 {
+				l, h = down(in.P*l*(1-2*unit)), up(in.P*h*(1+2*unit))
+			}
+			r.InitialLo, r.InitialHi = down(r.InitialLo+l), up(r.InitialHi+h)
 		}
+	}
+	if v.lo != nil && len(m.Init) == 1 {
+		r.InitialLo, r.InitialHi = v.lo[m.Init[0].State], v.hi[m.Init[0].State]
 	}
 	for _, x := range v.x {
 		if math.IsInf(x, 1) {
@@ -393,7 +401,7 @@ func (v *values) complement() *values {
 	if v.lo != nil {
 		out.lo, out.hi = make([]float64, len(v.x)), make([]float64, len(v.x))
 		for i := range v.x {
-			out.lo[i], out.hi[i] = 1-v.hi[i], 1-v.lo[i]
+			out.lo[i], out.hi[i] = math.Max(0, down(1-v.hi[i])), math.Min(1, up(1-v.lo[i]))
 		}
 	}
 	if v.exact != nil {
