@@ -3,6 +3,10 @@ package checker
 import (
 	"fmt"
 	"math"
+	"math/big"
+	"slices"
+
+	"github.com/augur-perf/augur/markov/dtmc"
 )
 
 // Sound bounds, component by component.
@@ -45,6 +49,9 @@ func down(x float64) float64 { return math.Nextafter(x, math.Inf(-1)) }
 func rowError(sum float64, k int) float64 {
 	return 2 * (math.Abs(sum-1) + float64(2*k+8)*unit)
 }
+
+// exactMax is the largest component that is solved in rationals when floating-point bounds fail.
+const exactMax = 300
 
 // tiny covers underflow: each of a row's operations may lose up to half the smallest subnormal.
 func tiny(k int) float64 { return float64(k+4) * math.SmallestNonzeroFloat64 }
@@ -103,7 +110,7 @@ func (sys *system) interval(opt *Options) (*solution, error) {
 			} else if half := (h - l) / 2; half > 0 && l > 0 {
 				worst = math.Max(worst, up(half/l))
 			}
-			if !(h-l <= eps*math.Max(h+l, scale) || h-l <= 1e-300) {
+			if math.IsInf(h, 1) || !(h-l <= eps*math.Max(h+l, scale) || h-l <= 1e-300) {
 				open++
 			}
 		}
@@ -200,6 +207,12 @@ func (sys *system) componentBounds(ws *localSystem, comp []int, loc []int32, lo,
 		xhi = xlo
 	}
 	if !sys.verify(comp, loc, lo, hi, xlo, xhi, w) {
+		// Stiff components (expected times of 1e22 steps) defeat any residual formed in floats.
+		// Small ones are solved in rationals instead.
+		if n <= exactMax && sys.exact != nil {
+			st.Notes = append(st.Notes, fmt.Sprintf("interval: a component of %d states did not verify in floating point and was solved in rational arithmetic", n))
+			return sys.exact(comp, lo, hi)
+		}
 		st.Notes = append(st.Notes, fmt.Sprintf("interval: the expected steps in a component of %d states could not be bounded (the approximation was too poor); its upper bounds are left infinite", n))
 	}
 	if infinite {
@@ -332,4 +345,65 @@ func (sys *system) verify(comp []int, loc []int32, lo, hi, xlo, xhi, w []float64
 		hi[s] = up(xhi[i] + up(rhi*steps))
 	}
 	return true
+}
+
+// exactBounds bounds the values of component comp in rational arithmetic: it solves the
+// component's equations exactly with the lower bounds of the states it leaves to, and again with
+// their upper bounds, and rounds the solutions outward. The values of states outside U (known) are
+// exact.
+func (e *evaluator) exactBounds(comp []int, unknown []bool, known func(int) float64, rew *dtmc.Reward, lo, hi []float64) error {
+	var step []*big.Rat
+	if rew != nil {
+		step = e.exactStepRewards(rew)
+	}
+	m := e.m
+	sorted := append([]int(nil), comp...)
+	for pass, side := range [][]float64{lo, hi} {
+		vals := make([]*big.Rat, m.N)
+		infinite := false
+		for _, s := range comp {
+			for _, t := range m.Col[m.RowPtr[s]:m.RowPtr[s+1]] {
+				switch {
+				case vals[t] != nil:
+				case !unknown[t]:
+					v := known(t)
+					if math.IsInf(v, 1) {
+						return fmt.Errorf("internal error: state %d reaches state %d of infinite value", s, t)
+					}
+					vals[t] = dtmc.Decimal(v)
+				case !slices.Contains(comp, t):
+					if math.IsInf(side[t], 1) {
+						infinite = true
+						continue
+					}
+					vals[t] = new(big.Rat).SetFloat64(side[t])
+				}
+			}
+		}
+		if infinite {
+			for _, s := range comp {
+				hi[s] = math.Inf(1)
+			}
+			continue
+		}
+		if err := e.exactComponent(sorted, vals, step); err != nil {
+			return err
+		}
+		for _, s := range comp {
+			f, _ := vals[s].Float64()
+			c := new(big.Rat).SetFloat64(f)
+			if pass == 0 {
+				if c.Cmp(vals[s]) > 0 {
+					f = down(f)
+				}
+				lo[s] = f
+			} else {
+				if c.Cmp(vals[s]) < 0 {
+					f = up(f)
+				}
+				hi[s] = f
+			}
+		}
+	}
+	return nil
 }

@@ -19,6 +19,9 @@ type system struct {
 	g       *graph
 	unknown []bool
 	b       []float64
+	// exact, when set, bounds a component's values from the bounds of the states it leaves to
+	// in rational arithmetic (see exactBounds): the interval method's fallback.
+	exact func(comp []int, lo, hi []float64) error
 }
 
 // solution is x on U together with how it was found.
