@@ -116,7 +116,10 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 		took = append(took, time.Since(start))
 	}
 	if *asJSON {
-		return writeCheckJSON(stdout, pos[0], m, list, results, *allStates)
+		if err := writeCheckJSON(stdout, pos[0], m, list, results, *allStates); err != nil {
+			return err
+		}
+		return notConverged(list, results)
 	}
 	fmt.Fprintf(stdout, "Model: %s (%d states, %d transitions, %d initial)\n", pos[0], m.N, m.NumTransitions(), len(m.Init))
 	for i, r := range results {
@@ -131,6 +134,21 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 				fmt.Fprintf(stdout, "  %d: %s\n", s, stateValue(r, s))
 			}
 		}
+	}
+	return notConverged(list, results)
+}
+
+// notConverged fails the command (exit 1) when a method stopped without meeting its criterion,
+// after every result, bounds included, has been printed.
+func notConverged(list []pctl.Property, results []*checker.Result) error {
+	var bad []string
+	for i, r := range results {
+		if !r.Stats.Converged {
+			bad = append(bad, list[i].Text)
+		}
+	}
+	if len(bad) > 0 {
+		return fmt.Errorf("NOT CONVERGED: %s", strings.Join(bad, "; "))
 	}
 	return nil
 }
@@ -176,6 +194,10 @@ func describeResult(r *checker.Result) string {
 		return "false (not in every initial state)"
 	}
 	var b strings.Builder
+	if !r.Stats.Converged {
+		// The method stopped without meeting its criterion: the value is not claimed.
+		b.WriteString("NOT CONVERGED, last iterate ")
+	}
 	b.WriteString(formatFloat(r.Initial))
 	switch {
 	case r.InitialExact != nil:
@@ -200,7 +222,10 @@ func describeStats(st checker.Stats) string {
 		parts = append(parts, fmt.Sprintf("%d iterations", st.Iterations))
 	}
 	if st.ErrEstimate > 0 {
-		parts = append(parts, fmt.Sprintf("estimated relative error %.2g", st.ErrEstimate))
+		parts = append(parts, fmt.Sprintf("relative error at most %.2g (from the bounds)", st.ErrEstimate))
+	}
+	if st.LastChange > 0 {
+		parts = append(parts, fmt.Sprintf("last relative change between iterations %.2g (not an error bound)", st.LastChange))
 	}
 	if !st.Converged {
 		parts = append(parts, "NOT CONVERGED")

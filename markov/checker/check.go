@@ -155,9 +155,17 @@ func (r *Result) fill(m *dtmc.Model, v *values) {
 	for _, in := range m.Init {
 		r.Initial += in.P * v.x[in.State]
 		if v.lo != nil {
-			r.InitialLo += in.P * v.lo[in.State]
-			r.InitialHi += in.P * v.hi[in.State]
+			// Rounded outward, and widened by the initial probabilities' own distance from their
+			// rationals (half an ulp each) when there are several.
+			l, h := v.lo[in.State], v.hi[in.State]
+			if len(m.Init) > 1 {
+				l, h = down(in.P*l*(1-2*unit)), up(in.P*h*(1+2*unit))
+			}
+			r.InitialLo, r.InitialHi = down(r.InitialLo+l), up(r.InitialHi+h)
 		}
+	}
+	if v.lo != nil && len(m.Init) == 1 {
+		r.InitialLo, r.InitialHi = v.lo[m.Init[0].State], v.hi[m.Init[0].State]
 	}
 	for _, x := range v.x {
 		if math.IsInf(x, 1) {
@@ -393,7 +401,7 @@ func (v *values) complement() *values {
 	if v.lo != nil {
 		out.lo, out.hi = make([]float64, len(v.x)), make([]float64, len(v.x))
 		for i := range v.x {
-			out.lo[i], out.hi[i] = 1-v.hi[i], 1-v.lo[i]
+			out.lo[i], out.hi[i] = math.Max(0, down(1-v.hi[i])), math.Min(1, up(1-v.lo[i]))
 		}
 	}
 	if v.exact != nil {
@@ -410,28 +418,80 @@ func (e *evaluator) next(phi []bool) *values {
 	if e.opt.Method == Exact {
 		return e.exactNext(phi)
 	}
-	return &values{x: e.iterate(1, indicatorF(phi), func(int) float64 { return 0 }, func(int) bool { return true })}
+	return e.iterate(1, indicatorF(phi), false, func(int) float64 { return 0 }, func(int) bool { return true }).capped()
 }
 
 // iterate runs x⁰ = start, xⁱ(s) = add(s) + Σ_t P(s,t)·xⁱ⁻¹(t) for the states where step holds
 // (others keep add(s)), k times: the one recurrence behind every step-bounded operator. start is
-// not written to, so add may read it.
-func (e *evaluator) iterate(k int, start []float64, add func(int) float64, step func(int) bool) []float64 {
-	x, y := append([]float64(nil), start...), make([]float64, e.m.N)
+// not written to, so add may read it. add is nonnegative.
+//
+// For the Interval method it also runs the recurrence on a lower and an upper bound, each step's
+// sums widened by their rounding error and the distance of the model's floats from its rationals
+// (see rowError) and rounded outward; inexact says start's values are floats standing for
+// rationals (rewards), off by up to half an ulp each.
+func (e *evaluator) iterate(k int, start []float64, inexact bool, add func(int) float64, step func(int) bool) *values {
+	m := e.m
+	x, y := append([]float64(nil), start...), make([]float64, m.N)
+	var lo, hi, lo2, hi2 []float64
+	bounds := e.opt.Method == Interval
+	if bounds {
+		lo, hi = append([]float64(nil), start...), append([]float64(nil), start...)
+		if inexact {
+			for s := range lo {
+				lo[s], hi[s] = down(lo[s]*(1-2*unit)), up(hi[s]*(1+2*unit))
+			}
+		}
+		lo2, hi2 = make([]float64, m.N), make([]float64, m.N)
+	}
 	for i := 0; i < k; i++ {
 		for s := range y {
-			v := add(s)
-			if step(s) {
-				cols, probs := e.m.Row(s)
-				for j, t := range cols {
-					v += probs[j] * x[t]
+			a := add(s)
+			if !step(s) {
+				y[s] = a
+				if bounds {
+					lo2[s], hi2[s] = a, a
+				}
+				continue
+			}
+			v, vlo, vhi, sum := a, a, a, 0.0
+			for j := m.RowPtr[s]; j < m.RowPtr[s+1]; j++ {
+				t, p := m.Col[j], m.Prob[j]
+				v += p * x[t]
+				if bounds {
+					sum += p
+					vlo += p * lo[t]
+					vhi += p * hi[t]
 				}
 			}
 			y[s] = v
+			if bounds {
+				n := m.RowPtr[s+1] - m.RowPtr[s]
+				rho, d := rowError(sum, n), tiny(n)
+				lo2[s], hi2[s] = math.Max(0, down(vlo*(1-rho)-d)), up(vhi*(1+rho)+d)
+			}
 		}
 		x, y = y, x
+		lo, lo2, hi, hi2 = lo2, lo, hi2, hi
 	}
-	return x
+	if !bounds {
+		return &values{x: x}
+	}
+	// The midpoints are the values, so that the half-widths bound their errors.
+	for s := range x {
+		x[s] = lo[s] + (hi[s]-lo[s])/2
+		if half := (hi[s] - lo[s]) / 2; half > 0 && lo[s] > 0 {
+			e.stats.ErrEstimate = math.Max(e.stats.ErrEstimate, up(half/lo[s]))
+		}
+	}
+	return &values{x: x, lo: lo, hi: hi}
+}
+
+// capped caps upper bounds of probabilities at 1.
+func (v *values) capped() *values {
+	for s := range v.hi {
+		v.hi[s] = math.Min(v.hi[s], 1)
+	}
+	return v
 }
 
 func indicatorF(b []bool) []float64 {
@@ -450,7 +510,7 @@ func (e *evaluator) boundedUntil(l, r []bool, k int) *values {
 		return e.exactBoundedUntil(l, r, k)
 	}
 	ind := indicatorF(r)
-	return &values{x: e.iterate(k, ind, func(s int) float64 { return ind[s] }, func(s int) bool { return l[s] && !r[s] })}
+	return e.iterate(k, ind, false, func(s int) float64 { return ind[s] }, func(s int) bool { return l[s] && !r[s] }).capped()
 }
 
 // until solves unbounded φ1 U φ2 after Prob0/Prob1 precomputation.
@@ -497,6 +557,9 @@ func (e *evaluator) solve(unknown []bool, known func(int) float64, rew *dtmc.Rew
 		}
 	})
 	sys := &system{g: e.g, unknown: unknown, b: b}
+	if e.opt.Method == Interval {
+		sys.exact = func(comp []int, lo, hi []float64) error { return e.exactBounds(comp, unknown, known, rew, lo, hi) }
+	}
 	sol, err := sys.solve(e.opt)
 	if err != nil {
 		return nil, err

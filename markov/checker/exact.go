@@ -147,7 +147,6 @@ func (e *evaluator) exactSolve(unknown []bool, knownF func(int) float64, rew *dt
 }
 
 func (e *evaluator) exactSolveRat(unknown []bool, known func(int) *big.Rat, rew *dtmc.Reward) (*values, error) {
-	p := e.exactProbs()
 	var step []*big.Rat
 	if rew != nil {
 		step = e.exactStepRewards(rew)
@@ -160,74 +159,84 @@ func (e *evaluator) exactSolveRat(unknown []bool, known func(int) *big.Rat, rew 
 	}
 	states, bounds := e.g.sccs(unknown)
 	for c := 0; c+1 < len(bounds); c++ {
-		comp := states[bounds[c]:bounds[c+1]]
-		sort.Ints(comp)
-		in := make(map[int]bool, len(comp))
-		for _, s := range comp {
-			in[s] = true
-		}
-		rows := make(map[int]map[int]*big.Rat, len(comp))
-		rhs := make(map[int]*big.Rat, len(comp))
-		for _, s := range comp {
-			row := map[int]*big.Rat{}
-			c := new(big.Rat)
-			if step != nil {
-				c.Set(step[s])
-			}
-			for k := e.m.RowPtr[s]; k < e.m.RowPtr[s+1]; k++ {
-				t := e.m.Col[k]
-				if in[t] {
-					row[t] = new(big.Rat).Set(p[k])
-					continue
-				}
-				if x[t] == nil {
-					return nil, fmt.Errorf("internal error: state %d reaches state %d of infinite value", s, t)
-				}
-				c.Add(c, new(big.Rat).Mul(p[k], x[t]))
-			}
-			rows[s], rhs[s] = row, c
-		}
-		one := big.NewRat(1, 1)
-		for _, v := range comp {
-			pivot := new(big.Rat).Sub(one, ratOrNew(rows[v][v]))
-			if pivot.Sign() == 0 {
-				return nil, fmt.Errorf("internal error: state %d never leaves the unknown states", v)
-			}
-			delete(rows[v], v)
-			for w, a := range rows[v] {
-				rows[v][w] = a.Quo(a, pivot)
-			}
-			rhs[v].Quo(rhs[v], pivot)
-			for _, u := range comp {
-				a, ok := rows[u][v]
-				if !ok || u == v {
-					continue
-				}
-				delete(rows[u], v)
-				for w, b := range rows[v] {
-					add := new(big.Rat).Mul(a, b)
-					if cur, ok := rows[u][w]; ok {
-						cur.Add(cur, add)
-					} else {
-						rows[u][w] = add
-					}
-				}
-				rhs[u].Add(rhs[u], new(big.Rat).Mul(a, rhs[v]))
-			}
-		}
-		for i := len(comp) - 1; i >= 0; i-- {
-			v := comp[i]
-			val := new(big.Rat).Set(rhs[v])
-			for w, a := range rows[v] {
-				val.Add(val, new(big.Rat).Mul(a, x[w]))
-			}
-			x[v] = val
+		if err := e.exactComponent(states[bounds[c]:bounds[c+1]], x, step); err != nil {
+			return nil, err
 		}
 	}
 	e.stats.Unknowns += len(states)
 	e.stats.SCCs += len(bounds) - 1
 	e.stats.DirectSCCs += len(bounds) - 1
 	return exactValues(x), nil
+}
+
+// exactComponent solves one strongly connected component comp of the unknown states in rationals
+// (comp is sorted in place), reading the values of the states it leaves to from x and writing
+// its own there. step holds the rewards of one step (nil: none).
+func (e *evaluator) exactComponent(comp []int, x, step []*big.Rat) error {
+	p := e.exactProbs()
+	sort.Ints(comp)
+	in := make(map[int]bool, len(comp))
+	for _, s := range comp {
+		in[s] = true
+	}
+	rows := make(map[int]map[int]*big.Rat, len(comp))
+	rhs := make(map[int]*big.Rat, len(comp))
+	for _, s := range comp {
+		row := map[int]*big.Rat{}
+		c := new(big.Rat)
+		if step != nil {
+			c.Set(step[s])
+		}
+		for k := e.m.RowPtr[s]; k < e.m.RowPtr[s+1]; k++ {
+			t := e.m.Col[k]
+			if in[t] {
+				row[t] = new(big.Rat).Set(p[k])
+				continue
+			}
+			if x[t] == nil {
+				return fmt.Errorf("internal error: state %d reaches state %d of infinite value", s, t)
+			}
+			c.Add(c, new(big.Rat).Mul(p[k], x[t]))
+		}
+		rows[s], rhs[s] = row, c
+	}
+	one := big.NewRat(1, 1)
+	for _, v := range comp {
+		pivot := new(big.Rat).Sub(one, ratOrNew(rows[v][v]))
+		if pivot.Sign() == 0 {
+			return fmt.Errorf("internal error: state %d never leaves the unknown states", v)
+		}
+		delete(rows[v], v)
+		for w, a := range rows[v] {
+			rows[v][w] = a.Quo(a, pivot)
+		}
+		rhs[v].Quo(rhs[v], pivot)
+		for _, u := range comp {
+			a, ok := rows[u][v]
+			if !ok || u == v {
+				continue
+			}
+			delete(rows[u], v)
+			for w, b := range rows[v] {
+				add := new(big.Rat).Mul(a, b)
+				if cur, ok := rows[u][w]; ok {
+					cur.Add(cur, add)
+				} else {
+					rows[u][w] = add
+				}
+			}
+			rhs[u].Add(rhs[u], new(big.Rat).Mul(a, rhs[v]))
+		}
+	}
+	for i := len(comp) - 1; i >= 0; i-- {
+		v := comp[i]
+		val := new(big.Rat).Set(rhs[v])
+		for w, a := range rows[v] {
+			val.Add(val, new(big.Rat).Mul(a, x[w]))
+		}
+		x[v] = val
+	}
+	return nil
 }
 
 func ratOrNew(r *big.Rat) *big.Rat {

@@ -127,7 +127,7 @@ func (e *evaluator) cumulative(rew *dtmc.Reward, k int) *values {
 	for s := range step {
 		step[s] = stepReward(e.m, rew, s)
 	}
-	return &values{x: e.iterate(k, make([]float64, e.m.N), func(s int) float64 { return step[s] }, func(int) bool { return true })}
+	return e.iterate(k, make([]float64, e.m.N), false, func(s int) float64 { return step[s] }, func(int) bool { return true })
 }
 
 // instant is R[I=k]: the expected state reward at step k, xⁱ = P·xⁱ⁻¹ from x⁰ = the state rewards.
@@ -139,5 +139,5 @@ func (e *evaluator) instant(rew *dtmc.Reward, k int) *values {
 	if rew.State != nil {
 		copy(start, rew.State)
 	}
-	return &values{x: e.iterate(k, start, func(int) float64 { return 0 }, func(int) bool { return true })}
+	return e.iterate(k, start, true, func(int) float64 { return 0 }, func(int) bool { return true })
 }

@@ -19,6 +19,9 @@ type system struct {
 	g       *graph
 	unknown []bool
 	b       []float64
+	// exact, when set, bounds a component's values from the bounds of the states it leaves to
+	// in rational arithmetic (see exactBounds): the interval method's fallback.
+	exact func(comp []int, lo, hi []float64) error
 }
 
 // solution is x on U together with how it was found.
@@ -38,10 +41,15 @@ type Stats struct {
 	IterSCCs   int    `json:"iterative_sccs"`
 	Iterations int    `json:"iterations"`
 	Converged  bool   `json:"converged"`
-	// ErrEstimate is the estimated relative error of the iterative parts (0 when all were direct,
-	// +Inf when the convergence rate gave no estimate); JSON has no infinity, so callers encode it.
-	ErrEstimate float64  `json:"-"`
-	Notes       []string `json:"notes,omitempty"`
+	// ErrEstimate bounds the relative error of the values (Interval method only): the largest
+	// half-width of the sound bounds relative to the lower bound, over the states whose lower
+	// bound is positive (+Inf where an upper bound is infinite). JSON has no infinity, so callers
+	// encode it.
+	ErrEstimate float64 `json:"-"`
+	// LastChange is the largest relative change between the last two iterates of the components
+	// solved by Gauss–Seidel or Jacobi: what their stopping criterion tests, not an error bound.
+	LastChange float64  `json:"last_relative_change,omitempty"`
+	Notes      []string `json:"notes,omitempty"`
 }
 
 func (st *Stats) merge(o Stats) {
@@ -53,6 +61,7 @@ func (st *Stats) merge(o Stats) {
 	st.Iterations += o.Iterations
 	st.Converged = st.Converged && o.Converged
 	st.ErrEstimate = math.Max(st.ErrEstimate, o.ErrEstimate)
+	st.LastChange = math.Max(st.LastChange, o.LastChange)
 	st.Notes = append(st.Notes, o.Notes...)
 }
 
@@ -112,25 +121,43 @@ func (sys *system) component(ws *localSystem, comp []int, loc []int32, x []float
 	if opt.Method == GaussSeidel {
 		return sys.gaussSeidel(x, comp, loc, opt, st)
 	}
-	var local *localSystem
-	if sys.g.eliminationLikely(comp, loc) {
-		local = ws.fill(sys, comp, loc, x)
-		ok, err := local.eliminate(x, comp)
+	if !sys.g.eliminationLikely(comp, loc) && len(comp) > opt.denseMax() {
+		return sys.gaussSeidel(x, comp, loc, opt, st)
+	}
+	local := ws.fill(sys, comp, loc, x)
+	sol := [][]float64{append([]float64(nil), local.b...)}
+	ok, err := local.directSolve(sys.g, comp, loc, sol, opt, st)
+	if err != nil || !ok {
+		if err == nil {
+			err = sys.gaussSeidel(x, comp, loc, opt, st)
+		}
+		return err
+	}
+	for i, s := range comp {
+		x[s] = sol[0][i]
+	}
+	return nil
+}
+
+// directSolve solves the component's equations for every right-hand side in rhs (local
+// numbering), overwriting each with its solution: by elimination when it is likely to stay
+// sparse, by dense LU when small enough. It returns false when neither applies, leaving rhs
+// unchanged, so that the caller iterates.
+func (l *localSystem) directSolve(g *graph, comp []int, loc []int32, rhs [][]float64, opt *Options, st *Stats) (bool, error) {
+	if g.eliminationLikely(comp, loc) {
+		ok, err := l.eliminate(rhs)
 		if err != nil || ok {
 			if ok {
 				st.DirectSCCs++
 			}
-			return err
+			return ok, err
 		}
 	}
-	if len(comp) <= opt.denseMax() {
-		if local == nil {
-			local = ws.fill(sys, comp, loc, x)
-		}
-		st.DenseSCCs++
-		return local.denseLU(x, comp)
+	if len(comp) > opt.denseMax() {
+		return false, nil
 	}
-	return sys.gaussSeidel(x, comp, loc, opt, st)
+	st.DenseSCCs++
+	return true, l.denseLU(rhs)
 }
 
 // localSystem is one component's rows in local numbering, with the diagonal apart and everything
@@ -230,8 +257,11 @@ func (sys *system) single(x []float64, s int) error {
 // which for the flow graphs of structured code removes loop bodies inside-out with little fill. It
 // gives up (ok=false) when fill exceeds a small multiple of the component's size, leaving the
 // component to the dense or iterative solvers.
-func (l *localSystem) eliminate(x []float64, comp []int) (ok bool, err error) {
-	n := len(comp)
+//
+// Every right-hand side in rhs (local numbering) is carried through the same elimination and, on
+// success, overwritten with its solution; on failure they are left as they were.
+func (l *localSystem) eliminate(rhs [][]float64) (ok bool, err error) {
+	n := len(l.diag)
 	type entry struct {
 		col int32
 		val float64
@@ -257,7 +287,10 @@ func (l *localSystem) eliminate(x []float64, comp []int) (ok bool, err error) {
 	// grow past a small margin, before the attempt costs more than iterating would.
 	budget := stored + n/16 + 256
 	leak := append([]float64(nil), l.leak...)
-	b := append([]float64(nil), l.b...)
+	bs := make([][]float64, len(rhs))
+	for j, r := range rhs {
+		bs[j] = append([]float64(nil), r...)
+	}
 	order := l.dfsPreorder(n)
 	done := make([]bool, n)
 	mark := make([]int32, n)
@@ -274,7 +307,7 @@ func (l *localSystem) eliminate(x []float64, comp []int) (ok bool, err error) {
 			}
 		}
 		if rate == 0 {
-			return false, fmt.Errorf("internal error: state %d never leaves the unknown states", comp[v])
+			return false, fmt.Errorf("internal error: a state never leaves the unknown states")
 		}
 		// v's row without its diagonal, divided by its exit rate, is its back-substitution row.
 		out := rows[v][:0]
@@ -284,8 +317,10 @@ func (l *localSystem) eliminate(x []float64, comp []int) (ok bool, err error) {
 			}
 		}
 		rows[v] = out
-		bv, lv := b[v]/rate, leak[v]/rate
-		b[v] = bv
+		lv := leak[v] / rate
+		for _, b := range bs {
+			b[v] /= rate
+		}
 		done[v] = true
 		for _, u := range preds[v] {
 			if done[u] || mark[u] == v {
@@ -298,7 +333,9 @@ func (l *localSystem) eliminate(x []float64, comp []int) (ok bool, err error) {
 				continue
 			}
 			f := ru[j].val
-			b[u] += f * bv
+			for _, b := range bs {
+				b[u] += f * b[v]
+			}
 			leak[u] += f * lv
 			scratch = scratch[:0]
 			p, q := 0, 0
@@ -328,13 +365,18 @@ func (l *localSystem) eliminate(x []float64, comp []int) (ok bool, err error) {
 			return false, nil
 		}
 	}
-	for step := 0; step < n; step++ {
-		v := order[step]
-		s := b[v]
-		for _, e := range rows[v] {
-			s += e.val * x[comp[e.col]]
+	// Back substitution in elimination order reversed: every column of v's row was eliminated
+	// after v, so its value is final when v's is formed.
+	for j, b := range bs {
+		for step := 0; step < n; step++ {
+			v := order[step]
+			s := b[v]
+			for _, e := range rows[v] {
+				s += e.val * b[e.col]
+			}
+			b[v] = s
 		}
-		x[comp[v]] = s
+		copy(rhs[j], b)
 	}
 	return true, nil
 }
@@ -409,9 +451,9 @@ func (l *localSystem) dfsPreorder(n int) []int {
 }
 
 // denseLU solves (I - A) x = b for a component with gonum's LU factorisation with partial
-// pivoting.
-func (l *localSystem) denseLU(x []float64, comp []int) error {
-	n := len(comp)
+// pivoting, for every right-hand side in rhs (local numbering), overwriting each with its solution.
+func (l *localSystem) denseLU(rhs [][]float64) error {
+	n := len(l.diag)
 	a := mat.NewDense(n, n, nil)
 	for i := 0; i < n; i++ {
 		a.Set(i, i, l.exitRate(i))
@@ -422,12 +464,14 @@ func (l *localSystem) denseLU(x []float64, comp []int) error {
 	}
 	var lu mat.LU
 	lu.Factorize(a)
-	var sol mat.VecDense
-	if err := lu.SolveVecTo(&sol, false, mat.NewVecDense(n, append([]float64(nil), l.b...))); err != nil {
-		return fmt.Errorf("dense LU on a component of %d states: %v", n, err)
-	}
-	for i, s := range comp {
-		x[s] = sol.AtVec(i)
+	for _, b := range rhs {
+		var sol mat.VecDense
+		if err := lu.SolveVecTo(&sol, false, mat.NewVecDense(n, append([]float64(nil), b...))); err != nil {
+			return fmt.Errorf("dense LU on a component of %d states: %v", n, err)
+		}
+		for i := range b {
+			b[i] = sol.AtVec(i)
+		}
 	}
 	return nil
 }
@@ -466,13 +510,13 @@ func (sys *system) jacobi(opt *Options) (*solution, error) {
 	n := len(idx)
 	v, w := make([]float64, n), make([]float64, n)
 	eps, maxIter := opt.epsilon(), opt.maxIter()
-	it := 0
+	it, delta := 0, math.Inf(1)
 	for {
 		if it == maxIter {
 			return nil, fmt.Errorf("iterative method did not converge within %d iterations (PRISM-compatible Jacobi, relative ε=%g); raise --max-iter or use another method", maxIter, eps)
 		}
 		it++
-		delta := 0.0
+		delta = 0.0
 		for i := 0; i < n; i++ {
 			s := r.b[i]
 			for k := r.ptr[i]; k < r.ptr[i+1]; k++ {
@@ -493,80 +537,6 @@ func (sys *system) jacobi(opt *Options) (*solution, error) {
 	for i, s := range idx {
 		x[s] = v[i]
 	}
-	return &solution{x: x, stats: Stats{Method: opt.Method.String(), Unknowns: n, Iterations: it, Converged: true,
+	return &solution{x: x, stats: Stats{Method: opt.Method.String(), Unknowns: n, Iterations: it, Converged: true, LastChange: delta,
 		Notes: []string{fmt.Sprintf("PRISM-compatible Jacobi: %d iterations, relative change below %g (not an error bound)", it, eps)}}}, nil
-}
-
-// interval computes sound lower and upper bounds with Quatmann and Katoen's sound value iteration
-// (CAV 2018): after k steps, x_k is the reward gathered and y_k the probability of still being in
-// U, so x = x_k + A^k x, and with z_k = 1 - y_k accumulated separately (by addition, to keep
-// stiff chains exact) every solution lies within x_k + y_k·[min x_k/z_k, max x_k/z_k]. It stops
-// when the bounds are within 2ε of each other relative to their midpoint, which is then the value.
-// Unlike a convergence criterion, the bounds hold whenever it stops.
-func (sys *system) interval(opt *Options) (*solution, error) {
-	r, idx := sys.allRows()
-	n := len(idx)
-	xs, ys, zs := make([]float64, n), make([]float64, n), make([]float64, n)
-	xn, yn, zn := make([]float64, n), make([]float64, n), make([]float64, n)
-	for i := range ys {
-		ys[i] = 1
-	}
-	lo, hi := make([]float64, n), make([]float64, n)
-	for i := range hi {
-		hi[i] = math.Inf(1)
-	}
-	eps, maxIter := opt.epsilon(), opt.maxIter()
-	it, converged := 0, n == 0
-	for !converged && it < maxIter {
-		it++
-		for i := 0; i < n; i++ {
-			x, y, z := r.b[i]+r.diag[i]*xs[i], r.diag[i]*ys[i], r.leak[i]+r.diag[i]*zs[i]
-			for k := r.ptr[i]; k < r.ptr[i+1]; k++ {
-				c := r.col[k]
-				x += r.val[k] * xs[c]
-				y += r.val[k] * ys[c]
-				z += r.val[k] * zs[c]
-			}
-			xn[i], yn[i], zn[i] = x, y, z
-		}
-		xs, xn, ys, yn, zs, zn = xn, xs, yn, ys, zn, zs
-		lower, upper, ok := math.Inf(1), 0.0, true
-		for i := 0; i < n; i++ {
-			if zs[i] <= 0 {
-				ok = false
-				break
-			}
-			q := xs[i] / zs[i]
-			lower, upper = math.Min(lower, q), math.Max(upper, q)
-		}
-		if !ok {
-			continue
-		}
-		converged = true
-		for i := 0; i < n; i++ {
-			l, h := xs[i]+ys[i]*lower, xs[i]+ys[i]*upper
-			lo[i], hi[i] = math.Max(lo[i], l), math.Min(hi[i], h)
-			if hi[i]-lo[i] > eps*(hi[i]+lo[i]) {
-				converged = false
-			}
-		}
-	}
-	sol := &solution{x: make([]float64, sys.g.m.N), lo: make([]float64, sys.g.m.N), hi: make([]float64, sys.g.m.N),
-		stats: Stats{Method: opt.Method.String(), Unknowns: n, Iterations: it, Converged: converged}}
-	worst := 0.0
-	for i, s := range idx {
-		sol.lo[s], sol.hi[s] = lo[i], hi[i]
-		sol.x[s] = lo[i] + (hi[i]-lo[i])/2
-		if math.IsInf(hi[i], 1) {
-			sol.x[s] = lo[i]
-		}
-		if mid := sol.x[s]; mid > 0 {
-			worst = math.Max(worst, (hi[i]-lo[i])/2/mid)
-		}
-	}
-	sol.stats.ErrEstimate = worst
-	if !converged {
-		sol.stats.Notes = append(sol.stats.Notes, fmt.Sprintf("interval iteration stopped after %d iterations before the bounds met (relative half-width %.3g); the bounds still hold", it, worst))
-	}
-	return sol, nil
 }

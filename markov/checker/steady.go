@@ -15,7 +15,11 @@ func (e *evaluator) steady(phi []bool) (*values, error) {
 	}
 	inBottom := make([]bool, e.m.N)
 	bottomValue := make([]float64, e.m.N)
+	// approximate is set when a bottom component's value is a floating-point approximation
+	// (of several states), not 0 or 1.
+	approximate := false
 	for _, b := range e.g.bsccs() {
+		approximate = approximate || len(b) > 1
 		pi, err := e.stationary(b)
 		if err != nil {
 			return nil, err
@@ -34,7 +38,14 @@ func (e *evaluator) steady(phi []bool) (*values, error) {
 	for s := range unknown {
 		unknown[s] = !inBottom[s]
 	}
-	return e.solve(unknown, func(s int) float64 { return bottomValue[s] }, nil, true)
+	v, err := e.solve(unknown, func(s int) float64 { return bottomValue[s] }, nil, true)
+	if err != nil || v.lo == nil || !approximate {
+		return v, err
+	}
+	// Bounds computed from approximate bottom values would claim what nobody showed.
+	e.stats.Notes = append(e.stats.Notes, "interval: no sound bounds for long-run probabilities of bottom components of several states; the values are computed as by the direct method")
+	e.stats.ErrEstimate = 0
+	return &values{x: v.x}, nil
 }
 
 // stationary computes the stationary distribution of a bottom component: by the GTH algorithm
