@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -194,6 +195,7 @@ func readPRISMTra(src Source) (*rawModel, map[[2]int]int, error) {
 	raw := &rawModel{n: n}
 	index := map[[2]int]int{}
 	lineOf := map[[2]int]int{}
+	merged := 0 // lines added to an earlier transition with the same source and target
 	for {
 		fs, ok := l.nextData(true)
 		if !ok {
@@ -223,7 +225,17 @@ func readPRISMTra(src Source) (*rawModel, map[[2]int]int, error) {
 		}
 		key := [2]int{from, to}
 		if first, dup := lineOf[key]; dup {
-			return nil, nil, l.errf(fs[0].col, "transition %d -> %d is given twice (first on line %d)", from, to, first)
+			prev := &raw.trans[index[key]]
+			// PRISM writes one line per action, so a DTMC whose commands with different
+			// actions lead to the same state has several lines for one transition: the chain
+			// moves there with their total probability. Without actions a repeated line is a
+			// mistake, not a choice.
+			if tr.action == "" && prev.action == "" {
+				return nil, nil, l.errf(fs[0].col, "transition %d -> %d is given twice (first on line %d) and neither line names an action", from, to, first)
+			}
+			mergeTrans(prev, tr)
+			merged++
+			continue
 		}
 		lineOf[key] = l.line
 		index[key] = len(raw.trans)
@@ -232,13 +244,29 @@ func readPRISMTra(src Source) (*rawModel, map[[2]int]int, error) {
 	if l.err != nil {
 		return nil, nil, l.err
 	}
-	if len(raw.trans) != t {
-		return nil, nil, &Error{File: src.Name, Line: headerLine, Col: headerCol, Msg: fmt.Sprintf("header says %d transitions but the file has %d", t, len(raw.trans))}
+	if len(raw.trans)+merged != t {
+		return nil, nil, &Error{File: src.Name, Line: headerLine, Col: headerCol, Msg: fmt.Sprintf("header says %d transitions but the file has %d", t, len(raw.trans)+merged)}
 	}
 	if n > len(raw.trans) {
 		return nil, nil, &Error{File: src.Name, Line: headerLine, Col: 1, Msg: fmt.Sprintf("header says %d states but there are only %d transitions, and every state needs an outgoing one", n, len(raw.trans))}
 	}
 	return raw, index, nil
+}
+
+// mergeTrans adds the probability of another action's line for the same transition to t. The
+// sum is exact when both parts are; the merged transition keeps an action only when both lines
+// name the same one.
+func mergeTrans(t *rawTrans, o rawTrans) {
+	if t.exact != nil && o.exact != nil {
+		t.exact = new(big.Rat).Add(t.exact, o.exact)
+		t.p, _ = t.exact.Float64()
+	} else {
+		t.exact = nil
+		t.p += o.p
+	}
+	if t.action != o.action {
+		t.action = ""
+	}
 }
 
 // stateField reads a state number that must be below n.
