@@ -5,14 +5,19 @@ import (
 	"math"
 )
 
-// steady is S[φ]: the long-run probability of being in φ. Each bottom component B has a stationary
-// distribution π_B (a Cesàro limit, so periodic components are fine); a state's value is the sum
-// over components of the probability of reaching B times π_B(φ), which is one reachability system
-// on the transient states.
+// steady is S[φ]: the long-run probability of being in φ, the long-run average of φ's indicator.
 func (e *evaluator) steady(phi []bool) (*values, error) {
 	if e.opt.Method == Exact {
-		return e.exactSteady(phi)
+		return e.exactLongRun(indicator(phi))
 	}
+	return e.longRun(indicatorF(phi), true)
+}
+
+// longRun is the long-run average of w per step. Each bottom component B has a stationary
+// distribution π_B (a Cesàro limit, so periodic components are fine); a state's value is the sum
+// over components of the probability of reaching B times π_B·w, which is one reachability system
+// on the transient states. isProb says that w is an indicator, so values are probabilities.
+func (e *evaluator) longRun(w []float64, isProb bool) (*values, error) {
 	inBottom := make([]bool, e.m.N)
 	bottomValue := make([]float64, e.m.N)
 	for _, b := range e.g.bsccs() {
@@ -22,8 +27,8 @@ func (e *evaluator) steady(phi []bool) (*values, error) {
 		}
 		v := 0.0
 		for i, s := range b {
-			if phi[s] {
-				v += pi[i]
+			if w[s] != 0 {
+				v += pi[i] * w[s]
 			}
 		}
 		for _, s := range b {
@@ -34,7 +39,7 @@ func (e *evaluator) steady(phi []bool) (*values, error) {
 	for s := range unknown {
 		unknown[s] = !inBottom[s]
 	}
-	return e.solve(unknown, func(s int) float64 { return bottomValue[s] }, nil, true)
+	return e.solve(unknown, func(s int) float64 { return bottomValue[s] }, nil, isProb)
 }
 
 // stationary computes the stationary distribution of a bottom component: by the GTH algorithm

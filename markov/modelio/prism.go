@@ -38,6 +38,8 @@ type PRISMFiles struct {
 	Lab  string
 	Srew []string
 	Trew []string
+	// Sta is the states file (variable names and values), if present.
+	Sta string
 }
 
 // PRISMWriteOptions tunes the PRISM explicit writers.
@@ -49,8 +51,8 @@ type PRISMWriteOptions struct {
 }
 
 // FindPRISM finds the explicit files of a model from its base name ("out") or the path of any
-// of them ("out.tra"): out.tra (required), out.lab if present, and the reward files in any of
-// PRISM's naming layouts.
+// of them ("out.tra"): out.tra (required), out.lab and out.sta if present, and the reward files
+// in any of PRISM's naming layouts.
 func FindPRISM(path string) (PRISMFiles, error) {
 	base := path
 	switch ext := filepath.Ext(path); ext {
@@ -63,6 +65,9 @@ func FindPRISM(path string) (PRISMFiles, error) {
 	}
 	if fileExists(base + ".lab") {
 		f.Lab = base + ".lab"
+	}
+	if fileExists(base + ".sta") {
+		f.Sta = base + ".sta"
 	}
 	var err error
 	if f.Srew, err = numberedFiles(base, ".srew"); err != nil {
@@ -101,7 +106,19 @@ func LoadPRISM(path string) (*dtmc.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ReadPRISM(f.Tra, f.Lab, f.Srew, f.Trew)
+	m, err := ReadPRISM(f.Tra, f.Lab, f.Srew, f.Trew)
+	if err != nil || f.Sta == "" {
+		return m, err
+	}
+	srcs, closeAll, err := openSources(f.Sta)
+	if err != nil {
+		return nil, err
+	}
+	defer closeAll()
+	if m.Vars, err = DecodePRISMStates(srcs[0], m.N); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // ReadPRISM reads a model from PRISM explicit files. lab may be empty.
