@@ -175,6 +175,8 @@ func (e *evaluator) eval(f pctl.StateFormula) (*vec, error) {
 			return &vec{v: v}, nil
 		}
 		return e.bounded(f, b, v)
+	case *pctl.PathExpr:
+		return nil, &PositionError{f.Pos(), fmt.Sprintf("the path formula %s can only be an argument of P, E or A", f)}
 	case *pctl.Quant:
 		b, err := e.quant(f)
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"math"
 	"math/big"
+	"math/rand/v2"
 	"strings"
 	"testing"
 
@@ -402,6 +403,7 @@ func TestStateVariables(t *testing.T) {
 		`P=? [ F done ]`:       0.5,
 		`P=? [ F s+#s=3 ]`:     0.5,
 		`filter(sum, s)`:       8,
+		`P=? [ F G s=7 ]`:      0.5, // variables survive the LTL construction
 	}
 	for prop, want := range cases {
 		r := check(t, m, prop, Options{})
@@ -421,5 +423,102 @@ func TestStateVariables(t *testing.T) {
 	f, _ = pctl.Parse(`s=1`)
 	if _, err := CheckIn(m, f, env, Options{}); err == nil || !strings.Contains(err.Error(), "both a state variable") {
 		t.Errorf("variable and constant of one name: %v", err)
+	}
+}
+
+// TestLTL checks LTL formulas, reduced by the Courcoubetis-Yannakakis construction, against
+// closed forms on the choice chain (which ends in 1 "b", 2, or 3 with probabilities p, q, r over
+// p+q+r) and on the deterministic cycle.
+func TestLTL(t *testing.T) {
+	all := cp + cq + cr
+	cases := []struct {
+		m    *dtmc.Model
+		prop string
+		want []float64
+	}{
+		{choice(), `P=? [ G F "b" ]`, []float64{cp / all, 1, 0, 0}},
+		{choice(), `P=? [ F G "a" ]`, []float64{(cp + cr) / all, 1, 0, 1}},
+		{choice(), `P=? [ !(G F "b") ]`, []float64{1 - cp/all, 0, 1, 1}},
+		{choice(), `P=? [ (F "b") | (F !"a") ]`, []float64{(cp + cq) / all, 1, 1, 0}},
+		{choice(), `P=? [ X X "b" ]`, []float64{cp * (1 + cs), 1, 0, 0}},
+		{choice(), `P=? [ (X "a0") U "b" ]`, []float64{0, 1, 0, 0}},
+		{choice(), `P=? [ "a0" U (X "b") ]`, []float64{cp / all, 1, 0, 0}},
+		{choice(), `P=? [ G ("a0" => (X "a0")) ]`, []float64{0, 1, 1, 1}},
+		{choice(), `P=? [ F<=2 (G "b") ]`, []float64{cp * (1 + cs), 1, 0, 0}},
+		{choice(), `P=? [ (G F "b") & (F G "a") ]`, []float64{cp / all, 1, 0, 0}},
+		{choice(), `P=? [ ((F "b") => (G "a")) & !(X "a0") ]`, []float64{1 - cs, 1, 1, 1}},
+		{cycle(), `P=? [ G F "z" ]`, []float64{1, 1, 1}},
+		{cycle(), `P=? [ F G "z" ]`, []float64{0, 0, 0}},
+		{cycle(), `P=? [ G ("z" => (X X X "z")) ]`, []float64{1, 1, 1}},
+	}
+	for _, meth := range []Method{Direct, GaussSeidel, Interval, Exact} {
+		for _, c := range cases {
+			r := check(t, c.m, c.prop, Options{Method: meth})
+			for s, w := range c.want {
+				if !near(r.Values[s], w, 1e-9) {
+					t.Errorf("%v %s in state %d = %.17g, want %.17g", meth, c.prop, s, r.Values[s], w)
+				}
+			}
+		}
+	}
+	quals := map[string][4]bool{
+		`E [ F G "a" ]`:             {true, true, false, true},
+		`A [ F G "a" ]`:             {false, true, false, true},
+		`A [ G F !"a0" ]`:           {true, true, true, true},
+		`E [ (G F "b") & (X "a") ]`: {true, true, false, false},
+		`A [ !(G F "b") ]`:          {false, false, true, true},
+	}
+	for prop, want := range quals {
+		r := check(t, choice(), prop, Options{})
+		for s, w := range want {
+			if r.Sat[s] != w {
+				t.Errorf("%s in state %d = %v, want %v", prop, s, r.Sat[s], w)
+			}
+		}
+	}
+	f, _ := pctl.Parse(`P=? [ F (G<=2 "a") ]`)
+	if _, err := Check(choice(), f, Options{}); err == nil || !strings.Contains(err.Error(), "outermost temporal operator only") {
+		t.Errorf("bounded inner operator: %v", err)
+	}
+}
+
+// TestLTLRandomAgainstBSCCs: on random chains, P[G F goal] is the probability of reaching a
+// bottom component with a goal state and P[F G goal] of reaching one made of goal states only,
+// computed here from the components directly.
+func TestLTLRandomAgainstBSCCs(t *testing.T) {
+	r := rand.New(rand.NewPCG(13, 4))
+	for trial := 0; trial < 20; trial++ {
+		m := randomChain(r, 30+r.IntN(30), 1+r.IntN(3), 0.6, true)
+		g, _ := newGraph(m)
+		goal := make([]bool, m.N)
+		for _, s := range m.Labels["goal"] {
+			goal[s] = true
+		}
+		some, every := make([]bool, m.N), make([]bool, m.N)
+		for _, b := range g.bsccs() {
+			any, all := false, true
+			for _, s := range b {
+				any, all = any || goal[s], all && goal[s]
+			}
+			for _, s := range b {
+				some[s], every[s] = any, all
+			}
+		}
+		e := &evaluator{m: m, g: g, opt: &Options{}, env: &Env{}}
+		for _, c := range []struct {
+			prop   string
+			target []bool
+		}{{`P=? [ G F "goal" ]`, some}, {`P=? [ F G "goal" ]`, every}} {
+			want, err := e.until(e.fillBool(true), c.target)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := check(t, m, c.prop, Options{})
+			for s := range want.x {
+				if !near(got.Values[s], want.x[s], 1e-9) {
+					t.Fatalf("trial %d, %s in state %d = %.17g, want %.17g", trial, c.prop, s, got.Values[s], want.x[s])
+				}
+			}
+		}
 	}
 }

@@ -127,6 +127,9 @@ func (e *evaluator) toUntil(p pctl.PathFormula) (*untilForm, error) {
 
 // prob is P=? [ path ] in every state.
 func (e *evaluator) prob(p pctl.PathFormula) (*values, error) {
+	if isLTL(p) {
+		return e.ltlProb(p)
+	}
 	if x, ok := p.(*pctl.Next); ok {
 		phi, err := e.sat(x.F)
 		if err != nil {
@@ -175,6 +178,9 @@ func (e *evaluator) stepsWithin(v *values, l []bool, lo int) *values {
 // quant is E [ path ] (P>0) and A [ path ] (P>=1), decided on the graph alone, so that no
 // rounding can make a probability-1 path formula fail A.
 func (e *evaluator) quant(q *pctl.Quant) ([]bool, error) {
+	if isLTL(q.Path) {
+		return e.ltlQuant(q)
+	}
 	if x, ok := q.Path.(*pctl.Next); ok {
 		phi, err := e.sat(x.F)
 		if err != nil {

@@ -252,6 +252,21 @@ type Globally struct {
 	Steps *Steps
 }
 
+// PathExpr is a path formula used as an operand inside P[...], E[...] or A[...]: of another
+// temporal operator (F G "a"), or of a Boolean one ((F "a") & !(G "b")). Properties with one are
+// LTL.
+type PathExpr struct {
+	pos
+	P PathFormula
+}
+
+// LTL is an argument of P, E or A that is a Boolean combination of path formulas, such as
+// (F "a") & !(G "b"); its path formulas are PathExpr nodes within F.
+type LTL struct {
+	pos
+	F StateFormula
+}
+
 // Property is one entry of a properties file: an optional name ("name": P=? [...]), the formula,
 // the 1-based line it starts on and its text. Err is set instead of Formula when the property
 // does not parse: one bad property does not stop the others from being read.
@@ -303,11 +318,13 @@ func (Prob) stateFormula()       {}
 func (Quant) stateFormula()      {}
 func (Steady) stateFormula()     {}
 func (Reward) stateFormula()     {}
+func (PathExpr) stateFormula()   {}
 
 func (Next) pathFormula()       {}
 func (Until) pathFormula()      {}
 func (Eventually) pathFormula() {}
 func (Globally) pathFormula()   {}
+func (LTL) pathFormula()        {}
 
 func (Reach) rewardKind()      {}
 func (Cumulative) rewardKind() {}

@@ -24,6 +24,8 @@ var (
 	_ StateFormula = (*Quant)(nil)
 	_ StateFormula = (*Steady)(nil)
 	_ StateFormula = (*Reward)(nil)
+	_ StateFormula = (*PathExpr)(nil)
+	_ PathFormula  = (*LTL)(nil)
 	_ PathFormula  = (*Next)(nil)
 	_ PathFormula  = (*Until)(nil)
 	_ PathFormula  = (*Eventually)(nil)
@@ -259,3 +261,7 @@ func (f *Until) String() string {
 func (f *Eventually) String() string { return "F" + f.Steps.String() + " " + temporal(f.F) }
 
 func (f *Globally) String() string { return "G" + f.Steps.String() + " " + temporal(f.F) }
+
+func (f *PathExpr) String() string { return "(" + str(f.P) + ")" }
+
+func (f *LTL) String() string { return str(f.F) }

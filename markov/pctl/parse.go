@@ -132,6 +132,9 @@ type parser struct {
 	i     int
 	depth int
 	end   string // what may follow a complete property
+	// inPath is set while parsing the argument of P, E or A, where parentheses may hold path
+	// formulas (LTL).
+	inPath bool
 }
 
 func (p *parser) peek() token { return p.toks[p.i] }
@@ -431,7 +434,11 @@ func (p *parser) primary(what string) (StateFormula, error) {
 		return &Label{pos: pos{t.col}, Name: name}, nil
 	case tLParen:
 		p.next()
-		f, err := p.expr(`an expression after "("`)
+		inner := p.expr
+		if p.inPath {
+			inner = p.temporal
+		}
+		f, err := inner(`an expression after "("`)
 		if err != nil {
 			return nil, err
 		}
@@ -448,6 +455,12 @@ func (p *parser) primary(what string) (StateFormula, error) {
 		p.next()
 		return &StateIndex{pos: pos{t.col}}, nil
 	case tIdent:
+		if t.text == "P" || t.text == "R" || t.text == "S" || t.text == "E" || t.text == "A" || t.text == "filter" || t.text == "func" || arity[t.text] != 0 {
+			// Their arguments are not path formulas of the P[...] they may sit in.
+			saved := p.inPath
+			p.inPath = false
+			defer func() { p.inPath = saved }()
+		}
 		switch t.text {
 		case "true", "false":
 			p.next()
@@ -667,15 +680,11 @@ func (p *parser) open(from int) error {
 
 // closePath consumes the "]" of P[...], E[...] or A[...].
 func (p *parser) closePath(op string) error {
-	t := p.peek()
-	if t.kind == tRBrack {
-		p.next()
-		return nil
+	if t := p.peek(); t.kind != tRBrack {
+		return p.fail(t, fmt.Sprintf(`"]" to close %s[...]`, op))
 	}
-	if t.kind == tIdent && strings.Contains(" X F G U W R ", " "+t.text+" ") {
-		return p.fail(t, fmt.Sprintf(`"]" to close %s[...] (a temporal operator applied to a path formula is LTL, which augur does not check)`, op))
-	}
-	return p.fail(t, fmt.Sprintf(`"]" to close %s[...]`, op))
+	p.next()
+	return nil
 }
 
 func (p *parser) prob() (StateFormula, error) {
@@ -711,43 +720,52 @@ func (p *parser) quant() (StateFormula, error) {
 	return &Quant{pos: pos{qt.col}, Forall: qt.text == "A", Path: path}, nil
 }
 
+// path parses the argument of P, E or A: a PCTL path formula (X φ, F φ, G φ, φ U ψ, φ W ψ,
+// φ R ψ) or, as in PRISM, an LTL formula, whose operands may be path formulas themselves (F G φ,
+// (X φ) U ψ) combined by Boolean operators in parentheses ((F φ) & !(G ψ)).
 func (p *parser) path(op string) (PathFormula, error) {
-	t := p.peek()
-	if t.kind == tIdent {
-		switch t.text {
-		case "X":
-			p.next()
-			f, err := p.expr(`a state formula after "X"`)
-			if err != nil {
-				return nil, err
-			}
-			return &Next{pos: pos{t.col}, F: f}, nil
-		case "F", "G":
-			from := p.i
-			p.next()
-			steps, err := p.steps(from)
-			if err != nil {
-				return nil, err
-			}
-			f, err := p.expr("a state formula " + p.after(from))
-			if err != nil {
-				return nil, err
-			}
-			if t.text == "F" {
-				return &Eventually{pos: pos{t.col}, F: f, Steps: steps}, nil
-			}
-			return &Globally{pos: pos{t.col}, F: f, Steps: steps}, nil
-		}
+	saved := p.inPath
+	p.inPath = true
+	defer func() { p.inPath = saved }()
+	start := p.peek()
+	f, err := p.temporal("a path formula (X, F, G, U, W or R)")
+	if err != nil {
+		return nil, err
 	}
-	l, err := p.expr("a path formula (X, F, G, U, W or R)")
+	if pe, ok := f.(*PathExpr); ok {
+		return pe.P, nil
+	}
+	if !containsPath(f) {
+		return nil, p.fail(p.peek(), fmt.Sprintf(`"U", "W" or "R" (%s[...] needs a path formula: X, F, G, U, W or R)`, op))
+	}
+	return &LTL{pos: pos{start.col}, F: f}, nil
+}
+
+// containsPath says whether a formula parsed in a path context has a temporal operator in it.
+func containsPath(f StateFormula) bool {
+	found := false
+	Walk(f, func(n Node) {
+		if _, ok := n.(*PathExpr); ok {
+			found = true
+		}
+	})
+	return found
+}
+
+var tempOps = map[string]TempOp{"U": U, "W": W, "R": R}
+
+// temporal parses φ [U|W|R bound ψ], each side a unary temporal formula; as in PRISM the binary
+// operators do not chain.
+func (p *parser) temporal(what string) (StateFormula, error) {
+	start := p.peek()
+	l, err := p.temporalUnary(what)
 	if err != nil {
 		return nil, err
 	}
 	u := p.peek()
-	ops := map[string]TempOp{"U": U, "W": W, "R": R}
-	op2, ok := ops[u.text]
+	op, ok := tempOps[u.text]
 	if u.kind != tIdent || !ok {
-		return nil, p.fail(u, fmt.Sprintf(`"U", "W" or "R" (%s[...] needs a path formula: X, F, G, U, W or R)`, op))
+		return l, nil
 	}
 	from := p.i
 	p.next()
@@ -755,11 +773,56 @@ func (p *parser) path(op string) (PathFormula, error) {
 	if err != nil {
 		return nil, err
 	}
-	r, err := p.expr("a state formula " + p.after(from))
+	r, err := p.temporalUnary("a state formula " + p.after(from))
 	if err != nil {
 		return nil, err
 	}
-	return &Until{pos: pos{t.col}, Op: op2, L: l, R: r, Steps: steps}, nil
+	return &PathExpr{pos: pos{start.col}, P: &Until{pos: pos{start.col}, Op: op, L: l, R: r, Steps: steps}}, nil
+}
+
+// temporalUnary parses X φ, F bound φ, G bound φ (φ again unary temporal) or an expression. A
+// run of prefix operators is read in a loop, not by recursion, so it needs no nesting limit.
+func (p *parser) temporalUnary(what string) (StateFormula, error) {
+	type prefix struct {
+		t     token
+		steps *Steps
+	}
+	var ops []prefix
+	for {
+		t := p.peek()
+		if t.kind != tIdent || (t.text != "X" && t.text != "F" && t.text != "G") {
+			break
+		}
+		from := p.i
+		p.next()
+		op := prefix{t: t}
+		if t.text != "X" {
+			var err error
+			if op.steps, err = p.steps(from); err != nil {
+				return nil, err
+			}
+		}
+		ops = append(ops, op)
+		what = "a state formula " + p.after(from)
+	}
+	f, err := p.expr(what)
+	if err != nil {
+		return nil, err
+	}
+	for i := len(ops) - 1; i >= 0; i-- {
+		t := ops[i].t
+		var pf PathFormula
+		switch t.text {
+		case "X":
+			pf = &Next{pos: pos{t.col}, F: f}
+		case "F":
+			pf = &Eventually{pos: pos{t.col}, F: f, Steps: ops[i].steps}
+		default:
+			pf = &Globally{pos: pos{t.col}, F: f, Steps: ops[i].steps}
+		}
+		f = &PathExpr{pos: pos{t.col}, P: pf}
+	}
+	return f, nil
 }
 
 // steps parses the optional time bound after F, G, U, W or R, whose keyword is at index from:

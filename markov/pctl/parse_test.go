@@ -63,6 +63,10 @@ func dump(n Node) string {
 		return fmt.Sprintf("(I=%s)", dump(n.K))
 	case *LongRun:
 		return "(S)"
+	case *PathExpr:
+		return "(path " + dump(n.P) + ")"
+	case *LTL:
+		return "(ltl " + dump(n.F) + ")"
 	case *Next:
 		return "(X " + dump(n.F) + ")"
 	case *Until:
@@ -141,6 +145,10 @@ func children(n Node) []Node {
 		add(n.K)
 	case *Instant:
 		add(n.K)
+	case *PathExpr:
+		add(n.P)
+	case *LTL:
+		add(n.F)
 	case *Next:
 		add(n.F)
 	case *Until:
@@ -299,6 +307,21 @@ var roundTrips = []struct{ in, want string }{
 	{`filter(|, "a", "init")`, `filter(exists, "a", "init")`},
 	{`filter(range, R=? [ F "a" ], "init")`, `filter(range, R=? [ F "a" ], "init")`},
 	{`2 * filter(avg, P=? [ X "a" ])`, `2*filter(avg, P=? [ X "a" ])`},
+	// LTL, as PRISM parses it: prefix operators bind their operand, binary ones do not chain,
+	// Boolean combinations of path formulas need parentheses.
+	{`P=? [ X "a" U "b" ]`, `P=? [ (X "a") U "b" ]`},
+	{`P=? [ F F "a" ]`, `P=? [ F (F "a") ]`},
+	{`P=? [ G F "a" ]`, `P=? [ G (F "a") ]`},
+	{`P=? [ F G "a" & "b" ]`, `P=? [ F (G ("a" & "b")) ]`},
+	{`P=? [ F "a" U "b" ]`, `P=? [ (F "a") U "b" ]`},
+	{`P=? [ "a" U (X "b") ]`, `P=? [ "a" U (X "b") ]`},
+	{`P=? [ ("a" U "b") ]`, `P=? [ "a" U "b" ]`},
+	{`P=? [ (F "a") & !(G "b") ]`, `P=? [ (F "a") & !(G "b") ]`},
+	{`P=? [ (G F "a") => (G F "b") ]`, `P=? [ (G (F "a")) => (G (F "b")) ]`},
+	{`P=? [ F<=3 (G "a") ]`, `P=? [ F<=3 (G "a") ]`},
+	{`E [ G (F "a" & "b") ]`, `E [ G (F ("a" & "b")) ]`},
+	{`P=? [ F P>0.5 [ G "a" ] ]`, `P=? [ F P>0.5 [ G "a" ] ]`},
+	{`P=? [ F ("a" & P>0.5 [ X "b" ]) ]`, `P=? [ F ("a" & P>0.5 [ X "b" ]) ]`},
 }
 
 func TestParseRoundTrip(t *testing.T) {
@@ -435,7 +458,6 @@ var errorCases = []struct {
 	{`P>=0.9 F "a"`, 8, `expected "[" after P>=0.9, found "F"`},
 	{`P=? [ F "a"`, 12, `expected "]" to close P[...], found end of input`},
 	{`P=? [ F "a" )`, 13, `expected "]" to close P[...], found ")"`},
-	{`P=? [ X "a" U "b" ]`, 13, `expected "]" to close P[...] (a temporal operator applied to a path formula is LTL, which augur does not check), found "U"`},
 	{`P>=1.5 [ F "a" ]`, 4, `expected a probability in [0,1], found "1.5"`},
 	{`P<-0.1 [ F "a" ]`, 3, `expected a probability in [0,1], found "-0.1"`},
 	{`P>1e400 [ F "a" ]`, 3, `expected a number within float64's range, found "1e400"`},
@@ -450,7 +472,6 @@ var errorCases = []struct {
 	{`P=? [ F<=-1 "a" ]`, 10, `expected a non-negative integer step bound after F<=, found "-1"`},
 	{`P=? [ "a" U<=2.5 "b" ]`, 14, `expected a non-negative integer step bound after U<=, found "2.5"`},
 	{`P=? [ F<=99999999999999999999 "a" ]`, 10, `expected a step bound of at most 2147483647, found "99999999999999999999"`},
-	{`P=? [ F F "a" ]`, 9, `expected a state formula after "F", found "F"`},
 	{`P=? [ ]`, 7, `expected a path formula (X, F, G, U, W or R), found "]"`},
 	{`P=? [ "a" ]`, 11, `expected "U", "W" or "R" (P[...] needs a path formula: X, F, G, U, W or R), found "]"`},
 	{`P=? [ "a" "b" ]`, 11, `expected "U", "W" or "R" (P[...] needs a path formula: X, F, G, U, W or R), found "b"`},
@@ -501,8 +522,6 @@ var errorCases = []struct {
 	{`P=? [ F[1,2 "a" ]`, 13, `expected "]" to close the step interval [a,b], found "a"`},
 	{`P=? [ F[1,2.5] "a" ]`, 11, `expected a non-negative integer step bound in F[a,b], found "2.5"`},
 	{`P=? [ "a" W!=2 "b" ]`, 12, `expected a step bound (<=k, <k, >=k, >k, =k or [a,b]) after "W", found "!="`},
-	{`P=? [ F G "a" ]`, 9, `expected a state formula after "F", found "G"`},
-	{`P=? [ F "a" U "b" ]`, 13, `expected "]" to close P[...] (a temporal operator applied to a path formula is LTL, which augur does not check), found "U"`},
 	{`E "a"`, 3, `expected "[" after "E", found "a"`},
 	{`A [ "a" ]`, 9, `expected "U", "W" or "R" (A[...] needs a path formula: X, F, G, U, W or R), found "]"`},
 	{`filter(median, "a")`, 8, `expected a filter operator (min, max, argmin, argmax, count, sum, avg, first, range, forall, exists, print, printall, state), found "median"`},
@@ -759,7 +778,7 @@ func TestParseFileErrors(t *testing.T) {
 		{"// c\n\n  P=? [ F \"abc ]\nP=? [ F \"d\" ]", `line 3, column 11: expected a closing quote for the string, found end of line`},
 		{"P=? [ F \"a\" ] /* open\n\n", `line 1, column 15: expected "*/" to close the comment, found end of input`},
 		{"/* a\nb */ P>=1.5 [ F \"a\" ]", `line 2, column 9: expected a probability in [0,1], found "1.5"`},
-		{"P=? [ F /*\n*/ F \"a\" ]", `line 2, column 4: expected a state formula after "F", found "F"`},
+		{"P=? [ F /*\n*/ U \"a\" ]", `line 2, column 4: expected a state formula after "F", found "U"`},
 		{"name: P=? [ F \"a\" ]", `line 1, column 5: expected an operator, ";" or end of line, found ":"`},
 	}
 	for _, tc := range tests {

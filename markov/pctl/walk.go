@@ -50,6 +50,10 @@ func Walk(n Node, fn func(Node)) {
 		each(n.K)
 	case *Instant:
 		each(n.K)
+	case *PathExpr:
+		each(n.P)
+	case *LTL:
+		each(n.F)
 	case *Next:
 		each(n.F)
 	case *Until:
