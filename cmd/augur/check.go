@@ -103,7 +103,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 		}
 		list = append(list, pctl.Property{Formula: f, Text: p, Err: err})
 	}
-	env := &checker.Env{Consts: map[string]pctl.StateFormula{}, Props: map[string]pctl.StateFormula{}, Labels: map[string]pctl.StateFormula{}}
+	env := &checker.Env{Consts: map[string]pctl.StateFormula{}, Props: map[string]pctl.StateFormula{}, Labels: map[string]pctl.StateFormula{}, Types: map[string]string{}}
 	if *propsFile != "" {
 		src, err := os.ReadFile(*propsFile)
 		if err != nil {
@@ -114,7 +114,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("%s: %v", *propsFile, err)
 		}
 		for _, c := range file.Consts {
-			env.Consts[c.Name] = c.Value
+			env.Consts[c.Name], env.Types[c.Name] = c.Value, c.Type
 		}
 		for _, l := range file.Labels {
 			env.Labels[l.Name] = l.Expr

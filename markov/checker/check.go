@@ -121,8 +121,6 @@ type Result struct {
 	Filter string
 	Value  float64
 	States []int
-	// Int says that the numeric values are integers (counts, variables), for printing.
-	Int bool
 	// Lo and Hi are sound bounds per state (Interval method only), InitialLo/InitialHi for the
 	// initial distribution.
 	Lo, Hi               []float64
@@ -167,9 +165,6 @@ func CheckIn(m *dtmc.Model, f pctl.StateFormula, env *Env, opt Options) (*Result
 		x = r.prop
 		res.Filter, res.Value, res.Min, res.Max, res.States = r.op, r.value, r.min, r.max, r.which
 		res.Holds = r.holds
-		if r.op != "print" && r.op != "printall" && r.op != "argmin" && r.op != "argmax" {
-			res.Int = r.isInt
-		}
 	} else if x, err = e.eval(f); err != nil {
 		return nil, err
 	}
@@ -186,7 +181,6 @@ func CheckIn(m *dtmc.Model, f pctl.StateFormula, env *Env, opt Options) (*Result
 	}
 	res.fill(m, x.v)
 	if res.Filter == "" {
-		res.Int = x.Int
 		res.Min, res.Max = math.Inf(1), math.Inf(-1)
 		for _, in := range m.Init {
 			res.Min, res.Max = math.Min(res.Min, x.v.x[in.State]), math.Max(res.Max, x.v.x[in.State])

@@ -18,6 +18,9 @@ type Env struct {
 	// Labels are labels defined in the properties file (label "name" = expr); they hide a model
 	// label of the same name, as in PRISM.
 	Labels map[string]pctl.StateFormula
+	// Types are the declared types of constants ("int", "double" or "bool"), checked against
+	// their values; a constant without one takes its value's type.
+	Types map[string]string
 }
 
 // vec is an expression's value in every state: Boolean (b) or numeric (v). Int marks integer
@@ -271,6 +274,13 @@ func (e *evaluator) ident(f *pctl.Ident) (*vec, error) {
 		}
 		if !x.Const {
 			return nil, &PositionError{f.Pos(), fmt.Sprintf("constant %s = %s depends on the state", f.Name, c)}
+		}
+		switch typ := e.env.Types[f.Name]; {
+		case typ == "bool" && !x.isBool(), typ != "bool" && typ != "" && x.isBool(), typ == "int" && !x.Int:
+			return nil, &PositionError{f.Pos(), fmt.Sprintf("constant %s is declared %s but its value is %s", f.Name, typ, c)}
+		case typ == "double":
+			// A double is no step count, even when its value is whole, as in PRISM.
+			x = &vec{v: x.v, Const: true}
 		}
 		return x, nil
 	case f.Name == "s" && vars == nil:

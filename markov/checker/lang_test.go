@@ -522,3 +522,24 @@ func TestLTLRandomAgainstBSCCs(t *testing.T) {
 		}
 	}
 }
+
+func TestConstantTypes(t *testing.T) {
+	m := choice()
+	env := &Env{
+		Consts: map[string]pctl.StateFormula{"k": &pctl.Num{Value: 2, Int: true}, "d": &pctl.Num{Value: 2, Int: true}, "h": &pctl.Num{Value: 0.5}, "b": &pctl.Bool{Value: true}},
+		Types:  map[string]string{"k": "int", "d": "double", "h": "int", "b": "double"},
+	}
+	if r := checkEnv(t, m, `P=? [ F<=k "b" ]`, env, Options{}); !near(r.Initial, cp*(1+cs), 1e-12) {
+		t.Errorf("int constant as a step bound: %v", r.Initial)
+	}
+	for prop, want := range map[string]string{
+		`P=? [ F<=d "b" ]`: "the step bound d is 2, not an integer",
+		`h + 1`:            "constant h is declared int but its value is 0.5",
+		`b + 1`:            "constant b is declared double but its value is true",
+	} {
+		f, _ := pctl.Parse(prop)
+		if _, err := CheckIn(m, f, env, Options{}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", prop, err, want)
+		}
+	}
+}
