@@ -2,10 +2,14 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
+	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -20,16 +24,26 @@ func init() {
 	register(&command{
 		name:    "check",
 		summary: "check PCTL properties of a Markov chain (augur JSON, PRISM or Storm explicit files)",
-		usage:   "MODEL [--prop 'PROPERTY']... [--props FILE] [options]",
+		usage:   "MODEL [--prop 'PROPERTY']... [--props FILE] [--const name=value,...] [options]",
 		help: `Checks PCTL properties of a discrete-time Markov chain with PRISM's semantics.
 
 MODEL is augur's JSON model (model.json), PRISM's -exportmodel files (give the .tra; the .lab,
-.srew and .trew files beside it are found by name), or Storm's explicit files (a .tra beginning
-with "dtmc"; the .lab and .rew/.srew/.trew beside it).
+.sta, .srew and .trew files beside it are found by name), or Storm's explicit files (a .tra
+beginning with "dtmc"; the .lab and .rew/.srew/.trew beside it).
 
-Properties use PRISM's syntax: P=? [ F "end" ], P>=0.9 [ "a" U<=10 "b" ], R{"time"}=? [ F "end" ],
-R=? [ C<=100 ], R=? [ I=5 ], R=? [ C ], S=? [ "up" ], with true, false, "label", s=3, !, &, |,
-=>, <=> and nesting. Without --prop or --props, every reward structure is checked with
+Properties use PRISM's syntax for DTMCs: P=? [ F "end" ], P>=0.9 [ "a" U<=10 "b" ], step bounds
+<k <=k >k >=k =k [a,b] on F, G, U, W (weak until) and R (release); R{"time"}=? [ F "end" ],
+R=? [ C<=100 ], R=? [ I=5 ], R=? [ C ], R=? [ S ] (long-run average); S=? [ "up" ]; E [ path ]
+(P>0) and A [ path ] (P>=1); LTL inside P, E and A (G F "a", (X "a") U "b", (F "a") & !(G "b")),
+by Courcoubetis and Yannakakis's construction; filter(op, prop, states) with min, max, argmin, argmax, count, sum,
+avg, first, range, forall, exists, print, printall, state; arithmetic, comparisons, c ? a : b,
+min max floor ceil round pow mod log over values; "label" ("init" built in), "name" for a named
+property. With a .sta file, variables are used by name (x=3 & b); #s is always the state index,
+and s is the index only in models without variables. Properties files may declare constants
+(const double p = 0.3; const int N;) and labels (label "low" = x<3;). As in PRISM, a property
+is answered for the initial state, or over several initial states as a range (numbers) or for
+all of them (formulas). A failing property does not stop the others; the exit status is 1 if
+any failed. Without --prop or --props, every reward structure is checked with
 R{"name"}=? [ F "end" ] when the model has an "end" label.
 
 Methods (--method):
@@ -46,7 +60,8 @@ Methods (--method):
 Examples:
   augur check examples/die/die.json --prop 'P=? [ F "six" ]' --method exact
   augur check out.tra --prop 'R{"time"}=? [ F "end" ]' --all-states
-  augur check model.json --props model.props --json`,
+  augur check model.json --props model.props --json
+  augur check out.tra --prop 'P=? [ F<=T x=N ]' --const T=0:10:100,N=3`,
 		run: runCheck,
 	})
 }
@@ -54,9 +69,10 @@ Examples:
 func runCheck(args []string, stdout, stderr io.Writer) error {
 	c := commandNamed("check")
 	fs := c.flags(stderr)
-	var props multi
+	var props, consts multi
 	fs.Var(&props, "prop", "a property to check (repeatable)")
-	propsFile := fs.String("props", "", "a properties file: one property per line, `//` comments, optional \"name\": prefix")
+	fs.Var(&consts, "const", "constant values, `name=value,...`; a range `n=1:5` or `T=0:10:100` (start:step:end) checks every value (repeatable)")
+	propsFile := fs.String("props", "", "a properties file: one property per line, `//` comments, optional \"name\": prefix, const and label declarations")
 	method := fs.String("method", "direct", "solution method: direct, gauss-seidel, interval, prism or exact")
 	eps := fs.Float64("epsilon", 0, "convergence threshold for iterative methods (0: the method's default)")
 	maxIter := fs.Int("max-iter", 0, "iteration limit for iterative methods (0: the method's default)")
@@ -83,20 +99,41 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	for _, p := range props {
 		f, err := pctl.Parse(p)
 		if err != nil {
-			return fmt.Errorf("--prop %q: %v", p, err)
+			err = fmt.Errorf("--prop %q: %v", p, err)
 		}
-		list = append(list, pctl.Property{Formula: f, Text: p})
+		list = append(list, pctl.Property{Formula: f, Text: p, Err: err})
 	}
+	env := &checker.Env{Consts: map[string]pctl.StateFormula{}, Props: map[string]pctl.StateFormula{}, Labels: map[string]pctl.StateFormula{}, Types: map[string]string{}}
 	if *propsFile != "" {
 		src, err := os.ReadFile(*propsFile)
 		if err != nil {
 			return err
 		}
-		fromFile, err := pctl.ParseFile(string(src))
+		file, err := pctl.ParseFile(string(src))
 		if err != nil {
 			return fmt.Errorf("%s: %v", *propsFile, err)
 		}
-		list = append(list, fromFile...)
+		for _, c := range file.Consts {
+			env.Consts[c.Name], env.Types[c.Name] = c.Value, c.Type
+		}
+		for _, l := range file.Labels {
+			env.Labels[l.Name] = l.Expr
+		}
+		for _, p := range file.Props {
+			if p.Err != nil {
+				p.Err = fmt.Errorf("%s: %v", *propsFile, p.Err)
+			}
+			list = append(list, p)
+		}
+	}
+	for _, p := range list {
+		if p.Name != "" && p.Err == nil {
+			env.Props[p.Name] = p.Formula
+		}
+	}
+	ranges, err := defineConsts(consts, env)
+	if err != nil {
+		return err
 	}
 	if len(list) == 0 {
 		if list, err = defaultProperties(m); err != nil {
@@ -104,53 +141,246 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	opt := checker.Options{Method: meth, Epsilon: *eps, MaxIter: *maxIter}
-	var results []*checker.Result
-	var took []time.Duration
+	var runs []checkRun
+	var failed []string
 	for _, p := range list {
-		start := time.Now()
-		r, err := checker.Check(m, p.Formula, opt)
-		if err != nil {
-			return fmt.Errorf("%s: %v", p.Text, err)
+		if p.Err != nil {
+			runs = append(runs, checkRun{prop: p, err: p.Err})
+			failed = append(failed, p.Err.Error())
+			continue
 		}
-		results = append(results, r)
-		took = append(took, time.Since(start))
+		for _, point := range experiment(p.Formula, env, ranges) {
+			run := checkRun{prop: p, consts: point}
+			e := *env
+			e.Consts = maps.Clone(env.Consts)
+			for _, c := range point {
+				e.Consts[c.name] = c.value
+			}
+			start := time.Now()
+			run.res, run.err = checker.CheckIn(m, p.Formula, &e, opt)
+			run.took = time.Since(start)
+			var pe *checker.PositionError
+			if p.Line > 0 && errors.As(run.err, &pe) {
+				// A properties file's columns are within the property's line.
+				run.err = fmt.Errorf("%s: line %d, %v", *propsFile, p.Line, run.err)
+			}
+			switch {
+			case run.err != nil:
+				failed = append(failed, fmt.Sprintf("%s: %v", p.Text, run.err))
+			case !run.res.Stats.Converged:
+				// The method stopped without meeting its criterion: printed with its bounds,
+				// and the command fails.
+				failed = append(failed, fmt.Sprintf("%s: NOT CONVERGED", p.Text))
+			}
+			runs = append(runs, run)
+		}
 	}
 	if *asJSON {
-		if err := writeCheckJSON(stdout, pos[0], m, list, results, *allStates); err != nil {
+		if err := writeCheckJSON(stdout, pos[0], m, runs, *allStates); err != nil {
 			return err
 		}
-		return notConverged(list, results)
+	} else {
+		writeCheckText(stdout, pos[0], m, runs, *allStates)
 	}
-	fmt.Fprintf(stdout, "Model: %s (%d states, %d transitions, %d initial)\n", pos[0], m.N, m.NumTransitions(), len(m.Init))
-	for i, r := range results {
-		fmt.Fprintf(stdout, "\nProperty: %s\n", list[i].Text)
-		fmt.Fprintf(stdout, "Result: %s\n", describeResult(r))
-		fmt.Fprintf(stdout, "Method: %s (%s)\n", describeStats(r.Stats), took[i].Round(time.Microsecond))
-		for _, n := range r.Stats.Notes {
-			fmt.Fprintf(stdout, "Note: %s\n", n)
+	if len(failed) > 0 {
+		return fmt.Errorf("%d of %d checks failed: %s", len(failed), len(runs), strings.Join(failed, "; "))
+	}
+	return nil
+}
+
+// checkRun is one property checked at one point of its experiment (its ranged constants' values).
+type checkRun struct {
+	prop   pctl.Property
+	consts []constValue
+	res    *checker.Result
+	err    error
+	took   time.Duration
+}
+
+type constValue struct {
+	name  string
+	value pctl.StateFormula
+}
+
+func writeCheckText(w io.Writer, path string, m *dtmc.Model, runs []checkRun, allStates bool) {
+	fmt.Fprintf(w, "Model: %s (%d states, %d transitions, %d initial)\n", path, m.N, m.NumTransitions(), len(m.Init))
+	for i, run := range runs {
+		if i == 0 || runs[i-1].prop.Text != run.prop.Text || runs[i-1].prop.Line != run.prop.Line {
+			fmt.Fprintf(w, "\nProperty: %s\n", run.prop.Text)
 		}
-		if *allStates {
+		if len(run.consts) > 0 {
+			fmt.Fprintf(w, "Constants: %s\n", describeConsts(run.consts))
+		}
+		if run.err != nil {
+			fmt.Fprintf(w, "Error: %v\n", run.err)
+			continue
+		}
+		r := run.res
+		fmt.Fprintf(w, "Result: %s\n", describeResult(r, m))
+		fmt.Fprintf(w, "Method: %s (%s)\n", describeStats(r.Stats), run.took.Round(time.Microsecond))
+		for _, n := range r.Stats.Notes {
+			fmt.Fprintf(w, "Note: %s\n", n)
+		}
+		switch {
+		case allStates:
 			for s := 0; s < m.N; s++ {
-				fmt.Fprintf(stdout, "  %d: %s\n", s, stateValue(r, s))
+				fmt.Fprintf(w, "  %d: %s\n", s, stateValue(r, s))
+			}
+		case r.Filter == "print" || r.Filter == "printall":
+			for _, s := range r.States {
+				fmt.Fprintf(w, "  %d: %s\n", s, stateValue(r, s))
 			}
 		}
 	}
-	return notConverged(list, results)
 }
 
-// notConverged fails the command (exit 1) when a method stopped without meeting its criterion,
-// after every result, bounds included, has been printed.
-func notConverged(list []pctl.Property, results []*checker.Result) error {
-	var bad []string
-	for i, r := range results {
-		if !r.Stats.Converged {
-			bad = append(bad, list[i].Text)
+func describeConsts(cs []constValue) string {
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = c.name + "=" + c.value.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// defineConsts reads --const values into env and returns the ranged ones, whose every value is
+// checked. A constant the properties file already defines cannot be redefined.
+func defineConsts(specs []string, env *checker.Env) (map[string][]pctl.StateFormula, error) {
+	ranges := map[string][]pctl.StateFormula{}
+	for _, spec := range specs {
+		for _, def := range strings.Split(spec, ",") {
+			name, val, ok := strings.Cut(strings.TrimSpace(def), "=")
+			if !ok || name == "" {
+				return nil, usagef("--const %q: expected name=value", def)
+			}
+			if v, declared := env.Consts[name]; declared && v != nil {
+				return nil, usagef("--const %s: the properties file already defines %s = %s", name, name, v)
+			}
+			if _, seen := ranges[name]; seen {
+				return nil, usagef("--const %s: given twice", name)
+			}
+			values, err := constValues(val)
+			if err != nil {
+				return nil, usagef("--const %s: %v", name, err)
+			}
+			ranges[name] = values
+			env.Consts[name] = values[0]
 		}
 	}
-	if len(bad) > 0 {
-		return fmt.Errorf("NOT CONVERGED: %s", strings.Join(bad, "; "))
+	return ranges, nil
+}
+
+// constValues reads a value (an integer, a decimal, a fraction p/q, true or false) or a range
+// start:end or start:step:end, as PRISM's -const does.
+func constValues(s string) ([]pctl.StateFormula, error) {
+	parts := strings.Split(s, ":")
+	if len(parts) == 1 {
+		v, err := parseConst(s)
+		if err != nil {
+			return nil, err
+		}
+		return []pctl.StateFormula{v}, nil
 	}
-	return nil
+	if len(parts) > 3 {
+		return nil, fmt.Errorf("range %q: expected start:end or start:step:end", s)
+	}
+	nums := make([]*pctl.Num, len(parts))
+	for i, p := range parts {
+		v, err := parseConst(p)
+		if err != nil {
+			return nil, err
+		}
+		n, ok := v.(*pctl.Num)
+		if !ok {
+			return nil, fmt.Errorf("range %q: %s is not a number", s, p)
+		}
+		nums[i] = n
+	}
+	start, step, end := nums[0], &pctl.Num{Value: 1, Int: true}, nums[len(nums)-1]
+	if len(nums) == 3 {
+		step = nums[1]
+	}
+	if step.Value <= 0 || end.Value < start.Value {
+		return nil, fmt.Errorf("range %q: expected a positive step from a start up to an end", s)
+	}
+	isInt := start.Int && step.Int && end.Int
+	var out []pctl.StateFormula
+	// Count steps rather than add them up, so that 0:0.1:1 ends at 1 and not just short of it.
+	n := int(math.Floor((end.Value-start.Value)/step.Value + 1e-9))
+	if n >= 100000 {
+		return nil, fmt.Errorf("range %q has %d values; at most 100000", s, n+1)
+	}
+	for i := 0; i <= n; i++ {
+		out = append(out, &pctl.Num{Value: start.Value + float64(i)*step.Value, Int: isInt})
+	}
+	return out, nil
+}
+
+func parseConst(s string) (pctl.StateFormula, error) {
+	s = strings.TrimSpace(s)
+	switch s {
+	case "true", "false":
+		return &pctl.Bool{Value: s == "true"}, nil
+	}
+	if num, den, ok := strings.Cut(s, "/"); ok {
+		a, err1 := strconv.ParseFloat(num, 64)
+		b, err2 := strconv.ParseFloat(den, 64)
+		if err1 != nil || err2 != nil || b == 0 {
+			return nil, fmt.Errorf("value %q is not a number, a fraction p/q, true or false", s)
+		}
+		return &pctl.Num{Value: a / b}, nil
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) {
+		return nil, fmt.Errorf("value %q is not a number, a fraction p/q, true or false", s)
+	}
+	return &pctl.Num{Value: v, Int: !strings.ContainsAny(s, ".eE")}, nil
+}
+
+// experiment lists the points at which a property is checked: every combination of the values
+// of the ranged constants it uses (through named properties, labels and other constants too), in
+// the order the constants were given; one empty point when it uses none.
+func experiment(f pctl.StateFormula, env *checker.Env, ranges map[string][]pctl.StateFormula) [][]constValue {
+	used := map[string]bool{}
+	seen := map[pctl.Node]bool{}
+	var visit func(n pctl.Node)
+	visit = func(root pctl.Node) {
+		pctl.Walk(root, func(n pctl.Node) {
+			switch n := n.(type) {
+			case *pctl.Ident:
+				used[n.Name] = true
+				if c := env.Consts[n.Name]; c != nil && !seen[c] {
+					seen[c] = true
+					visit(c)
+				}
+			case *pctl.Label:
+				for _, g := range []pctl.StateFormula{env.Props[n.Name], env.Labels[n.Name]} {
+					if g != nil && !seen[g] {
+						seen[g] = true
+						visit(g)
+					}
+				}
+			}
+		})
+	}
+	visit(f)
+	names := make([]string, 0, len(ranges))
+	for name := range ranges {
+		if used[name] {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	points := [][]constValue{nil}
+	for _, name := range names {
+		var next [][]constValue
+		for _, p := range points {
+			for _, v := range ranges[name] {
+				next = append(next, append(slices.Clone(p), constValue{name, v}))
+			}
+		}
+		points = next
+	}
+	return points
 }
 
 func commandNamed(name string) *command {
@@ -186,7 +416,19 @@ func formatFloat(v float64) string {
 	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
-func describeResult(r *checker.Result) string {
+func describeResult(r *checker.Result, m *dtmc.Model) string {
+	switch r.Filter {
+	case "":
+	case "range":
+		return fmt.Sprintf("[%s, %s] (range over the filter's states)", formatFloat(r.Min), formatFloat(r.Max))
+	case "argmin", "argmax", "print", "printall":
+		return fmt.Sprintf("%d states: %s", len(r.States), stateList(r.States))
+	default:
+		if r.Bool {
+			return strconv.FormatBool(r.Holds)
+		}
+		return formatFloat(r.Value)
+	}
 	if r.Bool {
 		if r.Holds {
 			return "true (in every initial state)"
@@ -197,6 +439,10 @@ func describeResult(r *checker.Result) string {
 	if !r.Stats.Converged {
 		// The method stopped without meeting its criterion: the value is not claimed.
 		b.WriteString("NOT CONVERGED, last iterate ")
+	}
+	if len(m.Init) > 1 {
+		fmt.Fprintf(&b, "[%s, %s] (range over the %d initial states; the initial distribution's expectation is %s)", formatFloat(r.Min), formatFloat(r.Max), len(m.Init), formatFloat(r.Initial))
+		return b.String()
 	}
 	b.WriteString(formatFloat(r.Initial))
 	switch {
@@ -209,6 +455,20 @@ func describeResult(r *checker.Result) string {
 		fmt.Fprintf(&b, "; infinite in %d states (they reach the target with probability < 1, or earn reward forever)", r.Infinite)
 	}
 	return b.String()
+}
+
+// stateList shows up to 20 states.
+func stateList(st []int) string {
+	const max = 20
+	parts := make([]string, 0, min(len(st), max)+1)
+	for i, s := range st {
+		if i == max {
+			parts = append(parts, fmt.Sprintf("... (%d more)", len(st)-max))
+			break
+		}
+		parts = append(parts, strconv.Itoa(s))
+	}
+	return strings.Join(parts, ", ")
 }
 
 func describeStats(st checker.Stats) string {
@@ -266,20 +526,26 @@ func jsonNumbers(v []float64) []jsonNumber {
 	return out
 }
 
-func writeCheckJSON(w io.Writer, path string, m *dtmc.Model, list []pctl.Property, results []*checker.Result, all bool) error {
+func writeCheckJSON(w io.Writer, path string, m *dtmc.Model, runs []checkRun, all bool) error {
 	type jsonResult struct {
-		Property string        `json:"property"`
-		Name     string        `json:"name,omitempty"`
-		Value    *jsonNumber   `json:"value,omitempty"`
-		Exact    string        `json:"exact,omitempty"`
-		Lower    *jsonNumber   `json:"lower,omitempty"`
-		Upper    *jsonNumber   `json:"upper,omitempty"`
-		Holds    *bool         `json:"holds,omitempty"`
-		Infinite int           `json:"infinite_states"`
-		States   []jsonNumber  `json:"states,omitempty"`
-		Sat      []bool        `json:"satisfied,omitempty"`
-		Stats    checker.Stats `json:"stats"`
-		ErrEst   jsonNumber    `json:"error_estimate"`
+		Property  string            `json:"property"`
+		Name      string            `json:"name,omitempty"`
+		Constants map[string]string `json:"constants,omitempty"`
+		Error     string            `json:"error,omitempty"`
+		Filter    string            `json:"filter,omitempty"`
+		Value     *jsonNumber       `json:"value,omitempty"`
+		Min       *jsonNumber       `json:"min,omitempty"`
+		Max       *jsonNumber       `json:"max,omitempty"`
+		Exact     string            `json:"exact,omitempty"`
+		Lower     *jsonNumber       `json:"lower,omitempty"`
+		Upper     *jsonNumber       `json:"upper,omitempty"`
+		Holds     *bool             `json:"holds,omitempty"`
+		Which     []int             `json:"filter_states,omitempty"`
+		Infinite  int               `json:"infinite_states"`
+		States    []jsonNumber      `json:"states,omitempty"`
+		Sat       []bool            `json:"satisfied,omitempty"`
+		Stats     *checker.Stats    `json:"stats,omitempty"`
+		ErrEst    *jsonNumber       `json:"error_estimate,omitempty"`
 	}
 	out := struct {
 		Model       string       `json:"model"`
@@ -287,24 +553,53 @@ func writeCheckJSON(w io.Writer, path string, m *dtmc.Model, list []pctl.Propert
 		Transitions int          `json:"transitions"`
 		Results     []jsonResult `json:"results"`
 	}{Model: path, States: m.N, Transitions: m.NumTransitions()}
-	for i, r := range results {
-		jr := jsonResult{Property: list[i].Text, Name: list[i].Name, Infinite: r.Infinite, Stats: r.Stats, ErrEst: jsonNumber(r.Stats.ErrEstimate)}
-		if r.Bool {
-			jr.Holds = &r.Holds
-			if all {
-				jr.Sat = r.Sat
+	num := func(v float64) *jsonNumber {
+		n := jsonNumber(v)
+		return &n
+	}
+	for _, run := range runs {
+		jr := jsonResult{Property: run.prop.Text, Name: run.prop.Name}
+		if len(run.consts) > 0 {
+			jr.Constants = map[string]string{}
+			for _, c := range run.consts {
+				jr.Constants[c.name] = c.value.String()
 			}
-		} else {
-			v := jsonNumber(r.Initial)
-			jr.Value = &v
+		}
+		if run.err != nil {
+			jr.Error = run.err.Error()
+			out.Results = append(out.Results, jr)
+			continue
+		}
+		r := run.res
+		jr.Infinite, jr.Stats, jr.ErrEst, jr.Filter = r.Infinite, &r.Stats, num(r.Stats.ErrEstimate), r.Filter
+		switch {
+		case r.Filter == "range":
+			jr.Min, jr.Max = num(r.Min), num(r.Max)
+		case r.Filter == "argmin" || r.Filter == "argmax" || r.Filter == "print" || r.Filter == "printall":
+			jr.Which = r.States
+			if jr.Which == nil {
+				jr.Which = []int{}
+			}
+		case r.Bool:
+			jr.Holds = &r.Holds
+		case r.Filter != "":
+			jr.Value = num(r.Value)
+		default:
+			jr.Value = num(r.Initial)
+			if len(m.Init) > 1 {
+				jr.Min, jr.Max = num(r.Min), num(r.Max)
+			}
 			if r.InitialExact != nil {
 				jr.Exact = r.InitialExact.RatString()
 			}
 			if r.Lo != nil {
-				lo, hi := jsonNumber(r.InitialLo), jsonNumber(r.InitialHi)
-				jr.Lower, jr.Upper = &lo, &hi
+				jr.Lower, jr.Upper = num(r.InitialLo), num(r.InitialHi)
 			}
-			if all {
+		}
+		if all {
+			if r.Bool {
+				jr.Sat = r.Sat
+			} else {
 				jr.States = jsonNumbers(r.Values)
 			}
 		}

@@ -97,3 +97,75 @@ func TestHelpTeaches(t *testing.T) {
 		t.Errorf("augur with no arguments: exit %d\n%s", code, out)
 	}
 }
+
+// TestCheckLanguage runs the extended property language end to end on a PRISM export with
+// actions (two lines for 0 -> 1, summed) and state variables (s differs from the state index).
+func TestCheckLanguage(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"m.tra":   "4 6\n0 1 0.25 a\n0 1 0.25 b\n0 2 0.5 a\n1 3 1\n2 3 1\n3 3 1\n",
+		"m.lab":   "0=\"init\" 1=\"deadlock\" 2=\"end\"\n0: 0\n3: 2\n",
+		"m.sta":   "(s,d)\n0:(7,0)\n1:(3,1)\n2:(5,1)\n3:(0,2)\n",
+		"m.props": "const int K;\nconst double p = 0.3;\nlabel \"low\" = s<5;\n\"reach\": P=? [ F s=3 ]\n\"twice\": 2 * \"reach\"\nP=? [ F<=K d=2 ]\nP>=p [ F \"low\" ]\nP=? [ F x=1 ]\nfilter(argmax, s)\nP=? [ F #s=3 ]\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errs := runCLI(t, "check", filepath.Join(dir, "m.tra"), "--props", filepath.Join(dir, "m.props"), "--const", "K=0:2")
+	for _, want := range []string{
+		"Property: \"reach\": P=? [ F s=3 ]\nResult: 0.5\n",
+		"Property: \"twice\": 2 * \"reach\"\nResult: 1\n",
+		"Constants: K=0\nResult: 0\n", "Constants: K=1\nResult: 0\n", "Constants: K=2\nResult: 1\n",
+		"Property: P>=p [ F \"low\" ]\nResult: true",
+		"Property: P=? [ F x=1 ]\nError: " + filepath.Join(dir, "m.props") + `: line 8, column 9: unknown variable or constant "x" (the model's variables are s, d; #s is the state index)`,
+		"Property: filter(argmax, s)\nResult: 1 states: 0\n",
+		"Property: P=? [ F #s=3 ]\nResult: 1\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("stdout lacks %q:\n%s", want, out)
+		}
+	}
+	if code != 1 || !strings.Contains(errs, "1 of 9 checks failed") {
+		t.Errorf("exit %d, stderr %q; want 1 and one failed check", code, errs)
+	}
+	// JSON gives each run its constants and each failure its error.
+	code, out, _ = runCLI(t, "check", filepath.Join(dir, "m.tra"), "--prop", `P=? [ F<=K d=2 ]`, "--prop", `P=? [ F "nope" ]`, "--const", "K=1:1:2", "--json")
+	var got struct {
+		Results []struct {
+			Constants map[string]string `json:"constants"`
+			Value     any               `json:"value"`
+			Error     string            `json:"error"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil || code != 1 || len(got.Results) != 3 {
+		t.Fatalf("exit %d, %v\n%s", code, err, out)
+	}
+	if got.Results[1].Constants["K"] != "2" || got.Results[1].Value != 1.0 || !strings.Contains(got.Results[2].Error, `unknown label "nope"`) {
+		t.Errorf("results %+v", got.Results)
+	}
+	for _, c := range []struct{ args []string }{
+		{[]string{"--const", "K"}},
+		{[]string{"--const", "K=1:0"}},
+		{[]string{"--const", "K=x"}},
+		{[]string{"--const", "p=0.5", "--props", filepath.Join(dir, "m.props")}},
+	} {
+		args := append([]string{"check", filepath.Join(dir, "m.tra"), "--prop", "P=? [ F d=2 ]"}, c.args...)
+		if code, _, errs := runCLI(t, args...); code != 2 || !strings.Contains(errs, "--const") {
+			t.Errorf("%v: exit %d, %s", c.args, code, errs)
+		}
+	}
+}
+
+// TestCheckSeveralInitialStates: as PRISM, a numeric property over several initial states is
+// answered with the range of its values there.
+func TestCheckSeveralInitialStates(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "m.tra"), []byte("3 3\n0 2 1\n1 1 1\n2 2 1\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "m.lab"), []byte("0=\"init\" 1=\"end\"\n0: 0\n1: 0\n2: 1\n"), 0o644)
+	code, out, errs := runCLI(t, "check", filepath.Join(dir, "m.tra"), "--prop", `P=? [ F "end" ]`)
+	if code != 0 || !strings.Contains(out, "Result: [0, 1] (range over the 2 initial states; the initial distribution's expectation is 0.5)") {
+		t.Errorf("exit %d\n%s\n%s", code, out, errs)
+	}
+}

@@ -90,20 +90,37 @@ func (o *Options) denseMax() int {
 	return 1000
 }
 
-// Result is the value of a property in every state and in the initial distribution.
+// Result is the value of a property in every state and the answer PRISM would give for it.
+//
+// Without a filter around the whole property, the answer is PRISM's default: for a state formula
+// whether it holds in every initial state (Holds); for a number its value in the initial state,
+// or, with several initial states, the range of its values over them (Min, Max). For models with
+// an initial distribution, Initial is also the expectation over it.
+//
+// With filter(op, prop, states) around the whole property, Filter is op and the answer is Value
+// (min, max, count, sum, avg, first, state), Holds (forall, exists, or first and state of a state
+// formula), Min and Max (range), or States (argmin and argmax: the states attaining the optimum;
+// print and printall: the states to print, whose values are in Values or Sat).
 type Result struct {
 	// Property is the formula as checked.
 	Property string
-	// Bool is set for properties with a bound (P>=0.9 [...]) or no operator: Sat says where
-	// they hold, and Holds whether they hold in every initial state.
+	// Bool is set for properties with a Boolean value: Sat says where they hold.
 	Bool  bool
 	Sat   []bool
 	Holds bool
-	// Values holds the numeric value per state for query properties (=?); +Inf marks infinite
+	// Values holds the numeric value per state for numeric properties; +Inf marks infinite
 	// expected rewards.
 	Values []float64
 	// Initial is the value for the initial distribution (Σ init(s)·Values[s]).
 	Initial float64
+	// Min and Max are the least and greatest value over the initial states (or, for a range
+	// filter, over the filter's states).
+	Min, Max float64
+	// Filter is the operator of a filter around the whole property ("" when there is none);
+	// Value and States are its answer as described above.
+	Filter string
+	Value  float64
+	States []int
 	// Lo and Hi are sound bounds per state (Interval method only), InitialLo/InitialHi for the
 	// initial distribution.
 	Lo, Hi               []float64
@@ -119,34 +136,56 @@ type Result struct {
 
 // Check evaluates one property on a model.
 func Check(m *dtmc.Model, f pctl.StateFormula, opt Options) (*Result, error) {
+	return CheckIn(m, f, nil, opt)
+}
+
+// CheckIn evaluates one property on a model, with constants, named properties and labels from
+// env (which may be nil).
+func CheckIn(m *dtmc.Model, f pctl.StateFormula, env *Env, opt Options) (*Result, error) {
 	g, err := newGraph(m)
 	if err != nil {
 		return nil, err
 	}
-	e := &evaluator{m: m, g: g, opt: &opt, stats: Stats{Method: opt.Method.String(), Converged: true}}
-	res := &Result{Property: f.String()}
-	switch f := f.(type) {
-	case *pctl.Prob, *pctl.Reward, *pctl.Steady:
-		b := bound(f)
-		if b.Op == pctl.Query {
-			v, err := e.value(f)
-			if err != nil {
-				return nil, err
-			}
-			res.fill(m, v)
-			res.Stats = e.stats
-			return res, nil
+	if env == nil {
+		env = &Env{}
+	}
+	if m.Vars != nil {
+		if err := m.Vars.Validate(m.N); err != nil {
+			return nil, err
 		}
 	}
-	sat, err := e.sat(f)
-	if err != nil {
+	e := &evaluator{m: m, g: g, opt: &opt, env: env, stats: Stats{Method: opt.Method.String(), Converged: true}}
+	res := &Result{Property: f.String()}
+	var x *vec
+	if fl, ok := f.(*pctl.Filter); ok {
+		r, err := e.filter(fl)
+		if err != nil {
+			return nil, err
+		}
+		x = r.prop
+		res.Filter, res.Value, res.Min, res.Max, res.States = r.op, r.value, r.min, r.max, r.which
+		res.Holds = r.holds
+	} else if x, err = e.eval(f); err != nil {
 		return nil, err
 	}
-	res.Bool, res.Sat, res.Holds = true, sat, true
-	for _, in := range m.Init {
-		res.Holds = res.Holds && sat[in.State]
-	}
 	res.Stats = e.stats
+	if x.isBool() {
+		res.Bool, res.Sat = true, x.b
+		if res.Filter == "" {
+			res.Holds = true
+			for _, in := range m.Init {
+				res.Holds = res.Holds && x.b[in.State]
+			}
+		}
+		return res, nil
+	}
+	res.fill(m, x.v)
+	if res.Filter == "" {
+		res.Min, res.Max = math.Inf(1), math.Inf(-1)
+		for _, in := range m.Init {
+			res.Min, res.Max = math.Min(res.Min, x.v.x[in.State]), math.Max(res.Max, x.v.x[in.State])
+		}
+	}
 	return res, nil
 }
 
@@ -207,6 +246,8 @@ type evaluator struct {
 	m     *dtmc.Model
 	g     *graph
 	opt   *Options
+	env   *Env
+	depth int // of eval's recursion, against reference cycles
 	stats Stats
 	// exactP caches the exact transition probabilities (Exact method only).
 	exactP []*big.Rat
@@ -219,84 +260,6 @@ type PositionError struct {
 }
 
 func (e *PositionError) Error() string { return fmt.Sprintf("column %d: %s", e.Col, e.Msg) }
-
-func (e *evaluator) sat(f pctl.StateFormula) ([]bool, error) {
-	n := e.m.N
-	out := make([]bool, n)
-	switch f := f.(type) {
-	case *pctl.Bool:
-		for i := range out {
-			out[i] = f.Value
-		}
-	case *pctl.Label:
-		st, err := e.m.Label(f.Name)
-		if err != nil {
-			return nil, &PositionError{f.Pos(), err.Error()}
-		}
-		for _, s := range st {
-			out[s] = true
-		}
-	case *pctl.StateCmp:
-		if f.Var != "s" {
-			return nil, &PositionError{f.Pos(), fmt.Sprintf("unknown variable %q (augur's models have one variable, s)", f.Var)}
-		}
-		for s := range out {
-			out[s] = compareInt(s, f.Op, f.Value)
-		}
-	case *pctl.Not:
-		in, err := e.sat(f.F)
-		if err != nil {
-			return nil, err
-		}
-		for i := range out {
-			out[i] = !in[i]
-		}
-	case *pctl.Binary:
-		l, err := e.sat(f.L)
-		if err != nil {
-			return nil, err
-		}
-		r, err := e.sat(f.R)
-		if err != nil {
-			return nil, err
-		}
-		for i := range out {
-			switch f.Op {
-			case pctl.And:
-				out[i] = l[i] && r[i]
-			case pctl.Or:
-				out[i] = l[i] || r[i]
-			case pctl.Implies:
-				out[i] = !l[i] || r[i]
-			case pctl.Iff:
-				out[i] = l[i] == r[i]
-			}
-		}
-	case *pctl.Prob, *pctl.Reward, *pctl.Steady:
-		b := bound(f)
-		if b.Op == pctl.Query {
-			return nil, &PositionError{f.Pos(), "a query (=?) cannot be used as a condition; give a bound such as >=0.9"}
-		}
-		v, err := e.value(f)
-		if err != nil {
-			return nil, err
-		}
-		for s := range out {
-			if v.exact != nil && v.exact[s] != nil {
-				out[s] = compareRat(v.exact[s], b.Op, b.Value)
-			} else {
-				out[s] = compareFloat(v.x[s], b.Op, b.Value)
-			}
-		}
-	default:
-		return nil, fmt.Errorf("unsupported formula %s", f)
-	}
-	return out, nil
-}
-
-func compareInt(a int, op pctl.CmpOp, b int) bool {
-	return compareFloat(float64(a), op, float64(b))
-}
 
 func compareFloat(a float64, op pctl.CmpOp, b float64) bool {
 	switch op {
@@ -338,61 +301,7 @@ func (e *evaluator) value(f pctl.StateFormula) (*values, error) {
 	return nil, fmt.Errorf("not a numeric operator: %s", f)
 }
 
-func (e *evaluator) prob(p pctl.PathFormula) (*values, error) {
-	n := e.m.N
-	all := make([]bool, n)
-	for i := range all {
-		all[i] = true
-	}
-	switch p := p.(type) {
-	case *pctl.Next:
-		phi, err := e.sat(p.F)
-		if err != nil {
-			return nil, err
-		}
-		return e.next(phi), nil
-	case *pctl.Until:
-		l, err := e.sat(p.L)
-		if err != nil {
-			return nil, err
-		}
-		r, err := e.sat(p.R)
-		if err != nil {
-			return nil, err
-		}
-		if p.Bounded {
-			return e.boundedUntil(l, r, p.Bound), nil
-		}
-		return e.until(l, r)
-	case *pctl.Eventually:
-		r, err := e.sat(p.F)
-		if err != nil {
-			return nil, err
-		}
-		if p.Bounded {
-			return e.boundedUntil(all, r, p.Bound), nil
-		}
-		return e.until(all, r)
-	case *pctl.Globally:
-		phi, err := e.sat(p.F)
-		if err != nil {
-			return nil, err
-		}
-		for i := range phi {
-			phi[i] = !phi[i]
-		}
-		var v *values
-		if p.Bounded {
-			v = e.boundedUntil(all, phi, p.Bound)
-		} else if v, err = e.until(all, phi); err != nil {
-			return nil, err
-		}
-		return v.complement(), nil
-	}
-	return nil, fmt.Errorf("unsupported path formula %s", p)
-}
-
-// complement turns P[F ¬φ] into P[G φ] = 1 - P[F ¬φ], swapping the bounds.
+// complement turns P[ψ] into P[¬ψ] = 1 - P[ψ], swapping the bounds.
 func (v *values) complement() *values {
 	out := &values{x: make([]float64, len(v.x))}
 	for i, x := range v.x {

@@ -393,7 +393,7 @@ func TestPropertyErrors(t *testing.T) {
 		`P=? [ F "nope" ]`:          `column 9: unknown label "nope"`,
 		`R{"time"}=? [ F "done" ]`:  `column 1: unknown reward structure "time"`,
 		`R{3}=? [ F "done" ]`:       `column 1: reward structure 3 does not exist`,
-		`P=? [ F x=2 ]`:             `column 9: unknown variable "x"`,
+		`P=? [ F x=2 ]`:             `column 9: unknown variable or constant "x"`,
 		`P=? [ F P=? [ X "six" ] ]`: `column 9: a query (=?) cannot be used as a condition`,
 	}
 	for prop, want := range cases {

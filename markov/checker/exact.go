@@ -246,8 +246,9 @@ func ratOrNew(r *big.Rat) *big.Rat {
 	return r
 }
 
-// exactSteady is S[φ] in rationals: GTH on each bottom component, then reachability.
-func (e *evaluator) exactSteady(phi []bool) (*values, error) {
+// exactLongRun is the long-run average of w in rationals: GTH on each bottom component, then
+// reachability.
+func (e *evaluator) exactLongRun(w []*big.Rat) (*values, error) {
 	p := e.exactProbs()
 	inBottom := make([]bool, e.m.N)
 	value := make([]*big.Rat, e.m.N)
@@ -297,8 +298,8 @@ func (e *evaluator) exactSteady(phi []bool) (*values, error) {
 		}
 		v := new(big.Rat)
 		for i, s := range b {
-			if phi[s] {
-				v.Add(v, pi[i])
+			if w[s].Sign() != 0 {
+				v.Add(v, new(big.Rat).Mul(pi[i], w[s]))
 			}
 		}
 		v.Quo(v, total)

@@ -35,12 +35,22 @@ func (e *evaluator) reward(f *pctl.Reward) (*values, error) {
 		}
 		return e.reach(target, rew)
 	case *pctl.Cumulative:
-		if k.Total {
+		if k.K == nil {
 			return e.total(rew)
 		}
-		return e.cumulative(rew, k.K), nil
+		n, err := e.steps(k.K)
+		if err != nil {
+			return nil, err
+		}
+		return e.cumulative(rew, n), nil
 	case *pctl.Instant:
-		return e.instant(rew, k.K), nil
+		n, err := e.steps(k.K)
+		if err != nil {
+			return nil, err
+		}
+		return e.instant(rew, n), nil
+	case *pctl.LongRun:
+		return e.longRunReward(rew)
 	}
 	return nil, fmt.Errorf("unsupported reward formula %s", f.Kind)
 }
@@ -140,4 +150,18 @@ func (e *evaluator) instant(rew *dtmc.Reward, k int) *values {
 		copy(start, rew.State)
 	}
 	return e.iterate(k, start, true, func(int) float64 { return 0 }, func(int) bool { return true })
+}
+
+// longRunReward is R[S]: the long-run average reward per step, Σ_s π(s)·stepReward(s) in each
+// bottom component, weighted by the probability of reaching it. A transition reward counts with
+// its transition's probability, as in PRISM.
+func (e *evaluator) longRunReward(rew *dtmc.Reward) (*values, error) {
+	if e.opt.Method == Exact {
+		return e.exactLongRun(e.exactStepRewards(rew))
+	}
+	w := make([]float64, e.m.N)
+	for s := range w {
+		w[s] = stepReward(e.m, rew, s)
+	}
+	return e.longRun(w, false)
 }

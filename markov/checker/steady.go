@@ -5,14 +5,19 @@ import (
 	"math"
 )
 
-// steady is S[φ]: the long-run probability of being in φ. Each bottom component B has a stationary
-// distribution π_B (a Cesàro limit, so periodic components are fine); a state's value is the sum
-// over components of the probability of reaching B times π_B(φ), which is one reachability system
-// on the transient states.
+// steady is S[φ]: the long-run probability of being in φ, the long-run average of φ's indicator.
 func (e *evaluator) steady(phi []bool) (*values, error) {
 	if e.opt.Method == Exact {
-		return e.exactSteady(phi)
+		return e.exactLongRun(indicator(phi))
 	}
+	return e.longRun(indicatorF(phi), true)
+}
+
+// longRun is the long-run average of w per step. Each bottom component B has a stationary
+// distribution π_B (a Cesàro limit, so periodic components are fine); a state's value is the sum
+// over components of the probability of reaching B times π_B·w, which is one reachability system
+// on the transient states. isProb says that w is an indicator, so values are probabilities.
+func (e *evaluator) longRun(w []float64, isProb bool) (*values, error) {
 	inBottom := make([]bool, e.m.N)
 	bottomValue := make([]float64, e.m.N)
 	// approximate is set when a bottom component's value is a floating-point approximation
@@ -26,8 +31,8 @@ func (e *evaluator) steady(phi []bool) (*values, error) {
 		}
 		v := 0.0
 		for i, s := range b {
-			if phi[s] {
-				v += pi[i]
+			if w[s] != 0 {
+				v += pi[i] * w[s]
 			}
 		}
 		for _, s := range b {
@@ -38,12 +43,12 @@ func (e *evaluator) steady(phi []bool) (*values, error) {
 	for s := range unknown {
 		unknown[s] = !inBottom[s]
 	}
-	v, err := e.solve(unknown, func(s int) float64 { return bottomValue[s] }, nil, true)
+	v, err := e.solve(unknown, func(s int) float64 { return bottomValue[s] }, nil, isProb)
 	if err != nil || v.lo == nil || !approximate {
 		return v, err
 	}
 	// Bounds computed from approximate bottom values would claim what nobody showed.
-	e.stats.Notes = append(e.stats.Notes, "interval: no sound bounds for long-run probabilities of bottom components of several states; the values are computed as by the direct method")
+	e.stats.Notes = append(e.stats.Notes, "interval: no sound bounds for long-run averages of bottom components of several states; the values are computed as by the direct method")
 	e.stats.ErrEstimate = 0
 	return &values{x: v.x}, nil
 }

@@ -43,6 +43,8 @@ type Model struct {
 	// Param names the probability of each transition as a constant for parametric export ("" when
 	// the transition has no name); nil when none are named.
 	Param []string
+	// Vars are the named state variables, when the model was read with them; nil otherwise.
+	Vars *Vars
 }
 
 // StateProb is one entry of an initial distribution.

@@ -271,6 +271,33 @@ func TestPRISMExplicitSemantics(t *testing.T) {
 	}
 }
 
+// PRISM writes a line per action, so a DTMC in which two commands with different actions lead
+// from one state to the same state has two lines for one transition; the chain takes it with
+// their total probability (issue 13, item 6).
+func TestPRISMActionsSummed(t *testing.T) {
+	tra := "# header counts lines, not transitions\n3 6\n0 1 1/4 a\n0 1 1/4 b\n0 2 0.25 a\n0 2 0.25 a\n1 1 1 c\n2 2 1\n"
+	m, err := DecodePRISM(Source{Name: "m.tra", R: strings.NewReader(tra)}, Source{}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.NumTransitions() != 4 {
+		t.Fatalf("%d transitions, want 4 after summing", m.NumTransitions())
+	}
+	k, ok := m.Find(0, 1)
+	if !ok || m.Prob[k] != 0.5 || m.Exact == nil || m.Exact[k] == nil || m.Exact[k].RatString() != "1/2" || m.Action[k] != "" {
+		t.Errorf("0 -> 1: %v %v %q, want 0.5, exactly 1/2, no single action", m.Prob[k], m.Exact[k], m.Action[k])
+	}
+	k, ok = m.Find(0, 2)
+	if !ok || m.Prob[k] != 0.5 || m.Exact[k] != nil || m.Action[k] != "a" {
+		t.Errorf("0 -> 2: %v %v %q, want 0.5, inexact, action a (both lines name it)", m.Prob[k], m.Exact[k], m.Action[k])
+	}
+	// The header counts lines as PRISM writes them, not the transitions left after summing.
+	_, err = DecodePRISM(Source{Name: "m.tra", R: strings.NewReader(strings.Replace(tra, "3 6", "3 4", 1))}, Source{}, nil, nil)
+	if err == nil || !strings.Contains(err.Error(), "header says 4 transitions but the file has 6") {
+		t.Errorf("header counting merged transitions: %v", err)
+	}
+}
+
 func TestStormSemantics(t *testing.T) {
 	dir := t.TempDir()
 	writeFiles(t, dir, map[string]string{
@@ -318,7 +345,7 @@ func TestReadErrors(t *testing.T) {
 		{"prism duplicate", func() error {
 			_, err := DecodePRISM(tra("2 3\n0 0 0.5\n0 0 0.5\n1 1 1\n"), lab(coinLab), nil, nil)
 			return err
-		}, "m.tra:3:1: transition 0 -> 0 is given twice (first on line 2)"},
+		}, "m.tra:3:1: transition 0 -> 0 is given twice (first on line 2) and neither line names an action"},
 		{"prism count", func() error {
 			_, err := DecodePRISM(tra("2 4\n0 0 0.5\n0 1 0.5\n1 1 1\n"), lab(coinLab), nil, nil)
 			return err

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -37,6 +38,8 @@ type PRISMFiles struct {
 	Lab  string
 	Srew []string
 	Trew []string
+	// Sta is the states file (variable names and values), if present.
+	Sta string
 }
 
 // PRISMWriteOptions tunes the PRISM explicit writers.
@@ -48,8 +51,8 @@ type PRISMWriteOptions struct {
 }
 
 // FindPRISM finds the explicit files of a model from its base name ("out") or the path of any
-// of them ("out.tra"): out.tra (required), out.lab if present, and the reward files in any of
-// PRISM's naming layouts.
+// of them ("out.tra"): out.tra (required), out.lab and out.sta if present, and the reward files
+// in any of PRISM's naming layouts.
 func FindPRISM(path string) (PRISMFiles, error) {
 	base := path
 	switch ext := filepath.Ext(path); ext {
@@ -62,6 +65,9 @@ func FindPRISM(path string) (PRISMFiles, error) {
 	}
 	if fileExists(base + ".lab") {
 		f.Lab = base + ".lab"
+	}
+	if fileExists(base + ".sta") {
+		f.Sta = base + ".sta"
 	}
 	var err error
 	if f.Srew, err = numberedFiles(base, ".srew"); err != nil {
@@ -100,7 +106,19 @@ func LoadPRISM(path string) (*dtmc.Model, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ReadPRISM(f.Tra, f.Lab, f.Srew, f.Trew)
+	m, err := ReadPRISM(f.Tra, f.Lab, f.Srew, f.Trew)
+	if err != nil || f.Sta == "" {
+		return m, err
+	}
+	srcs, closeAll, err := openSources(f.Sta)
+	if err != nil {
+		return nil, err
+	}
+	defer closeAll()
+	if m.Vars, err = DecodePRISMStates(srcs[0], m.N); err != nil {
+		return nil, err
+	}
+	return m, nil
 }
 
 // ReadPRISM reads a model from PRISM explicit files. lab may be empty.
@@ -194,6 +212,7 @@ func readPRISMTra(src Source) (*rawModel, map[[2]int]int, error) {
 	raw := &rawModel{n: n}
 	index := map[[2]int]int{}
 	lineOf := map[[2]int]int{}
+	merged := 0 // lines added to an earlier transition with the same source and target
 	for {
 		fs, ok := l.nextData(true)
 		if !ok {
@@ -223,7 +242,17 @@ func readPRISMTra(src Source) (*rawModel, map[[2]int]int, error) {
 		}
 		key := [2]int{from, to}
 		if first, dup := lineOf[key]; dup {
-			return nil, nil, l.errf(fs[0].col, "transition %d -> %d is given twice (first on line %d)", from, to, first)
+			prev := &raw.trans[index[key]]
+			// PRISM writes one line per action, so a DTMC whose commands with different
+			// actions lead to the same state has several lines for one transition: the chain
+			// moves there with their total probability. Without actions a repeated line is a
+			// mistake, not a choice.
+			if tr.action == "" && prev.action == "" {
+				return nil, nil, l.errf(fs[0].col, "transition %d -> %d is given twice (first on line %d) and neither line names an action", from, to, first)
+			}
+			mergeTrans(prev, tr)
+			merged++
+			continue
 		}
 		lineOf[key] = l.line
 		index[key] = len(raw.trans)
@@ -232,13 +261,29 @@ func readPRISMTra(src Source) (*rawModel, map[[2]int]int, error) {
 	if l.err != nil {
 		return nil, nil, l.err
 	}
-	if len(raw.trans) != t {
-		return nil, nil, &Error{File: src.Name, Line: headerLine, Col: headerCol, Msg: fmt.Sprintf("header says %d transitions but the file has %d", t, len(raw.trans))}
+	if len(raw.trans)+merged != t {
+		return nil, nil, &Error{File: src.Name, Line: headerLine, Col: headerCol, Msg: fmt.Sprintf("header says %d transitions but the file has %d", t, len(raw.trans)+merged)}
 	}
 	if n > len(raw.trans) {
 		return nil, nil, &Error{File: src.Name, Line: headerLine, Col: 1, Msg: fmt.Sprintf("header says %d states but there are only %d transitions, and every state needs an outgoing one", n, len(raw.trans))}
 	}
 	return raw, index, nil
+}
+
+// mergeTrans adds the probability of another action's line for the same transition to t. The
+// sum is exact when both parts are; the merged transition keeps an action only when both lines
+// name the same one.
+func mergeTrans(t *rawTrans, o rawTrans) {
+	if t.exact != nil && o.exact != nil {
+		t.exact = new(big.Rat).Add(t.exact, o.exact)
+		t.p, _ = t.exact.Float64()
+	} else {
+		t.exact = nil
+		t.p += o.p
+	}
+	if t.action != o.action {
+		t.action = ""
+	}
 }
 
 // stateField reads a state number that must be below n.

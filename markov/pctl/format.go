@@ -9,13 +9,23 @@ import (
 // on a value type (case pctl.Label:) fails to compile instead of silently never matching.
 var (
 	_ StateFormula = (*Bool)(nil)
+	_ StateFormula = (*Num)(nil)
+	_ StateFormula = (*Ident)(nil)
+	_ StateFormula = (*StateIndex)(nil)
 	_ StateFormula = (*Label)(nil)
-	_ StateFormula = (*StateCmp)(nil)
 	_ StateFormula = (*Not)(nil)
 	_ StateFormula = (*Binary)(nil)
+	_ StateFormula = (*Compare)(nil)
+	_ StateFormula = (*Neg)(nil)
+	_ StateFormula = (*Ternary)(nil)
+	_ StateFormula = (*Call)(nil)
+	_ StateFormula = (*Filter)(nil)
 	_ StateFormula = (*Prob)(nil)
+	_ StateFormula = (*Quant)(nil)
 	_ StateFormula = (*Steady)(nil)
 	_ StateFormula = (*Reward)(nil)
+	_ StateFormula = (*PathExpr)(nil)
+	_ PathFormula  = (*LTL)(nil)
 	_ PathFormula  = (*Next)(nil)
 	_ PathFormula  = (*Until)(nil)
 	_ PathFormula  = (*Eventually)(nil)
@@ -23,40 +33,37 @@ var (
 	_ RewardKind   = (*Reach)(nil)
 	_ RewardKind   = (*Cumulative)(nil)
 	_ RewardKind   = (*Instant)(nil)
+	_ RewardKind   = (*LongRun)(nil)
 )
 
+var binOpNames = []string{"&", "|", "=>", "<=>", "+", "-", "*", "/"}
+
 func (op BinOp) String() string {
-	switch op {
-	case And:
-		return "&"
-	case Or:
-		return "|"
-	case Implies:
-		return "=>"
-	case Iff:
-		return "<=>"
+	if op >= 0 && int(op) < len(binOpNames) {
+		return binOpNames[op]
 	}
 	return "BinOp(" + strconv.Itoa(int(op)) + ")"
 }
 
+var cmpOpNames = []string{"=?", "<", "<=", ">", ">=", "=", "!="}
+
 func (op CmpOp) String() string {
-	switch op {
-	case Query:
-		return "=?"
-	case LT:
-		return "<"
-	case LE:
-		return "<="
-	case GT:
-		return ">"
-	case GE:
-		return ">="
-	case EQ:
-		return "="
-	case NE:
-		return "!="
+	if op >= 0 && int(op) < len(cmpOpNames) {
+		return cmpOpNames[op]
 	}
 	return "CmpOp(" + strconv.Itoa(int(op)) + ")"
+}
+
+func (op TempOp) String() string {
+	switch op {
+	case U:
+		return "U"
+	case W:
+		return "W"
+	case R:
+		return "R"
+	}
+	return "TempOp(" + strconv.Itoa(int(op)) + ")"
 }
 
 // String gives the bound as written after P, R or S: "=?" or, e.g., ">=0.9".
@@ -64,30 +71,53 @@ func (b Bound) String() string {
 	if b.Op == Query {
 		return "=?"
 	}
+	if b.Expr != nil {
+		return b.Op.String() + b.Expr.String()
+	}
 	// 'g' with precision -1 is the shortest text that parses back to the same float64.
 	return b.Op.String() + strconv.FormatFloat(b.Value, 'g', -1, 64)
 }
 
-// Binding strength of formulas, for deciding where String needs parentheses.
+// Binding strength of expressions, loosest first, as in PRISM's grammar; String uses it to
+// decide where parentheses are needed.
 const (
-	precIff = iota + 1
+	precTernary = iota + 1
 	precImplies
+	precIff
 	precOr
 	precAnd
-	precAtom // !, atoms, parenthesised and operator formulas
+	precNot
+	precEq
+	precRel
+	precAdd
+	precMul
+	precNeg
+	precAtom // literals, names, parenthesised and operator formulas
 )
 
+var binPrec = []int{And: precAnd, Or: precOr, Implies: precImplies, Iff: precIff, Add: precAdd, Sub: precAdd, Mul: precMul, Div: precMul}
+
 func prec(f StateFormula) int {
-	if b, ok := f.(*Binary); ok {
-		switch b.Op {
-		case Iff:
-			return precIff
-		case Implies:
-			return precImplies
-		case Or:
-			return precOr
+	switch f := f.(type) {
+	case *Ternary:
+		return precTernary
+	case *Binary:
+		if f.Op >= 0 && int(f.Op) < len(binPrec) {
+			return binPrec[f.Op]
 		}
-		return precAnd
+	case *Not:
+		return precNot
+	case *Compare:
+		if f.Op == EQ || f.Op == NE {
+			return precEq
+		}
+		return precRel
+	case *Neg:
+		return precNeg
+	case *Num:
+		if f.Value < 0 {
+			return precNeg
+		}
 	}
 	return precAtom
 }
@@ -110,32 +140,74 @@ func str(n Node) string {
 	return n.String()
 }
 
-func stepSuffix(bounded bool, k int) string {
-	if bounded {
-		return "<=" + strconv.Itoa(k)
+func (f *Bool) String() string { return strconv.FormatBool(f.Value) }
+
+// String prints integers in full ('f'), so that a large step bound stays an integer literal when
+// read back, and other numbers in the shortest form that reads back the same.
+func (f *Num) String() string {
+	if f.Int {
+		return strconv.FormatFloat(f.Value, 'f', -1, 64)
 	}
-	return ""
+	s := strconv.FormatFloat(f.Value, 'g', -1, 64)
+	if !strings.ContainsAny(s, ".e") {
+		s += ".0" // keep it a real literal, not an integer one
+	}
+	return s
 }
 
-func (f *Bool) String() string { return strconv.FormatBool(f.Value) }
+func (f *Ident) String() string { return f.Name }
+
+func (f *StateIndex) String() string { return "#s" }
 
 func (f *Label) String() string { return `"` + f.Name + `"` }
 
-func (f *StateCmp) String() string { return f.Var + f.Op.String() + strconv.Itoa(f.Value) }
-
-func (f *Not) String() string { return "!" + operand(f.F, precAtom) }
+func (f *Not) String() string { return "!" + operand(f.F, precNot) }
 
 func (f *Binary) String() string {
 	p := prec(f)
-	// The side an operator associates to may hold the same operator unparenthesised.
-	lmin, rmin := p, p+1
-	if f.Op == Implies {
-		lmin, rmin = p+1, p
+	sep := " "
+	if p >= precAdd {
+		sep = ""
 	}
-	return operand(f.L, lmin) + " " + f.Op.String() + " " + operand(f.R, rmin)
+	return operand(f.L, p) + sep + f.Op.String() + sep + operand(f.R, p+1)
+}
+
+func (f *Compare) String() string {
+	p := prec(f)
+	return operand(f.L, p) + f.Op.String() + operand(f.R, p+1)
+}
+
+func (f *Neg) String() string { return "-" + operand(f.X, precNeg) }
+
+func (f *Ternary) String() string {
+	return operand(f.Cond, precImplies) + " ? " + operand(f.Then, precImplies) + " : " + operand(f.Else, precTernary)
+}
+
+func (f *Call) String() string {
+	args := make([]string, len(f.Args))
+	for i, a := range f.Args {
+		args[i] = str(a)
+	}
+	return f.Name + "(" + strings.Join(args, ", ") + ")"
+}
+
+func (f *Filter) String() string {
+	s := "filter(" + f.Op + ", " + str(f.Prop)
+	if f.States != nil {
+		s += ", " + f.States.String()
+	}
+	return s + ")"
 }
 
 func (f *Prob) String() string { return "P" + f.Bound.String() + " [ " + str(f.Path) + " ]" }
+
+func (f *Quant) String() string {
+	q := "E"
+	if f.Forall {
+		q = "A"
+	}
+	return q + " [ " + str(f.Path) + " ]"
+}
 
 func (f *Steady) String() string { return "S" + f.Bound.String() + " [ " + str(f.F) + " ]" }
 
@@ -152,30 +224,44 @@ func (f *Reward) String() string {
 	return b.String()
 }
 
-// Operands of temporal operators are parenthesised when they are binary, although the grammar
-// does not need it: F ("a" | "b") does not read as (F "a") | "b".
+// Operands of temporal operators are parenthesised when they are Boolean combinations, although
+// the grammar does not need it: F ("a" | "b") does not read as (F "a") | "b".
 
-func (f *Reach) String() string { return "F " + operand(f.Target, precAtom) }
+func temporal(f StateFormula) string { return operand(f, precNot) }
+
+func (f *Reach) String() string { return "F " + temporal(f.Target) }
 
 func (f *Cumulative) String() string {
-	if f.Total {
+	if f.K == nil {
 		return "C"
 	}
-	return "C<=" + strconv.Itoa(f.K)
+	return "C<=" + operand(f.K, precAdd)
 }
 
-func (f *Instant) String() string { return "I=" + strconv.Itoa(f.K) }
+func (f *Instant) String() string { return "I=" + operand(f.K, precAdd) }
 
-func (f *Next) String() string { return "X " + operand(f.F, precAtom) }
+func (f *LongRun) String() string { return "S" }
+
+func (s *Steps) String() string {
+	if s == nil {
+		return ""
+	}
+	if s.Interval {
+		return "[" + operand(s.Lo, precAdd) + "," + operand(s.Hi, precAdd) + "]"
+	}
+	return s.Op.String() + operand(s.K, precAdd)
+}
+
+func (f *Next) String() string { return "X " + temporal(f.F) }
 
 func (f *Until) String() string {
-	return operand(f.L, precAtom) + " U" + stepSuffix(f.Bounded, f.Bound) + " " + operand(f.R, precAtom)
+	return temporal(f.L) + " " + f.Op.String() + f.Steps.String() + " " + temporal(f.R)
 }
 
-func (f *Eventually) String() string {
-	return "F" + stepSuffix(f.Bounded, f.Bound) + " " + operand(f.F, precAtom)
-}
+func (f *Eventually) String() string { return "F" + f.Steps.String() + " " + temporal(f.F) }
 
-func (f *Globally) String() string {
-	return "G" + stepSuffix(f.Bounded, f.Bound) + " " + operand(f.F, precAtom)
-}
+func (f *Globally) String() string { return "G" + f.Steps.String() + " " + temporal(f.F) }
+
+func (f *PathExpr) String() string { return "(" + str(f.P) + ")" }
+
+func (f *LTL) String() string { return str(f.F) }

@@ -30,6 +30,11 @@ const (
 	tLBrace
 	tRBrace
 	tColon
+	tPlus
+	tStar
+	tSlash
+	tComma
+	tHash // # in #s, the state index
 )
 
 type token struct {
@@ -226,6 +231,16 @@ func (l *lexer) token() token {
 		kind = tColon
 	case ';':
 		kind = tSemi
+	case '+':
+		kind = tPlus
+	case '*':
+		kind = tStar
+	case '/':
+		kind = tSlash
+	case ',':
+		kind = tComma
+	case '#':
+		kind = tHash
 	}
 	l.i += n
 	return l.tok(kind, start, l.i)

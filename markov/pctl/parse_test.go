@@ -18,16 +18,36 @@ func dump(n Node) string {
 		return "<nil>"
 	case *Bool:
 		return strconv.FormatBool(n.Value)
+	case *Num:
+		return n.String() // 2 and 2.0 differ: one is an integer literal
+	case *Ident:
+		return n.Name
+	case *StateIndex:
+		return "#s"
 	case *Label:
 		return strconv.Quote(n.Name)
-	case *StateCmp:
-		return fmt.Sprintf("(%s %s %d)", n.Op, n.Var, n.Value)
 	case *Not:
 		return "(! " + dump(n.F) + ")"
 	case *Binary:
 		return fmt.Sprintf("(%s %s %s)", n.Op, dump(n.L), dump(n.R))
+	case *Compare:
+		return fmt.Sprintf("(%s %s %s)", n.Op, dump(n.L), dump(n.R))
+	case *Neg:
+		return "(- " + dump(n.X) + ")"
+	case *Ternary:
+		return fmt.Sprintf("(? %s %s %s)", dump(n.Cond), dump(n.Then), dump(n.Else))
+	case *Call:
+		s := "(" + n.Name
+		for _, a := range n.Args {
+			s += " " + dump(a)
+		}
+		return s + ")"
+	case *Filter:
+		return fmt.Sprintf("(filter %s %s %s)", n.Op, dump(n.Prop), dump(n.States))
 	case *Prob:
 		return fmt.Sprintf("(P%s %s)", dumpBound(n.Bound), dump(n.Path))
+	case *Quant:
+		return fmt.Sprintf("(Q%v %s)", n.Forall, dump(n.Path))
 	case *Steady:
 		return fmt.Sprintf("(S%s %s)", dumpBound(n.Bound), dump(n.F))
 	case *Reward:
@@ -35,20 +55,26 @@ func dump(n Node) string {
 	case *Reach:
 		return "(F " + dump(n.Target) + ")"
 	case *Cumulative:
-		if n.Total {
+		if n.K == nil {
 			return "(C)"
 		}
-		return fmt.Sprintf("(C<=%d)", n.K)
+		return fmt.Sprintf("(C<=%s)", dump(n.K))
 	case *Instant:
-		return fmt.Sprintf("(I=%d)", n.K)
+		return fmt.Sprintf("(I=%s)", dump(n.K))
+	case *LongRun:
+		return "(S)"
+	case *PathExpr:
+		return "(path " + dump(n.P) + ")"
+	case *LTL:
+		return "(ltl " + dump(n.F) + ")"
 	case *Next:
 		return "(X " + dump(n.F) + ")"
 	case *Until:
-		return fmt.Sprintf("(U%s %s %s)", dumpStep(n.Bounded, n.Bound), dump(n.L), dump(n.R))
+		return fmt.Sprintf("(%s%s %s %s)", n.Op, dumpSteps(n.Steps), dump(n.L), dump(n.R))
 	case *Eventually:
-		return fmt.Sprintf("(F%s %s)", dumpStep(n.Bounded, n.Bound), dump(n.F))
+		return fmt.Sprintf("(F%s %s)", dumpSteps(n.Steps), dump(n.F))
 	case *Globally:
-		return fmt.Sprintf("(G%s %s)", dumpStep(n.Bounded, n.Bound), dump(n.F))
+		return fmt.Sprintf("(G%s %s)", dumpSteps(n.Steps), dump(n.F))
 	}
 	return fmt.Sprintf("<unknown %T>", n)
 }
@@ -57,44 +83,86 @@ func dumpBound(b Bound) string {
 	if b.Op == Query {
 		return "=?"
 	}
+	if b.Expr != nil {
+		return fmt.Sprintf("%s%s", b.Op, dump(b.Expr))
+	}
 	return fmt.Sprintf("%s%v", b.Op, b.Value)
 }
 
-func dumpStep(bounded bool, k int) string {
-	if bounded {
-		return fmt.Sprintf("<=%d", k)
+func dumpSteps(s *Steps) string {
+	switch {
+	case s == nil:
+		return ""
+	case s.Interval:
+		return fmt.Sprintf("[%s,%s]", dump(s.Lo), dump(s.Hi))
 	}
-	if k != 0 {
-		return fmt.Sprintf("<unbounded with %d>", k)
-	}
-	return ""
+	return fmt.Sprintf("%s%s", s.Op, dump(s.K))
 }
 
 // children lists a node's sub-nodes in source order.
 func children(n Node) []Node {
+	var out []Node
+	add := func(fs ...Node) {
+		for _, f := range fs {
+			if f != nil {
+				out = append(out, f)
+			}
+		}
+	}
+	steps := func(s *Steps) {
+		if s != nil {
+			add(s.K, s.Lo, s.Hi)
+		}
+	}
 	switch n := n.(type) {
 	case *Not:
-		return []Node{n.F}
+		add(n.F)
 	case *Binary:
-		return []Node{n.L, n.R}
+		add(n.L, n.R)
+	case *Compare:
+		add(n.L, n.R)
+	case *Neg:
+		add(n.X)
+	case *Ternary:
+		add(n.Cond, n.Then, n.Else)
+	case *Call:
+		for _, a := range n.Args {
+			add(a)
+		}
+	case *Filter:
+		add(n.Prop, n.States)
 	case *Prob:
-		return []Node{n.Path}
+		add(n.Bound.Expr, n.Path)
+	case *Quant:
+		add(n.Path)
 	case *Steady:
-		return []Node{n.F}
+		add(n.Bound.Expr, n.F)
 	case *Reward:
-		return []Node{n.Kind}
+		add(n.Bound.Expr, n.Kind)
 	case *Reach:
-		return []Node{n.Target}
+		add(n.Target)
+	case *Cumulative:
+		add(n.K)
+	case *Instant:
+		add(n.K)
+	case *PathExpr:
+		add(n.P)
+	case *LTL:
+		add(n.F)
 	case *Next:
-		return []Node{n.F}
+		add(n.F)
 	case *Until:
-		return []Node{n.L, n.R}
+		add(n.L)
+		steps(n.Steps)
+		add(n.R)
 	case *Eventually:
-		return []Node{n.F}
+		steps(n.Steps)
+		add(n.F)
 	case *Globally:
-		return []Node{n.F}
+		steps(n.Steps)
+		add(n.F)
 	}
-	return nil
+	return out
 }
 
 // positions lists "Type@col" in preorder.
@@ -137,8 +205,8 @@ var roundTrips = []struct{ in, want string }{
 	{`("a" & "b") & "c"`, `"a" & "b" & "c"`},
 	{`("a" | "b") & "c"`, `("a" | "b") & "c"`},
 	{`"a" | "b" & "c"`, `"a" | "b" & "c"`},
-	{`("a" => "b") => "c"`, `("a" => "b") => "c"`},
-	{`"a" => ("b" => "c")`, `"a" => "b" => "c"`},
+	{`("a" => "b") => "c"`, `"a" => "b" => "c"`},
+	{`"a" => ("b" => "c")`, `"a" => ("b" => "c")`},
 	{`"a" <=> ("b" <=> "c")`, `"a" <=> ("b" <=> "c")`},
 	{`!("a" | "b")`, `!("a" | "b")`},
 	{`!(!"a")`, `!!"a"`},
@@ -184,6 +252,76 @@ var roundTrips = []struct{ in, want string }{
 	{`P=? /* why */ [ F "a" ] // trailing`, `P=? [ F "a" ]`},
 	{`P=? [ F "// not a comment" ]`, `P=? [ F "// not a comment" ]`},
 	{`"é" & "日本"`, `"é" & "日本"`},
+	// PRISM's precedence: => is the loosest binary operator and, like all, left-associative.
+	{`"a" => "b" <=> "c"`, `"a" => "b" <=> "c"`},
+	{`("a" => "b") <=> "c"`, `("a" => "b") <=> "c"`},
+	// Arithmetic, comparisons, the conditional and functions.
+	{`x + 1 = 5`, `x+1=5`},
+	{`x + (1 = 5)`, `x+(1=5)`},
+	{`2 * (x - 1) / 3 >= y`, `2*(x-1)/3>=y`},
+	{`x - (y - z)`, `x-(y-z)`},
+	{`- x * 2`, `-x*2`},
+	{`-(x * 2)`, `-(x*2)`},
+	{`- - 3`, `3`},
+	{`1.5 + .5e1`, `1.5+5.0`},
+	{`x = 1 = true`, `x=1=true`},
+	{`x < y = (y < z)`, `x<y=y<z`},
+	{`b ? 1 : 2`, `b ? 1 : 2`},
+	{`a ? (b ? 1 : 2) : 3`, `a ? (b ? 1 : 2) : 3`},
+	{`a ? 1 : b ? 2 : 3`, `a ? 1 : b ? 2 : 3`},
+	{`(a ? 1 : 2) ? 3 : 4`, `(a ? 1 : 2) ? 3 : 4`},
+	{`min(x, 2, y+1)`, `min(x, 2, y+1)`},
+	{`func(max, 1, 2)`, `max(1, 2)`},
+	{`floor(2.5) + ceil(x) + round(y) + pow(2, 8) + mod(7, 3) + log(8, 2)`, `floor(2.5)+ceil(x)+round(y)+pow(2, 8)+mod(7, 3)+log(8, 2)`},
+	{`#s = 3`, `#s=3`},
+	{`#s < s`, `#s<s`},
+	{`1 - P=? [ F "a" ]`, `1-P=? [ F "a" ]`},
+	{`P=? [ F "a" ] / (P=? [ F "b" ] + 1)`, `P=? [ F "a" ]/(P=? [ F "b" ]+1)`},
+	// Bounds given by expressions, time bounds and intervals, W and R.
+	{`P>=p [ F "a" ]`, `P>=p [ F "a" ]`},
+	{`P<1-p/2 [ F "a" ]`, `P<1-p/2 [ F "a" ]`},
+	{`P=? [ F<k "a" ]`, `P=? [ F<k "a" ]`},
+	{`P=? [ F>=3 "a" ]`, `P=? [ F>=3 "a" ]`},
+	{`P=? [ F>3 "a" ]`, `P=? [ F>3 "a" ]`},
+	{`P=? [ F=3 "a" ]`, `P=? [ F=3 "a" ]`},
+	{`P=? [ F[2, 5] "a" ]`, `P=? [ F[2,5] "a" ]`},
+	{`P=? [ G[N-1,N+1] "a" ]`, `P=? [ G[N-1,N+1] "a" ]`},
+	{`P=? [ F<=N-1 x=2 ]`, `P=? [ F<=N-1 x=2 ]`},
+	{`P=? [ "a" W "b" ]`, `P=? [ "a" W "b" ]`},
+	{`P=? [ "a" W<=4 "b" ]`, `P=? [ "a" W<=4 "b" ]`},
+	{`P=? [ "a" R "b" ]`, `P=? [ "a" R "b" ]`},
+	{`P=? [ "a" R[1,2] "b" ]`, `P=? [ "a" R[1,2] "b" ]`},
+	{`P=? [ "a" U>k "b" ]`, `P=? [ "a" U>k "b" ]`},
+	{`R=? [ S ]`, `R=? [ S ]`},
+	{`R{"t"}=? [ C<=T*2 ]`, `R{"t"}=? [ C<=T*2 ]`},
+	{`R=? [ I=k ]`, `R=? [ I=k ]`},
+	{`R<=r [ F "a" ]`, `R<=r [ F "a" ]`},
+	// Quantifiers and filters.
+	{`E [ F "a" ]`, `E [ F "a" ]`},
+	{`A [ "a" U "b" ]`, `A [ "a" U "b" ]`},
+	{`!E[G "a"]`, `!E [ G "a" ]`},
+	{`filter(max, P=? [ F "a" ], x=0)`, `filter(max, P=? [ F "a" ], x=0)`},
+	{`filter(forall, P>=1 [ F "done" ])`, `filter(forall, P>=1 [ F "done" ])`},
+	{`filter(+, P=? [ F "a" ])`, `filter(sum, P=? [ F "a" ])`},
+	{`filter(&, "a")`, `filter(forall, "a")`},
+	{`filter(|, "a", "init")`, `filter(exists, "a", "init")`},
+	{`filter(range, R=? [ F "a" ], "init")`, `filter(range, R=? [ F "a" ], "init")`},
+	{`2 * filter(avg, P=? [ X "a" ])`, `2*filter(avg, P=? [ X "a" ])`},
+	// LTL, as PRISM parses it: prefix operators bind their operand, binary ones do not chain,
+	// Boolean combinations of path formulas need parentheses.
+	{`P=? [ X "a" U "b" ]`, `P=? [ (X "a") U "b" ]`},
+	{`P=? [ F F "a" ]`, `P=? [ F (F "a") ]`},
+	{`P=? [ G F "a" ]`, `P=? [ G (F "a") ]`},
+	{`P=? [ F G "a" & "b" ]`, `P=? [ F (G ("a" & "b")) ]`},
+	{`P=? [ F "a" U "b" ]`, `P=? [ (F "a") U "b" ]`},
+	{`P=? [ "a" U (X "b") ]`, `P=? [ "a" U (X "b") ]`},
+	{`P=? [ ("a" U "b") ]`, `P=? [ "a" U "b" ]`},
+	{`P=? [ (F "a") & !(G "b") ]`, `P=? [ (F "a") & !(G "b") ]`},
+	{`P=? [ (G F "a") => (G F "b") ]`, `P=? [ (G (F "a")) => (G (F "b")) ]`},
+	{`P=? [ F<=3 (G "a") ]`, `P=? [ F<=3 (G "a") ]`},
+	{`E [ G (F "a" & "b") ]`, `E [ G (F ("a" & "b")) ]`},
+	{`P=? [ F P>0.5 [ G "a" ] ]`, `P=? [ F P>0.5 [ G "a" ] ]`},
+	{`P=? [ F ("a" & P>0.5 [ X "b" ]) ]`, `P=? [ F ("a" & P>0.5 [ X "b" ]) ]`},
 }
 
 func TestParseRoundTrip(t *testing.T) {
@@ -213,8 +351,8 @@ func TestParseStructure(t *testing.T) {
 		{`"a" | "b" & "c"`, `(| "a" (& "b" "c"))`},
 		{`"a" & "b" | "c"`, `(| (& "a" "b") "c")`},
 		{`"a" | "b" => "c" & "d"`, `(=> (| "a" "b") (& "c" "d"))`},
-		{`"a" => "b" <=> "c"`, `(<=> (=> "a" "b") "c")`},
-		{`"a" <=> "b" => "c" | "d" & !"e"`, `(<=> "a" (=> "b" (| "c" (& "d" (! "e")))))`},
+		{`"a" => "b" <=> "c"`, `(=> "a" (<=> "b" "c"))`},
+		{`"a" <=> "b" => "c" | "d" & !"e"`, `(=> (<=> "a" "b") (| "c" (& "d" (! "e"))))`},
 		{`!"a" & "b"`, `(& (! "a") "b")`},
 		{`!("a" & "b")`, `(! (& "a" "b"))`},
 		{`!!"a"`, `(! (! "a"))`},
@@ -223,7 +361,7 @@ func TestParseStructure(t *testing.T) {
 		{`"a" & "b" & "c"`, `(& (& "a" "b") "c")`},
 		{`"a" | "b" | "c"`, `(| (| "a" "b") "c")`},
 		{`"a" <=> "b" <=> "c"`, `(<=> (<=> "a" "b") "c")`},
-		{`"a" => "b" => "c"`, `(=> "a" (=> "b" "c"))`},
+		{`"a" => "b" => "c"`, `(=> (=> "a" "b") "c")`},
 		{`("a" => "b") => "c"`, `(=> (=> "a" "b") "c")`},
 		// U takes whole state formulas on both sides.
 		{`P=? [ "a" | "b" U "c" ]`, `(P=? (U (| "a" "b") "c"))`},
@@ -279,16 +417,16 @@ func TestParsePositions(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{`"a" | "b" & "c"`, `Binary@1 Label@1 Binary@7 Label@7 Label@13`},
 		{`  true`, `Bool@3`},
-		{`!("a" | "b") & s=3`, `Binary@1 Not@1 Binary@3 Label@3 Label@9 StateCmp@16`},
+		{`!("a" | "b") & s=3`, `Binary@1 Not@1 Binary@3 Label@3 Label@9 Compare@16 Ident@16 Num@18`},
 		{`(("a")) & "b"`, `Binary@1 Label@3 Label@11`},
-		{`P=? [ "a" U<=3 "b" ]`, `Prob@1 Until@7 Label@7 Label@16`},
+		{`P=? [ "a" U<=3 "b" ]`, `Prob@1 Until@7 Label@7 Num@14 Label@16`},
 		{`P=? [ ("a") U "b" ]`, `Prob@1 Until@7 Label@8 Label@15`},
 		{`P=? [ X "a" ]`, `Prob@1 Next@7 Label@9`},
-		{`P=? [ F<=2 "a" ]`, `Prob@1 Eventually@7 Label@12`},
+		{`P=? [ F<=2 "a" ]`, `Prob@1 Eventually@7 Num@10 Label@12`},
 		{`P>0.5 [ G "a" ]`, `Prob@1 Globally@9 Label@11`},
-		{`  R{"t"}=? [ C<=5 ]`, `Reward@3 Cumulative@14`},
+		{`  R{"t"}=? [ C<=5 ]`, `Reward@3 Cumulative@14 Num@17`},
 		{`R=? [ C ]`, `Reward@1 Cumulative@7`},
-		{`R=? [ I=2 ]`, `Reward@1 Instant@7`},
+		{`R=? [ I=2 ]`, `Reward@1 Instant@7 Num@9`},
 		{`R{3}=? [ F "x" ]`, `Reward@1 Reach@10 Label@12`},
 		{`S=? [ !"a" ]`, `Steady@1 Not@7 Label@8`},
 		{`"é" & "b"`, `Binary@1 Label@1 Label@7`},
@@ -320,10 +458,9 @@ var errorCases = []struct {
 	{`P>=0.9 F "a"`, 8, `expected "[" after P>=0.9, found "F"`},
 	{`P=? [ F "a"`, 12, `expected "]" to close P[...], found end of input`},
 	{`P=? [ F "a" )`, 13, `expected "]" to close P[...], found ")"`},
-	{`P=? [ X "a" U "b" ]`, 13, `expected "]" to close P[...], found "U"`},
 	{`P>=1.5 [ F "a" ]`, 4, `expected a probability in [0,1], found "1.5"`},
 	{`P<-0.1 [ F "a" ]`, 3, `expected a probability in [0,1], found "-0.1"`},
-	{`P>1e400 [ F "a" ]`, 3, `expected a probability in [0,1], found "1e400"`},
+	{`P>1e400 [ F "a" ]`, 3, `expected a number within float64's range, found "1e400"`},
 	{`P>= [ F "a" ]`, 5, `expected a probability after P>=, found "["`},
 	{`P [ F "a" ]`, 3, `expected a bound (=?, <, <=, > or >=) after "P", found "["`},
 	{`P!=0.5 [ F "a" ]`, 2, `expected a bound (=?, <, <=, > or >=) after "P", found "!="`},
@@ -332,39 +469,29 @@ var errorCases = []struct {
 	{`"abc`, 1, `expected a closing quote for the string, found end of input`},
 	{"P=? [ F \"abc\n\" ]", 9, `expected a closing quote for the string, found end of line`},
 	{`""`, 1, `expected a label name between the quotes, found ""`},
-	{`P=? [ F<=-1 "a" ]`, 10, `expected a non-negative integer step bound after F<=, found "-"`},
+	{`P=? [ F<=-1 "a" ]`, 10, `expected a non-negative integer step bound after F<=, found "-1"`},
 	{`P=? [ "a" U<=2.5 "b" ]`, 14, `expected a non-negative integer step bound after U<=, found "2.5"`},
-	{`P=? [ G<=k "a" ]`, 10, `expected a non-negative integer step bound after G<=, found "k"`},
-	{`P=? [ F<=99999999999999999999 "a" ]`, 10, `expected a non-negative integer step bound that fits in 64 bits, found "99999999999999999999"`},
-	{`P=? [ F<3 "a" ]`, 8, `expected "<=" (the only step bound is F<=k), found "<"`},
-	{`P=? [ "a" U>=3 "b" ]`, 12, `expected "<=" (the only step bound is U<=k), found ">="`},
-	{`P=? [ F F "a" ]`, 9, `expected a state formula after "F", found "F"`},
-	{`P=? [ ]`, 7, `expected a path formula (X, F, G or U), found "]"`},
-	{`P=? [ "a" ]`, 11, `expected "U" (P[...] needs a path formula: X, F, G or U), found "]"`},
-	{`P=? [ "a" "b" ]`, 11, `expected "U" (P[...] needs a path formula: X, F, G or U), found "b"`},
+	{`P=? [ F<=99999999999999999999 "a" ]`, 10, `expected a step bound of at most 2147483647, found "99999999999999999999"`},
+	{`P=? [ ]`, 7, `expected a path formula (X, F, G, U, W or R), found "]"`},
+	{`P=? [ "a" ]`, 11, `expected "U", "W" or "R" (P[...] needs a path formula: X, F, G, U, W or R), found "]"`},
+	{`P=? [ "a" "b" ]`, 11, `expected "U", "W" or "R" (P[...] needs a path formula: X, F, G, U, W or R), found "b"`},
 	{`P=? [ "a" U ]`, 13, `expected a state formula after "U", found "]"`},
-	{`P=? [ F "a" ] x`, 15, `expected "&", "|", "=>", "<=>" or end of input, found "x"`},
-	{`"a" "b"`, 5, `expected "&", "|", "=>", "<=>" or end of input, found "b"`},
-	{`"a" | "b" U "c"`, 11, `expected "&", "|", "=>", "<=>" or end of input, found "U"`},
-	{`P=? [ F "a" ];`, 14, `expected "&", "|", "=>", "<=>" or end of input, found ";"`},
-	{`P=? [ F "a" ] #`, 15, `expected "&", "|", "=>", "<=>" or end of input, found unexpected character "#"`},
+	{`P=? [ F "a" ] x`, 15, `expected an operator or end of input, found "x"`},
+	{`"a" "b"`, 5, `expected an operator or end of input, found "b"`},
+	{`"a" | "b" U "c"`, 11, `expected an operator or end of input, found "U"`},
+	{`P=? [ F "a" ];`, 14, `expected an operator or end of input, found ";"`},
+	{`P=? [ F "a" ] #`, 15, `expected an operator or end of input, found "#"`},
 	{`P=? [ F "a" ] /* open`, 15, `expected "*/" to close the comment, found end of input`},
-	{`"a" &`, 6, `expected a state formula after "&", found end of input`},
-	{`"a" | | "b"`, 7, `expected a state formula after "|", found "|"`},
-	{`"a" => `, 8, `expected a state formula after "=>", found end of input`},
-	{`"a" <=> )`, 9, `expected a state formula after "<=>", found ")"`},
+	{`"a" &`, 6, `expected an expression after "&", found end of input`},
+	{`"a" | | "b"`, 7, `expected an expression after "|", found "|"`},
+	{`"a" => `, 8, `expected an expression after "=>", found end of input`},
+	{`"a" <=> )`, 9, `expected an expression after "<=>", found ")"`},
 	{`!`, 2, `expected a state formula after "!", found end of input`},
 	{`("a" & "b"`, 11, `expected ")" to close the "(" at column 1, found end of input`},
-	{`( )`, 3, `expected a state formula after "(", found ")"`},
+	{`( )`, 3, `expected an expression after "(", found ")"`},
 	{`F "a"`, 1, `expected a state formula, found "F"`},
 	{`U`, 1, `expected a state formula, found "U"`},
-	{`s`, 2, `expected a comparison (=, !=, <, <=, > or >=) after "s", found end of input`},
-	{`s => 3`, 3, `expected a comparison (=, !=, <, <=, > or >=) after "s", found "=>"`},
-	{`s=`, 3, `expected an integer after s=, found end of input`},
-	{`s=2.5`, 3, `expected an integer after s=, found "2.5"`},
-	{`s = 1e3`, 5, `expected an integer after s=, found "1e3"`},
-	{`s<99999999999999999999`, 3, `expected an integer that fits in 64 bits, found "99999999999999999999"`},
-	{`8=s`, 1, `expected a state formula, found "8"`},
+	{`s=`, 3, `expected an expression after "=", found end of input`},
 	{`R{`, 3, `expected a reward structure name ("name") or index (1, 2, ...) after R{, found end of input`},
 	{`R{"time" =? [ C ]`, 10, `expected "}" to close R{...}, found "="`},
 	{`R{"time"=? [ C ]`, 9, `expected "}" to close R{...}, found "="`},
@@ -374,21 +501,49 @@ var errorCases = []struct {
 	{`R{time}=? [ C ]`, 3, `expected a reward structure name ("name") or index (1, 2, ...) after R{, found "time"`},
 	{`R{"t"} [ C ]`, 8, `expected a bound (=?, <, <=, > or >=) after R{"t"}, found "["`},
 	{`R<=-1 [ C ]`, 4, `expected a finite reward bound >= 0, found "-1"`},
-	{`R<=1e999 [ C ]`, 4, `expected a finite reward bound >= 0, found "1e999"`},
-	{`R=? [ G "a" ]`, 7, `expected a reward kind (F φ, C<=k, C or I=k), found "G"`},
+	{`R<=1e999 [ C ]`, 4, `expected a number within float64's range, found "1e999"`},
+	{`R=? [ G "a" ]`, 7, `expected a reward kind (F φ, C<=k, C, I=k or S), found "G"`},
 	{`R=? [ F<=3 "a" ]`, 8, `expected a state formula after "F" (R[F φ] takes no step bound), found "<="`},
 	{`R=? [ C<3 ]`, 8, `expected "<=" (the only step bound is C<=k), found "<"`},
 	{`R=? [ C<=2.0 ]`, 10, `expected a non-negative integer step bound after C<=, found "2.0"`},
 	{`R=? [ I 3 ]`, 9, `expected "=" after "I" (I=k), found "3"`},
-	{`R=? [ I=-3 ]`, 9, `expected a non-negative integer step after I=, found "-"`},
+	{`R=? [ I=-3 ]`, 9, `expected a non-negative integer step after I=, found "-3"`},
 	{`R=? [ C "a" ]`, 9, `expected "]" to close R[...], found "a"`},
 	{`S=? [ "a"`, 10, `expected "]" to close S[...], found end of input`},
 	{`S>2 [ "a" ]`, 3, `expected a probability in [0,1], found "2"`},
 	{`S=? [ X "a" ]`, 7, `expected a state formula inside S[...], found "X"`},
 	{`P=? [ F "日本 ]`, 9, `expected a closing quote for the string, found end of input`},
-	{`"日本" & 日`, 8, `expected a state formula after "&", found unexpected character "日"`},
-	{"\"a\" & \x00", 7, `expected a state formula after "&", found unexpected character "\x00"`},
-	{`P=? [ F "a" ] & 1.`, 17, `expected a state formula after "&", found "1"`},
+	{`"日本" & 日`, 8, `expected an expression after "&", found unexpected character "日"`},
+	{"\"a\" & \x00", 7, `expected an expression after "&", found unexpected character "\x00"`},
+	{`P=? [ F "a" ] & 1.`, 18, `expected an operator or end of input, found unexpected character "."`},
+	// The extended language.
+	{`P=? [ F<=99999999999 "a" ]`, 10, `expected a step bound of at most 2147483647, found "99999999999"`},
+	{`P=? [ F[1 "a" ]`, 11, `expected "," in the step interval [a,b], found "a"`},
+	{`P=? [ F[1,2 "a" ]`, 13, `expected "]" to close the step interval [a,b], found "a"`},
+	{`P=? [ F[1,2.5] "a" ]`, 11, `expected a non-negative integer step bound in F[a,b], found "2.5"`},
+	{`P=? [ "a" W!=2 "b" ]`, 12, `expected a step bound (<=k, <k, >=k, >k, =k or [a,b]) after "W", found "!="`},
+	{`E "a"`, 3, `expected "[" after "E", found "a"`},
+	{`A [ "a" ]`, 9, `expected "U", "W" or "R" (A[...] needs a path formula: X, F, G, U, W or R), found "]"`},
+	{`filter(median, "a")`, 8, `expected a filter operator (min, max, argmin, argmax, count, sum, avg, first, range, forall, exists, print, printall, state), found "median"`},
+	{`filter(max "a")`, 12, `expected "," after filter(max, found "a"`},
+	{`filter(max, "a", "b", "c")`, 21, `expected "," or ")" to close filter(...), found ","`},
+	{`filter(max, )`, 13, `expected a property to filter, found ")"`},
+	{`min(1)`, 1, `expected two or more arguments for min, found 1`},
+	{`pow(1)`, 1, `expected 2 argument(s) for pow, found 1`},
+	{`floor(1, 2)`, 1, `expected 1 argument(s) for floor, found 2`},
+	{`sqrt(2)`, 1, `expected a function (min, max, floor, ceil, round, pow, mod or log), found "sqrt"`},
+	{`func(sqrt, 2)`, 6, `expected a function name (min, max, floor, ceil, round, pow, mod or log), found "sqrt"`},
+	{`max(1, 2`, 9, `expected "," or ")" to close the "(" at column 4, found end of input`},
+	{`a ? 1`, 6, `expected ":" in the conditional c ? a : b, found end of input`},
+	{`a ? 1 : `, 9, `expected an expression after ":", found end of input`},
+	{`# s`, 3, `expected "s" right after "#" (#s is the state index), found "s"`},
+	{`#x`, 2, `expected "s" right after "#" (#s is the state index), found "x"`},
+	{`x + `, 5, `expected an expression after "+", found end of input`},
+	{`- `, 3, `expected an expression after "-", found end of input`},
+	{`R=? [ C<=k ] * `, 16, `expected an expression after "*", found end of input`},
+	{`R=? [ S "a" ]`, 9, `expected "]" to close R[...], found "a"`},
+	{`P>=p [ F "a" ] [`, 16, `expected an operator or end of input, found "["`},
+	{`1e400 > 0`, 1, `expected a number within float64's range, found "1e400"`},
 }
 
 func TestParseErrors(t *testing.T) {
@@ -417,7 +572,7 @@ func TestParseErrors(t *testing.T) {
 
 func TestParseLongTokenInMessage(t *testing.T) {
 	_, err := Parse(`"a" ` + strings.Repeat("y", 100))
-	want := `column 5: expected "&", "|", "=>", "<=>" or end of input, found "` + strings.Repeat("y", 27) + `..."`
+	want := `column 5: expected an operator or end of input, found "` + strings.Repeat("y", 27) + `..."`
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v, want %s", err, want)
 	}
@@ -444,7 +599,6 @@ func TestParseNesting(t *testing.T) {
 	for _, src := range []string{
 		strings.Repeat("(", 5000),
 		strings.Repeat("!", 5000),
-		strings.Repeat(`"a" => `, 5000),
 		strings.Repeat(`P>0.5 [ F `, 5000),
 	} {
 		_, err := Parse(src)
@@ -466,12 +620,15 @@ func TestStringOfHandBuiltTrees(t *testing.T) {
 		want string
 	}{
 		{&Binary{Op: And, L: &Label{Name: "a"}, R: &Binary{Op: Or, L: &Label{Name: "b"}, R: &Bool{Value: true}}}, `"a" & ("b" | true)`},
-		{&Binary{Op: Implies, L: &Binary{Op: Iff, L: &Label{Name: "a"}, R: &Label{Name: "b"}}, R: &Label{Name: "c"}}, `("a" <=> "b") => "c"`},
+		{&Binary{Op: Implies, L: &Binary{Op: Iff, L: &Label{Name: "a"}, R: &Label{Name: "b"}}, R: &Label{Name: "c"}}, `"a" <=> "b" => "c"`},
 		{&Not{F: &Binary{Op: Iff, L: &Label{Name: "a"}, R: &Label{Name: "b"}}}, `!("a" <=> "b")`},
-		{&Prob{Bound: Bound{Op: GE, Value: 0.25}, Path: &Until{L: &Binary{Op: And, L: &Label{Name: "a"}, R: &Label{Name: "b"}}, R: &Label{Name: "c"}, Bounded: true, Bound: 7}}, `P>=0.25 [ ("a" & "b") U<=7 "c" ]`},
-		{&Reward{RewardName: "cost", Bound: Bound{Op: Query}, Kind: &Instant{K: 4}}, `R{"cost"}=? [ I=4 ]`},
-		{&Reward{RewardIndex: 3, Bound: Bound{Op: LT, Value: 2}, Kind: &Cumulative{Total: true}}, `R{3}<2 [ C ]`},
-		{&Steady{Bound: Bound{Op: LE, Value: 1}, F: &StateCmp{Var: "s", Op: NE, Value: -1}}, `S<=1 [ s!=-1 ]`},
+		{&Prob{Bound: Bound{Op: GE, Value: 0.25}, Path: &Until{L: &Binary{Op: And, L: &Label{Name: "a"}, R: &Label{Name: "b"}}, R: &Label{Name: "c"}, Steps: &Steps{Op: LE, K: &Num{Value: 7, Int: true}}}}, `P>=0.25 [ ("a" & "b") U<=7 "c" ]`},
+		{&Prob{Bound: Bound{Op: GE, Expr: &Ident{Name: "p"}}, Path: &Until{Op: W, L: &Label{Name: "a"}, R: &Label{Name: "c"}, Steps: &Steps{Interval: true, Lo: &Num{Value: 2, Int: true}, Hi: &Binary{Op: Add, L: &Ident{Name: "k"}, R: &Num{Value: 1, Int: true}}}}}, `P>=p [ "a" W[2,k+1] "c" ]`},
+		{&Reward{RewardName: "cost", Bound: Bound{Op: Query}, Kind: &Instant{K: &Num{Value: 4, Int: true}}}, `R{"cost"}=? [ I=4 ]`},
+		{&Reward{RewardIndex: 3, Bound: Bound{Op: LT, Value: 2}, Kind: &Cumulative{}}, `R{3}<2 [ C ]`},
+		{&Steady{Bound: Bound{Op: LE, Value: 1}, F: &Compare{Op: NE, L: &Ident{Name: "s"}, R: &Num{Value: -1, Int: true}}}, `S<=1 [ s!=-1 ]`},
+		{&Binary{Op: Mul, L: &Binary{Op: Add, L: &Num{Value: 1, Int: true}, R: &Num{Value: 2}}, R: &Neg{X: &Ident{Name: "x"}}}, `(1+2.0)*-x`},
+		{&Ternary{Cond: &Ternary{Cond: &Bool{Value: true}, Then: &Num{Value: 1}, Else: &Num{Value: 2}}, Then: &Num{Value: 3}, Else: &Ternary{Cond: &Bool{}, Then: &Num{Value: 4}, Else: &Num{Value: 5}}}, `(true ? 1.0 : 2.0) ? 3.0 : false ? 4.0 : 5.0`},
 		// Broken trees must still print, so that they can be shown in a checker's error.
 		{&Binary{Op: And}, `<nil> & <nil>`},
 		{&Prob{Bound: Bound{Op: Query}}, `P=? [ <nil> ]`},
@@ -511,16 +668,20 @@ func TestParseFile(t *testing.T) {
 		{Line: 11, Text: `"end"`},
 	}
 	formulas := []string{`P=? [ F "end" ]`, `P>=0.9 [ G "safe" ]`, `R{"time"}=? [ F "end" ]`, `S=? [ "busy" ]`, `P=? [ F "done" ]`, `R=? [ C<=10 ]`, `"end"`}
-	cols := []string{`Prob@10 Eventually@16 Label@18`, `Prob@1 Globally@10 Label@12`, `Reward@31 Reach@45 Label@47`, `Steady@3 Label@9`, `Prob@10 Eventually@16 Label@18`, `Reward@10 Cumulative@16`, `Label@1`}
+	cols := []string{`Prob@10 Eventually@16 Label@18`, `Prob@1 Globally@10 Label@12`, `Reward@31 Reach@45 Label@47`, `Steady@3 Label@9`, `Prob@10 Eventually@16 Label@18`, `Reward@10 Cumulative@16 Num@19`, `Label@1`}
 	for _, crlf := range []bool{false, true} {
 		src := propsFile
 		if crlf {
 			src = strings.ReplaceAll(src, "\n", "\r\n")
 		}
-		props, err := ParseFile(src)
+		file, err := ParseFile(src)
+		if err == nil {
+			err = file.Err()
+		}
 		if err != nil {
 			t.Fatalf("crlf %v: %v", crlf, err)
 		}
+		props := file.Props
 		if len(props) != len(want) {
 			t.Fatalf("crlf %v: got %d properties, want %d", crlf, len(props), len(want))
 		}
@@ -540,11 +701,62 @@ func TestParseFile(t *testing.T) {
 	}
 }
 
+func TestParseFileDeclarations(t *testing.T) {
+	src := "const double p = 0.3;\nconst int N;\nconst q = 2*p; const bool b = true\nlabel \"low\" = x<N;\n" +
+		"\"a\": P>=p [ F<=N \"low\" ]\nP=? [ F [ ]\n\"a\": P=? [ X b ]\n\"b\": 2*\"a\"\n"
+	file, err := ParseFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var consts []string
+	for _, c := range file.Consts {
+		consts = append(consts, fmt.Sprintf("%s %s=%v @%d:%d", c.Type, c.Name, c.Value, c.Line, c.Col))
+	}
+	want := "double p=0.3 @1:14|int N=<nil> @2:11|int q=2*p @3:7|bool b=true @3:27"
+	if got := strings.Join(consts, "|"); got != want {
+		t.Errorf("constants\n got %s\nwant %s", got, want)
+	}
+	if len(file.Labels) != 1 || file.Labels[0].Name != "low" || file.Labels[0].Expr.String() != "x<N" || file.Labels[0].Line != 4 {
+		t.Errorf("labels %+v", file.Labels)
+	}
+	// A bad property and a repeated name spoil only themselves.
+	var got []string
+	for _, p := range file.Props {
+		if p.Err != nil {
+			got = append(got, fmt.Sprintf("%d error %v", p.Line, p.Err))
+		} else {
+			got = append(got, fmt.Sprintf("%d %s: %s", p.Line, p.Name, p.Formula))
+		}
+	}
+	wantProps := []string{
+		`5 a: P>=p [ F<=N "low" ]`,
+		`6 error line 6, column 11: expected a non-negative integer step bound in F[a,b], found "]"`,
+		`7 error line 7, column 1: expected a property name not used before, found "a" (already used on line 5)`,
+		`8 b: 2*"a"`,
+	}
+	if strings.Join(got, "\n") != strings.Join(wantProps, "\n") {
+		t.Errorf("properties\n got %s\nwant %s", strings.Join(got, "\n"), strings.Join(wantProps, "\n"))
+	}
+	for _, tc := range []struct{ in, want string }{
+		{"const int N = 1;\nconst double N = 2;", `line 2, column 14: expected a constant name not declared before, found "N" (declared on line 1)`},
+		{"const int = 1;", `line 1, column 11: expected a constant name, found "="`},
+		{"const int P = 1;", `line 1, column 11: expected a constant name, found "P"`},
+		{"const int N 1;", `line 1, column 13: expected "=" or ";" after the constant's name, found "1"`},
+		{"const int N = ;", `line 1, column 15: expected a value after "N=", found ";"`},
+		{"label low = true;", `line 1, column 7: expected a label name in quotes after "label", found "low"`},
+		{"label \"low\" true;", `line 1, column 13: expected "=" after label "low", found "true"`},
+	} {
+		if _, err := ParseFile(tc.in); err == nil || err.Error() != tc.want {
+			t.Errorf("ParseFile(%q):\n got %v\nwant %s", tc.in, err, tc.want)
+		}
+	}
+}
+
 func TestParseFileEmpty(t *testing.T) {
 	for _, src := range []string{"", "\n\n", "// nothing\n/* at\nall */ ;; \n ; "} {
-		props, err := ParseFile(src)
-		if err != nil || len(props) != 0 {
-			t.Errorf("ParseFile(%q) = %v, %v; want no properties", src, props, err)
+		file, err := ParseFile(src)
+		if err != nil || len(file.Props) != 0 || len(file.Consts) != 0 {
+			t.Errorf("ParseFile(%q) = %+v, %v; want no properties", src, file, err)
 		}
 	}
 }
@@ -557,7 +769,7 @@ func TestParseFileErrors(t *testing.T) {
 		{"P=? [ F \"a\" ]\nP=? [ F \"b\" \nP=? [F \"c\"]", `line 2, column 13: expected "]" to close P[...], found end of line`},
 		{"P=? [ F \"a\" ]\r\nP=? [ F \"b\" \r\n", `line 2, column 14: expected "]" to close P[...], found end of line`},
 		{`P=? [ F "a"; ]`, `line 1, column 12: expected "]" to close P[...], found ";"`},
-		{`P=? [ F "a" ] P=? [ F "b" ]`, `line 1, column 15: expected "&", "|", "=>", "<=>", ";" or end of line, found "P"`},
+		{`P=? [ F "a" ] P=? [ F "b" ]`, `line 1, column 15: expected an operator, ";" or end of line, found "P"`},
 		{"\"a\": P=? [F \"x\"]\n\n\"a\": P=? [F \"y\"]", `line 3, column 1: expected a property name not used before, found "a" (already used on line 1)`},
 		{`"": P=? [F "a"]`, `line 1, column 1: expected a property name between the quotes, found ""`},
 		{"\"x\":\n", `line 1, column 5: expected a property, found end of line`},
@@ -566,11 +778,14 @@ func TestParseFileErrors(t *testing.T) {
 		{"// c\n\n  P=? [ F \"abc ]\nP=? [ F \"d\" ]", `line 3, column 11: expected a closing quote for the string, found end of line`},
 		{"P=? [ F \"a\" ] /* open\n\n", `line 1, column 15: expected "*/" to close the comment, found end of input`},
 		{"/* a\nb */ P>=1.5 [ F \"a\" ]", `line 2, column 9: expected a probability in [0,1], found "1.5"`},
-		{"P=? [ F /*\n*/ F \"a\" ]", `line 2, column 4: expected a state formula after "F", found "F"`},
-		{"name: P=? [ F \"a\" ]", `line 1, column 5: expected a comparison (=, !=, <, <=, > or >=) after "name", found ":"`},
+		{"P=? [ F /*\n*/ U \"a\" ]", `line 2, column 4: expected a state formula after "F", found "U"`},
+		{"name: P=? [ F \"a\" ]", `line 1, column 5: expected an operator, ";" or end of line, found ":"`},
 	}
 	for _, tc := range tests {
-		props, err := ParseFile(tc.in)
+		file, err := ParseFile(tc.in)
+		if err == nil {
+			err = file.Err()
+		}
 		if tc.want == "" {
 			if err != nil {
 				t.Errorf("ParseFile(%q): %v", tc.in, err)
@@ -579,14 +794,11 @@ func TestParseFileErrors(t *testing.T) {
 		}
 		var se *SyntaxError
 		if !errors.As(err, &se) {
-			t.Errorf("ParseFile(%q) = %v, %v; want *SyntaxError", tc.in, props, err)
+			t.Errorf("ParseFile(%q) = %v; want *SyntaxError", tc.in, err)
 			continue
 		}
 		if err.Error() != tc.want {
 			t.Errorf("ParseFile(%q):\n got %s\nwant %s", tc.in, err, tc.want)
-		}
-		if props != nil {
-			t.Errorf("ParseFile(%q) returned properties with its error", tc.in)
 		}
 	}
 }
@@ -650,12 +862,13 @@ func FuzzParse(f *testing.F) {
 
 func FuzzParseFile(f *testing.F) {
 	f.Add(propsFile)
+	f.Add("const double p = 0.3;\nconst int N;\nlabel \"low\" = x<N;\n\"a\": P>=p [ F<=N \"low\" ]\n\"b\": 2*\"a\"\n")
 	f.Add(strings.ReplaceAll(propsFile, "\n", "\r\n"))
 	for _, tc := range roundTrips {
 		f.Add(tc.in)
 	}
 	f.Fuzz(func(t *testing.T, src string) {
-		props, err := ParseFile(src)
+		file, err := ParseFile(src)
 		if err != nil {
 			var se *SyntaxError
 			if !errors.As(err, &se) || se.Line < 1 || se.Col < 1 {
@@ -663,14 +876,52 @@ func FuzzParseFile(f *testing.F) {
 			}
 			return
 		}
-		for _, p := range props {
-			if p.Line < 1 || p.Text == "" || p.Formula == nil {
+		for _, p := range file.Props {
+			if p.Line < 1 || p.Text == "" || (p.Formula == nil) == (p.Err == nil) {
 				t.Fatalf("ParseFile(%q): bad property %+v", src, p)
+			}
+			if p.Err != nil {
+				var se *SyntaxError
+				if !errors.As(p.Err, &se) || se.Line < 1 || se.Col < 1 {
+					t.Fatalf("ParseFile(%q): bad error %#v", src, p.Err)
+				}
+				continue
 			}
 			s := p.Formula.String()
 			if g, err := Parse(s); err != nil || g.String() != s {
 				t.Fatalf("ParseFile(%q): %q does not round-trip: %v", src, s, err)
 			}
 		}
+		for _, c := range file.Consts {
+			if c.Value != nil {
+				if g, err := Parse(c.Value.String()); err != nil || g.String() != c.Value.String() {
+					t.Fatalf("ParseFile(%q): constant %s = %s does not round-trip: %v", src, c.Name, c.Value, err)
+				}
+			}
+		}
 	})
+}
+
+// TestWalk: Walk visits the same nodes as the tests' own children, in the same order.
+func TestWalk(t *testing.T) {
+	for _, tc := range roundTrips {
+		f, err := Parse(tc.in)
+		if err != nil {
+			continue
+		}
+		var got []string
+		Walk(f, func(n Node) { got = append(got, fmt.Sprintf("%T@%d", n, n.Pos())) })
+		var want []string
+		var walk func(Node)
+		walk = func(n Node) {
+			want = append(want, fmt.Sprintf("%T@%d", n, n.Pos()))
+			for _, c := range children(n) {
+				walk(c)
+			}
+		}
+		walk(f)
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("Walk(%s):\n got %v\nwant %v", tc.in, got, want)
+		}
+	}
 }

@@ -1,0 +1,412 @@
+package checker
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/augur-perf/augur/markov/dtmc"
+	"github.com/augur-perf/augur/markov/pctl"
+)
+
+// LTL over a DTMC, by Courcoubetis and Yannakakis's construction (JACM 1995) rather than a
+// product with a deterministic automaton: each temporal subformula ψ whose operands are state
+// formulas is replaced by a fresh atomic proposition, on a chain in which every state s is split
+// into (s, ψ holds on the path from here) and (s, it does not), kept only where that has positive
+// probability. Going from (s, c) to (t, c') has probability P(s,t)·Pr_t(ψ=c') / Pr_s(ψ=c) when
+// c is what ψ's one-step unfolding at s gives for successor t with c' (X φ: φ(t); φ1 U φ2:
+// φ2(s) ∨ (φ1(s) ∧ c')), and 0 otherwise: conditioned on the truth of ψ the chain is again
+// Markov, and the new proposition is exactly ψ. Each operator at most doubles the chain, so a
+// formula with k temporal operators below the outermost one costs at most 2^k copies of the model;
+// no automaton has to be built or determinised. Step bounds are allowed on the outermost
+// operator only, which is checked on the final chain as a PCTL path formula.
+
+// maxLTLStates bounds the chain the construction may build.
+const maxLTLStates = 1 << 26
+
+// product is the chain after some refinements: every state is a copy of an original one, whose
+// weight is the probability, starting in the original state, that the new propositions take the
+// values this copy has.
+type product struct {
+	m      *dtmc.Model
+	orig   []int
+	weight []float64
+	atoms  int
+}
+
+// isLTL says whether a path formula has a temporal operator under another one.
+func isLTL(p pctl.PathFormula) bool {
+	found := false
+	pctl.Walk(p, func(n pctl.Node) {
+		switch n.(type) {
+		case *pctl.PathExpr, *pctl.LTL:
+			found = true
+		}
+	})
+	return found
+}
+
+// ltl reduces an LTL path formula to a chain and a formula on it: a PCTL path formula (its
+// outermost operator) or, for a Boolean combination, a state formula.
+func (e *evaluator) ltl(p pctl.PathFormula) (*product, *evaluator, pctl.PathFormula, pctl.StateFormula, error) {
+	cur := &product{m: e.m, orig: make([]int, e.m.N), weight: make([]float64, e.m.N)}
+	for s := range cur.orig {
+		cur.orig[s], cur.weight[s] = s, 1
+	}
+	if l, ok := p.(*pctl.LTL); ok {
+		f, err := e.reduce(cur, l.F)
+		if err != nil {
+			return nil, nil, nil, nil, err
+		}
+		ev, err := e.on(cur)
+		return cur, ev, nil, f, err
+	}
+	top, err := e.reducePath(cur, p)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	ev, err := e.on(cur)
+	return cur, ev, top, nil, err
+}
+
+// on is an evaluator for the product's chain, with this one's options and environment.
+func (e *evaluator) on(cur *product) (*evaluator, error) {
+	if cur.m == e.m {
+		return e, nil
+	}
+	g, err := newGraph(cur.m)
+	if err != nil {
+		return nil, err
+	}
+	return &evaluator{m: cur.m, g: g, opt: e.opt, env: e.env, depth: e.depth, stats: Stats{Method: e.stats.Method, Converged: true}}, nil
+}
+
+// ltlProb is P=? [ φ ] for LTL φ: Σ over the copies of s of weight·P(copy ⊨ reduced φ).
+func (e *evaluator) ltlProb(p pctl.PathFormula) (*values, error) {
+	cur, ev, top, f, err := e.ltl(p)
+	if err != nil {
+		return nil, err
+	}
+	x := make([]float64, e.m.N)
+	if top != nil {
+		v, err := ev.prob(top)
+		if err != nil {
+			return nil, err
+		}
+		for q, s := range cur.orig {
+			x[s] += cur.weight[q] * v.x[q]
+		}
+	} else {
+		sat, err := ev.sat(f)
+		if err != nil {
+			return nil, err
+		}
+		for q, s := range cur.orig {
+			if sat[q] {
+				x[s] += cur.weight[q]
+			}
+		}
+	}
+	e.mergeLTL(cur, ev)
+	return &values{x: x}, nil
+}
+
+// ltlQuant is E [ φ ] and A [ φ ] for LTL φ: P>0 holds where some copy of s (all of which have
+// positive weight) satisfies the reduced formula with positive probability, P>=1 where all do
+// with probability 1; both decided on the graph.
+func (e *evaluator) ltlQuant(q *pctl.Quant) ([]bool, error) {
+	cur, ev, top, f, err := e.ltl(q.Path)
+	if err != nil {
+		return nil, err
+	}
+	var sat []bool
+	if top != nil {
+		sat, err = ev.quant(&pctl.Quant{Forall: q.Forall, Path: top})
+	} else {
+		sat, err = ev.sat(f)
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := make([]bool, e.m.N)
+	for s := range out {
+		out[s] = q.Forall
+	}
+	for c, s := range cur.orig {
+		if sat[c] != q.Forall {
+			out[s] = !q.Forall
+		}
+	}
+	e.mergeLTL(cur, ev)
+	return out, nil
+}
+
+func (e *evaluator) mergeLTL(cur *product, ev *evaluator) {
+	if ev != e {
+		e.stats.merge(ev.stats)
+	}
+	if cur.atoms > 0 {
+		e.stats.Notes = append(e.stats.Notes, fmt.Sprintf("LTL: %d temporal subformulas replaced by propositions on a chain of %d states (Courcoubetis-Yannakakis), in floating point", cur.atoms, cur.m.N))
+	}
+}
+
+// reduce replaces every path formula in f by a fresh proposition, refining cur for each.
+func (e *evaluator) reduce(cur *product, f pctl.StateFormula) (pctl.StateFormula, error) {
+	switch f := f.(type) {
+	case *pctl.PathExpr:
+		p, err := e.reducePath(cur, f.P)
+		if err != nil {
+			return nil, err
+		}
+		return e.refine(cur, p, f)
+	case *pctl.Not:
+		x, err := e.reduce(cur, f.F)
+		if err != nil {
+			return nil, err
+		}
+		return &pctl.Not{F: x}, nil
+	case *pctl.Binary:
+		l, err := e.reduce(cur, f.L)
+		if err != nil {
+			return nil, err
+		}
+		r, err := e.reduce(cur, f.R)
+		if err != nil {
+			return nil, err
+		}
+		return &pctl.Binary{Op: f.Op, L: l, R: r}, nil
+	case *pctl.Compare:
+		l, err := e.reduce(cur, f.L)
+		if err != nil {
+			return nil, err
+		}
+		r, err := e.reduce(cur, f.R)
+		if err != nil {
+			return nil, err
+		}
+		return &pctl.Compare{Op: f.Op, L: l, R: r}, nil
+	case *pctl.Ternary:
+		c, err := e.reduce(cur, f.Cond)
+		if err != nil {
+			return nil, err
+		}
+		a, err := e.reduce(cur, f.Then)
+		if err != nil {
+			return nil, err
+		}
+		b, err := e.reduce(cur, f.Else)
+		if err != nil {
+			return nil, err
+		}
+		return &pctl.Ternary{Cond: c, Then: a, Else: b}, nil
+	}
+	// The parser allows path formulas nowhere else.
+	return f, nil
+}
+
+// reducePath reduces the operands of a path formula to state formulas.
+func (e *evaluator) reducePath(cur *product, p pctl.PathFormula) (pctl.PathFormula, error) {
+	var err error
+	switch p := p.(type) {
+	case *pctl.Next:
+		n := *p
+		n.F, err = e.reduce(cur, p.F)
+		return &n, err
+	case *pctl.Eventually:
+		n := *p
+		n.F, err = e.reduce(cur, p.F)
+		return &n, err
+	case *pctl.Globally:
+		n := *p
+		n.F, err = e.reduce(cur, p.F)
+		return &n, err
+	case *pctl.Until:
+		n := *p
+		if n.L, err = e.reduce(cur, p.L); err != nil {
+			return nil, err
+		}
+		n.R, err = e.reduce(cur, p.R)
+		return &n, err
+	}
+	return nil, fmt.Errorf("unsupported path formula %s", p)
+}
+
+// refine splits cur by the truth of p (whose operands are state formulas of cur) and returns
+// the proposition that now stands for it.
+func (e *evaluator) refine(cur *product, p pctl.PathFormula, at pctl.Node) (pctl.StateFormula, error) {
+	ev, err := e.on(cur)
+	if err != nil {
+		return nil, err
+	}
+	m := cur.m
+	n := m.N
+	// u is the probability of the unnegated form; unfold gives u's truth at s from the next
+	// state t and u's truth there.
+	var u []float64
+	var canT, canF []bool
+	var unfold func(s, t int, next bool) bool
+	negate := false
+	if x, ok := p.(*pctl.Next); ok {
+		phi, err := ev.sat(x.F)
+		if err != nil {
+			return nil, err
+		}
+		canT, canF = ev.successors(phi, false), not(ev.successors(phi, true))
+		u = ev.next(phi).x
+		unfold = func(_, t int, _ bool) bool { return phi[t] }
+	} else {
+		f, err := ev.toUntil(p)
+		if err != nil {
+			return nil, err
+		}
+		if f.lo != 0 || f.hi >= 0 {
+			return nil, &PositionError{at.Pos(), fmt.Sprintf("step bounds inside an LTL formula are supported on the outermost temporal operator only, not on %s", p)}
+		}
+		no := ev.g.prob0(f.l, f.r)
+		yes := ev.g.prob1(f.l, f.r, no)
+		v, err := ev.until(f.l, f.r)
+		if err != nil {
+			return nil, err
+		}
+		u, canT, canF, negate = v.x, not(no), not(yes), f.negate
+		l, r := f.l, f.r
+		unfold = func(s, _ int, next bool) bool { return r[s] || (l[s] && next) }
+	}
+	if ev != e {
+		e.stats.merge(ev.stats)
+	}
+	count := 0
+	for s := 0; s < n; s++ {
+		if canT[s] {
+			count++
+		}
+		if canF[s] {
+			count++
+		}
+	}
+	if count > maxLTLStates {
+		return nil, &PositionError{at.Pos(), fmt.Sprintf("the LTL construction needs more than %d states", maxLTLStates)}
+	}
+	// Copies in state order, the true copy first.
+	idx := make([][2]int32, n)
+	src := make([]int, 0, count) // the state of cur each copy was made from
+	next := &product{orig: make([]int, 0, count), weight: make([]float64, 0, count), atoms: cur.atoms + 1}
+	for s := 0; s < n; s++ {
+		idx[s] = [2]int32{-1, -1}
+		for c, ok := range [2]bool{canT[s], canF[s]} {
+			if ok {
+				w := u[s]
+				if c == 1 {
+					w = 1 - u[s]
+				}
+				idx[s][c] = int32(len(next.orig))
+				src = append(src, s)
+				next.orig = append(next.orig, cur.orig[s])
+				next.weight = append(next.weight, cur.weight[s]*w)
+			}
+		}
+	}
+	b := dtmc.NewBuilder(count)
+	atom := "ltl\n" + strconv.Itoa(next.atoms) // no parsed label can hold a newline
+	b.DeclareLabel(atom)
+	for s := 0; s < n; s++ {
+		for c := 0; c < 2; c++ {
+			q := idx[s][c]
+			if q < 0 {
+				continue
+			}
+			truth := c == 0
+			if truth != negate {
+				b.Label(atom, int(q))
+			}
+			cols, probs := m.Row(s)
+			sum := 0.0
+			type arc struct {
+				to int
+				w  float64
+			}
+			var arcs []arc
+			for k, t := range cols {
+				for c2 := 0; c2 < 2; c2++ {
+					if idx[t][c2] < 0 || unfold(s, t, c2 == 0) != truth {
+						continue
+					}
+					w := u[t]
+					if c2 == 1 {
+						w = 1 - u[t]
+					}
+					if w = probs[k] * w; w > 0 {
+						arcs = append(arcs, arc{int(idx[t][c2]), w})
+						sum += w
+					}
+				}
+			}
+			if sum == 0 {
+				return nil, &PositionError{at.Pos(), fmt.Sprintf("the LTL construction lost all probability in state %d (the probabilities of %s underflow)", s, p)}
+			}
+			// Dividing by the row's sum rather than by Pr_s(ψ=c) keeps rows stochastic to rounding.
+			for _, a := range arcs {
+				b.Add(int(q), a.to, a.w/sum)
+			}
+		}
+	}
+	for name, st := range m.Labels {
+		b.DeclareLabel(name)
+		for _, s := range st {
+			for c := 0; c < 2; c++ {
+				if q := idx[s][c]; q >= 0 {
+					b.Label(name, int(q))
+				}
+			}
+		}
+	}
+	// "init" is the original chain's, carried to its copies.
+	if _, ok := m.Labels["init"]; !ok {
+		init, _ := m.Label("init")
+		b.DeclareLabel("init")
+		for _, s := range init {
+			for c := 0; c < 2; c++ {
+				if q := idx[s][c]; q >= 0 {
+					b.Label("init", int(q))
+				}
+			}
+		}
+	}
+	b.SetInit(0)
+	nm, err := b.Build()
+	if err != nil {
+		return nil, fmt.Errorf("LTL construction: %v", err)
+	}
+	if m.Vars != nil {
+		k := len(m.Vars.Names)
+		vals := make([]int, 0, count*k)
+		for _, s := range src {
+			vals = append(vals, m.Vars.Values[s*k:(s+1)*k]...)
+		}
+		nm.Vars = &dtmc.Vars{Names: m.Vars.Names, Bool: m.Vars.Bool, Values: vals}
+	}
+	// Reward structures carry over to the copies, so that operators nested in the formula mean
+	// on the chain what they meant on the model.
+	for _, r := range m.Rewards {
+		nr := &dtmc.Reward{Name: r.Name}
+		if r.State != nil {
+			nr.State = make([]float64, count)
+			for q, s := range src {
+				nr.State[q] = r.State[s]
+			}
+		}
+		if r.Trans != nil {
+			nr.Trans = make([]float64, nm.NumTransitions())
+			for q, s := range src {
+				for k := nm.RowPtr[q]; k < nm.RowPtr[q+1]; k++ {
+					if j, ok := m.Find(s, src[nm.Col[k]]); ok {
+						nr.Trans[k] = r.Trans[j]
+					}
+				}
+			}
+		}
+		nm.Rewards = append(nm.Rewards, nr)
+	}
+	next.m = nm
+	*cur = *next
+	return &pctl.Label{Name: atom}, nil
+}
