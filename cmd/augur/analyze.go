@@ -102,6 +102,9 @@ type analyzeFlags struct {
 }
 
 func runAnalyze(args []string, stdout, stderr io.Writer) error {
+	if isPackageArgs(args) {
+		return runAnalyzePkgs(args, stdout, stderr)
+	}
 	c := commandNamed("analyze")
 	fs := c.flags(stderr)
 	var fl analyzeFlags

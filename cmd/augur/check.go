@@ -8,6 +8,7 @@ import (
 	"maps"
 	"math"
 	"os"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -18,6 +19,7 @@ import (
 	"github.com/augur-perf/augur/markov/dtmc"
 	"github.com/augur-perf/augur/markov/modelio"
 	"github.com/augur-perf/augur/markov/pctl"
+	"github.com/augur-perf/augur/markov/prism"
 )
 
 func init() {
@@ -27,9 +29,11 @@ func init() {
 		usage:   "MODEL [--prop 'PROPERTY']... [--props FILE] [--const name=value,...] [options]",
 		help: `Checks PCTL properties of a discrete-time Markov chain with PRISM's semantics.
 
-MODEL is augur's JSON model (model.json), PRISM's -exportmodel files (give the .tra; the .lab,
-.sta, .srew and .trew files beside it are found by name), or Storm's explicit files (a .tra
-beginning with "dtmc"; the .lab and .rew/.srew/.trew beside it).
+MODEL is augur's JSON model (model.json), a model in the PRISM language (.pm, .prism, .nm; the
+DTMC subset: constants, formulas, labels, globals, modules synchronising on actions, renaming,
+init ... endinit, rewards; its undefined constants come from --const), PRISM's -exportmodel
+files (give the .tra; the .lab, .sta, .srew and .trew files beside it are found by name), or
+Storm's explicit files (a .tra beginning with "dtmc"; the .lab and .rew/.srew/.trew beside it).
 
 Properties use PRISM's syntax for DTMCs: P=? [ F "end" ], P>=0.9 [ "a" U<=10 "b" ], step bounds
 <k <=k >k >=k =k [a,b] on F, G, U, W (weak until) and R (release); R{"time"}=? [ F "end" ],
@@ -91,7 +95,7 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m, err := modelio.Load(pos[0])
+	m, consts, err := loadModel(pos[0], consts)
 	if err != nil {
 		return err
 	}
@@ -608,4 +612,60 @@ func writeCheckJSON(w io.Writer, path string, m *dtmc.Model, runs []checkRun, al
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(out)
+}
+
+// loadModel reads MODEL: a PRISM-language model (.pm, .prism, .nm; its undefined constants taken
+// from --const, which keeps the rest for the properties) or any format modelio reads.
+func loadModel(path string, consts []string) (*dtmc.Model, []string, error) {
+	switch filepath.Ext(path) {
+	case ".pm", ".prism", ".nm":
+	default:
+		m, err := modelio.Load(path)
+		return m, consts, err
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	undefined, err := prism.Undefined(string(src))
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s:%v", path, err)
+	}
+	given := map[string]string{}
+	var rest []string
+	for _, spec := range consts {
+		var keep []string
+		for _, def := range strings.Split(spec, ",") {
+			name, val, _ := strings.Cut(strings.TrimSpace(def), "=")
+			if slices.Contains(undefined, name) {
+				if strings.Contains(val, ":") {
+					return nil, nil, usagef("--const %s: a range of a model constant is not supported (one value per run)", def)
+				}
+				given[name] = val
+				continue
+			}
+			keep = append(keep, def)
+		}
+		if len(keep) > 0 {
+			rest = append(rest, strings.Join(keep, ","))
+		}
+	}
+	var missing []string
+	for _, name := range undefined {
+		if _, ok := given[name]; !ok {
+			missing = append(missing, name)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, nil, usagef("%s leaves constants %s undefined: give them with --const %s=...", path, strings.Join(missing, ", "), missing[0])
+	}
+	r, err := prism.Parse(string(src), prism.Options{Consts: given})
+	if err != nil {
+		var pe *prism.Error
+		if errors.As(err, &pe) {
+			return nil, nil, fmt.Errorf("%s:%v", path, err)
+		}
+		return nil, nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return r.Model, rest, nil
 }

@@ -169,3 +169,22 @@ func TestCheckSeveralInitialStates(t *testing.T) {
 		t.Errorf("exit %d\n%s\n%s", code, out, errs)
 	}
 }
+
+// A model in the PRISM language, its constant from --const, properties over its variables by
+// name, and an experiment over a property constant.
+func TestCheckPRISMLanguage(t *testing.T) {
+	code, out, errs := runCLI(t, "check", "examples/die/die.pm", "--const", "p=0.5,k=1:6", "--prop", `P=? [ F s=7 & d=k ]`, "--prop", `R{"coin_flips"}=? [ F "done" ]`, "--method", "exact")
+	if code != 0 || strings.Count(out, "(exact: 1/6)") != 6 || !strings.Contains(out, "(exact: 11/3)") || !strings.Contains(out, "13 states, 20 transitions") {
+		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	code, _, errs = runCLI(t, "check", "examples/die/die.pm", "--prop", `P=? [ F "done" ]`)
+	if code != exitUsage || !strings.Contains(errs, "leaves constants p undefined") {
+		t.Errorf("no --const p: exit %d\n%s", code, errs)
+	}
+	bad := filepath.Join(t.TempDir(), "bad.pm")
+	os.WriteFile(bad, []byte("dtmc\nmodule m\n x : [0..1] init 0;\n [] x=0 -> 0.5 : (x'=1);\nendmodule\n"), 0o644)
+	code, _, errs = runCLI(t, "check", bad, "--prop", `P=? [ F x=1 ]`)
+	if code != exitFailed || !strings.Contains(errs, "bad.pm:4:2: the command's probabilities sum to 0.5, not 1") {
+		t.Errorf("a command that is not a distribution: exit %d\n%s", code, errs)
+	}
+}

@@ -31,7 +31,24 @@ type Result struct {
 	Deadlocks int
 }
 
-// Parse reads a model in the PRISM language and builds its reachable state space.
+// Undefined lists the constants the model declares without a value, in declaration order: the
+// ones Options.Consts must give.
+func Undefined(src string) ([]string, error) {
+	f, err := parseFile(src)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, c := range f.consts {
+		if c.e == nil {
+			out = append(out, c.name)
+		}
+	}
+	return out, nil
+}
+
+// Parse reads a model in the PRISM language and builds its reachable state space. The model's
+// variables become its dtmc.Vars, so properties can name them.
 func Parse(src string, o Options) (*Result, error) {
 	f, err := parseFile(src)
 	if err != nil {
@@ -696,9 +713,18 @@ func (b *builder) explore(maxStates int) (*Result, error) {
 		return nil, err
 	}
 	res := &Result{Model: m, States: states, Deadlocks: len(deadlocks)}
+	vars := &dtmc.Vars{Values: make([]int, 0, len(states)*len(b.slots))}
 	for _, s := range b.slots {
 		res.Vars = append(res.Vars, s.name)
+		vars.Names = append(vars.Names, s.name)
+		vars.Bool = append(vars.Bool, s.isBool)
 	}
+	for _, st := range states {
+		for _, v := range st {
+			vars.Values = append(vars.Values, int(v))
+		}
+	}
+	m.Vars = vars
 	return res, nil
 }
 

@@ -1,0 +1,52 @@
+package main
+
+import (
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+)
+
+// analyze PKGS ranks every invoked function by its inclusive expected reward per call: the
+// recursion in analyze/calls/testdata (Walk recurses with probability 3/4) composes to about
+// 2/(1-3/4) = 8, and Top, which calls Walk twice and Leaf once, to its own 0.5 plus theirs.
+func TestAnalyzePackages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs an instrumented workload")
+	}
+	code, out, errs := runCLI(t, "analyze", "./rec", "--dir", "analyze/calls/testdata", "--json", "--", "go", "test", "./rec")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	var got struct {
+		Reward string `json:"reward"`
+		Funcs  []struct {
+			Func      string             `json:"function"`
+			Exclusive float64            `json:"exclusive"`
+			Inclusive float64            `json:"inclusive"`
+			Calls     map[string]float64 `json:"calls_per_invocation"`
+		} `json:"functions"`
+		Dynamic []string `json:"dynamic_call_sites"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if got.Reward != "cost" || len(got.Funcs) < 3 || got.Funcs[0].Func != "example.com/rec.Top" {
+		t.Fatalf("%+v", got)
+	}
+	top, walk := got.Funcs[0], got.Funcs[1]
+	f := walk.Calls["example.com/rec.Walk"]
+	if walk.Func != "example.com/rec.Walk" || math.Abs(walk.Inclusive-2/(1-f)) > 1e-9 || math.Abs(f-0.75) > 0.03 {
+		t.Errorf("Walk: %+v", walk)
+	}
+	if want := 0.5 + 2*walk.Inclusive + 1; math.Abs(top.Inclusive-want) > 1e-9 {
+		t.Errorf("Top inclusive %v, want %v", top.Inclusive, want)
+	}
+	if len(got.Dynamic) != 1 || !strings.HasSuffix(got.Dynamic[0], "rec.go:40:22") {
+		t.Errorf("dynamic call sites %v", got.Dynamic)
+	}
+	code, _, errs = runCLI(t, "analyze", "./rec", "--dir", "analyze/calls/testdata")
+	if code != exitUsage || !strings.Contains(errs, "--profile") {
+		t.Errorf("no profile: exit %d\n%s", code, errs)
+	}
+}
