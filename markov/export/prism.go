@@ -48,11 +48,17 @@ func (p *PRISMModel) ConstFlag() string {
 	return strings.Join(parts, ",")
 }
 
-// ValuesFile lists the parametric constants one "name=value" per line, in declaration order.
+// ValuesFile lists the parametric constants one "name=value" per line, in declaration order,
+// each as the exact fraction where the model has one (p19_true=10/11: the count ratio, not 16
+// rounded digits), else as the shortest decimal of its float.
 func (p *PRISMModel) ValuesFile() string {
 	var b strings.Builder
 	for _, c := range p.Consts {
-		b.WriteString(c.Name + "=" + formatFloat(c.Value) + "\n")
+		v := formatFloat(c.Value)
+		if c.Exact != nil {
+			v = c.Exact.RatString()
+		}
+		b.WriteString(c.Name + "=" + v + "\n")
 	}
 	return b.String()
 }
