@@ -395,10 +395,15 @@ func (e *evaluator) iterate(k int, start []float64, inexact bool, add func(int) 
 	return &values{x: x, lo: lo, hi: hi}
 }
 
-// capped caps upper bounds of probabilities at 1.
+// capped keeps probabilities and their bounds within [0, 1]: outward rounding may carry a
+// bound, and the midpoint with it, an ulp past either end.
 func (v *values) capped() *values {
 	for s := range v.hi {
 		v.hi[s] = math.Min(v.hi[s], 1)
+		v.lo[s] = math.Max(v.lo[s], 0)
+	}
+	for s := range v.x {
+		v.x[s] = math.Min(math.Max(v.x[s], 0), 1)
 	}
 	return v
 }

@@ -117,8 +117,14 @@ func TestTemporalOperators(t *testing.T) {
 		for _, meth := range allMethods {
 			r := check(t, cyc, c.prop, Options{Method: meth})
 			for s, w := range c.want {
-				if r.Values[s] != w {
-					t.Errorf("%v %s in state %d = %v, want %v", meth, c.prop, s, r.Values[s], w)
+				got := r.Values[s]
+				// The interval method rounds its bounds outward: its point may sit a few
+				// subnormal ulps off an exact 0, inside bounds that contain the truth.
+				if meth == Interval && math.Abs(got-w) <= 1e-300 && r.Lo[s] <= w && w <= r.Hi[s] {
+					continue
+				}
+				if got != w {
+					t.Errorf("%v %s in state %d = %v, want %v", meth, c.prop, s, got, w)
 				}
 			}
 		}
@@ -455,7 +461,9 @@ func TestLTL(t *testing.T) {
 		for _, c := range cases {
 			r := check(t, c.m, c.prop, Options{Method: meth})
 			for s, w := range c.want {
-				if !near(r.Values[s], w, 1e-9) {
+				// The interval method's outward rounding may leave its point a few subnormal
+				// ulps off an exact 0.
+				if !near(r.Values[s], w, 1e-9) && !(meth == Interval && math.Abs(r.Values[s]-w) <= 1e-300) {
 					t.Errorf("%v %s in state %d = %.17g, want %.17g", meth, c.prop, s, r.Values[s], w)
 				}
 			}

@@ -175,7 +175,7 @@ func (e *evaluator) stepsWithin(v *values, l []bool, lo int) *values {
 		out.lo = e.iterate(lo, v.lo, false, zero, inL).lo
 		out.hi = e.iterate(lo, v.hi, false, zero, inL).hi
 	}
-	return out
+	return out.capped()
 }
 
 // quant is E [ path ] (P>0) and A [ path ] (P>=1), decided on the graph alone, so that no

@@ -2,12 +2,15 @@ package study
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/augur-perf/augur/options/regions"
 	"github.com/augur-perf/augur/options/runner"
+	"github.com/augur-perf/augur/options/taint"
 )
 
 // The numeric example end to end: -size, measured at four values, becomes a curve whose shape is
@@ -31,6 +34,22 @@ func TestNumericOption(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// A timed measurement on a shared machine can be swamped by its neighbours: a second, fresh
+	// measurement is taken before the test fails (the figures of both are logged).
+	var problems []string
+	for attempt := 1; attempt <= 2; attempt++ {
+		if problems = measureNumeric(t, dir, res, before, after); len(problems) == 0 {
+			return
+		}
+		t.Logf("attempt %d: %s", attempt, strings.Join(problems, "; "))
+	}
+	t.Error(strings.Join(problems, "\n"))
+}
+
+// measureNumeric measures the example, checks the model's terms and its predictions at held-out
+// sizes, and returns what is wrong.
+func measureNumeric(t *testing.T, dir string, res *taint.Result, before, after []regions.Region) []string {
+	var problems []string
 	// 4 ms units: a sleep's overshoot (a fraction of a millisecond on a loaded machine) stays a
 	// few per cent of a step.
 	target := Target{Pkg: "./examples/numeric", Args: []string{"-unit=4ms"}}
@@ -55,7 +74,7 @@ func TestNumericOption(t *testing.T) {
 	}
 	for name, want := range map[string]float64{"size": unit / 64, "log2(size)": unit, "cache·log2(size)": -unit / 2} {
 		if got := coef(name); math.Abs(got-want) > 0.25*math.Abs(want) {
-			t.Errorf("term %s = %.4g s, want %.4g s (±25%%: sleeps overshoot on a loaded machine)", name, got, want)
+			problems = append(problems, fmt.Sprintf("term %s = %.4g s, want %.4g s (±25%%: sleeps overshoot on a loaded machine)", name, got, want))
 		}
 	}
 	ev, err := EvaluateValues(context.Background(), dir, res, mf, map[string][]string{"size": {"128", "512", "2048", "8192"}}, EvaluateOptions{Target: target, Reps: 3})
@@ -74,6 +93,7 @@ func TestNumericOption(t *testing.T) {
 	}
 	t.Logf("held-out MAPE: %.2f%%", ev.MAPE)
 	if ev.MAPE > 10 {
-		t.Errorf("held-out MAPE %.2f%% > 10%%", ev.MAPE)
+		problems = append(problems, fmt.Sprintf("held-out MAPE %.2f%% > 10%%", ev.MAPE))
 	}
+	return problems
 }
