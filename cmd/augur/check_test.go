@@ -188,3 +188,36 @@ func TestCheckPRISMLanguage(t *testing.T) {
 		t.Errorf("a command that is not a distribution: exit %d\n%s", code, errs)
 	}
 }
+
+// augur param: L1's expected time as a rational function of its two branch probabilities, exact
+// at the model's values, with its sensitivities.
+func TestParam(t *testing.T) {
+	dir := t.TempDir()
+	code, _, errs := runCLI(t, "analyze", "github.com/augur-perf/augur/examples/distance.L1", "--profile", "examples/distance/usage.json", "--emit", "json", "-o", filepath.Join(dir, "l1"))
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	code, out, errs := runCLI(t, "param", filepath.Join(dir, "l1.json"), "--prop", `R{"time"}=? [ F "end" ]`, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	var got struct {
+		Function    string `json:"function"`
+		Value       string `json:"value"`
+		Sensitivity []struct {
+			Param string `json:"param"`
+			Exact string `json:"derivative"`
+		} `json:"sensitivities"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	// E = 2.5·(1-a)·b/(1-b) at a = 1/10, b = 10/11: 45/2; ∂E/∂b = 2.5·(1-a)/(1-b)² = 1089/4.
+	if got.Value != "45/2" || len(got.Sensitivity) != 2 || got.Sensitivity[1].Exact != "1089/4" || got.Sensitivity[0].Exact != "-25" {
+		t.Errorf("%+v", got)
+	}
+	code, _, _ = runCLI(t, "param", filepath.Join(dir, "l1.json"), "--prop", `P=? [ G "end" ]`)
+	if code != exitUsage {
+		t.Errorf("an unsupported property shape: exit %d", code)
+	}
+}

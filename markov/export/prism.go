@@ -240,6 +240,18 @@ func (w *prismWriter) actions() error {
 	return nil
 }
 
+// ParamNames names the parameters of m as the parametric PRISM export declares them: per
+// transition, the constant standing for its probability ("" for the last successor of a state,
+// which is 1 minus the others, and for states with one successor), and the constants with the
+// model's values, in declaration order.
+func ParamNames(m *dtmc.Model) ([]string, []Const, error) {
+	w := &prismWriter{m: m, opt: PRISMOptions{Parametric: true, Module: "main", Var: "s"}}
+	if err := w.parameters(); err != nil {
+		return nil, nil, err
+	}
+	return w.name, w.consts, nil
+}
+
 // parameters names the constants of a parametric export.
 func (w *prismWriter) parameters() error {
 	m := w.m
