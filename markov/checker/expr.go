@@ -378,6 +378,9 @@ func (e *evaluator) compare(f *pctl.Compare) (*vec, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := e.checkIndex(f, l, r); err != nil {
+		return nil, err
+	}
 	out := make([]bool, e.m.N)
 	switch {
 	case l.isBool() && r.isBool() && (f.Op == pctl.EQ || f.Op == pctl.NE):
@@ -394,6 +397,37 @@ func (e *evaluator) compare(f *pctl.Compare) (*vec, error) {
 		}
 	}
 	return e.boolVec(out, l.Const && r.Const), nil
+}
+
+// checkIndex refuses a state index compared for equality with a constant that names no state
+// (#s=99 on a 10-state model): a typo, not a property that is false everywhere.
+func (e *evaluator) checkIndex(f *pctl.Compare, l, r *vec) error {
+	if f.Op != pctl.EQ && f.Op != pctl.NE {
+		return nil
+	}
+	idx, other, ov := f.L, f.R, r
+	if !e.isIndex(idx) {
+		idx, other, ov = f.R, f.L, l
+	}
+	if !e.isIndex(idx) || ov.isBool() || !ov.Const {
+		return nil
+	}
+	if v := ov.v.x[0]; v != math.Trunc(v) || v < 0 || v >= float64(e.m.N) {
+		return &PositionError{other.Pos(), fmt.Sprintf("state %v does not exist: the model's states are 0..%d", v, e.m.N-1)}
+	}
+	return nil
+}
+
+// isIndex reports whether f stands for the state index: #s, or s in a model without variables.
+func (e *evaluator) isIndex(f pctl.StateFormula) bool {
+	switch f := f.(type) {
+	case *pctl.StateIndex:
+		return true
+	case *pctl.Ident:
+		_, isConst := e.env.Consts[f.Name]
+		return f.Name == "s" && !isConst && (e.m.Vars == nil || e.m.Vars.Index("s") < 0)
+	}
+	return false
 }
 
 func (e *evaluator) ternary(f *pctl.Ternary) (*vec, error) {

@@ -551,3 +551,24 @@ func TestConstantTypes(t *testing.T) {
 		}
 	}
 }
+
+// A state index compared with a state that does not exist is an error at its column, not a
+// property that is false everywhere.
+func TestStateIndexOutOfRange(t *testing.T) {
+	m := cycle()
+	for _, prop := range []string{`P=? [ F #s=99 ]`, `P=? [ F s=3 ]`, `P=? [ F 1.5=#s ]`} {
+		f, err := pctl.Parse(prop)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, err = Check(m, f, Options{})
+		var pe *PositionError
+		if !errors.As(err, &pe) || !strings.Contains(err.Error(), "does not exist: the model's states are 0..2") {
+			t.Errorf("%s: %v", prop, err)
+		}
+	}
+	f, _ := pctl.Parse(`P=? [ F #s=2 ]`)
+	if _, err := Check(m, f, Options{}); err != nil {
+		t.Errorf("an existing state: %v", err)
+	}
+}
