@@ -15,9 +15,9 @@ func main() {
 	unit := flag.Duration("unit", time.Millisecond, "the time one unit of work takes")
 	flag.Parse()
 
-	// Copying costs one unit per 64 elements.
+	// Copying costs one unit per 256 elements.
 	if *size > 0 {
-		time.Sleep(time.Duration(*size) * *unit / 64)
+		time.Sleep(time.Duration(*size) * *unit / 256)
 	}
 	// The descent costs one unit per level, half with the cache.
 	for n := *size; n > 1; n /= 2 {
