@@ -99,6 +99,8 @@ type analyzeFlags struct {
 	all      bool
 	by       string
 	timing   timeOptions
+	ci       float64
+	spread   bool
 }
 
 func runAnalyze(args []string, stdout, stderr io.Writer) error {
@@ -126,6 +128,8 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	fs.BoolVar(&fl.uninvok, "allow-uninvoked", false, "analyse even when the profile never invoked FUNC (every decision then follows --unseen)")
 	fs.BoolVar(&fl.all, "all", false, "list every statement in the hot spots, not only the top 20")
 	fs.StringVar(&fl.by, "by", "", "the reward hot spots are sorted by (default: measured time, else \"time\", else the first)")
+	fs.Float64Var(&fl.ci, "ci", 0, "error bars: Bayesian and bootstrap intervals at this level (0.95) from the counts the model was estimated on")
+	fs.BoolVar(&fl.spread, "spread", false, "each reward's standard deviation and percentiles (p50, p90, p99) per call, not only its mean")
 	flagArgs, workload := splitWorkload(args)
 	pos, err := parse(fs, flagArgs, stdout)
 	if err != nil {
@@ -270,12 +274,17 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	beyond, err := computeBeyondMean(outs[0], fl.ci, fl.spread, opt.Checker)
+	if err != nil {
+		return err
+	}
 	if fl.asJSON {
-		if err := writeAnalyzeJSON(stdout, fn, outs); err != nil {
+		if err := writeAnalyzeJSON(stdout, fn, outs, beyond); err != nil {
 			return err
 		}
 	} else {
 		printAnalysis(stdout, fn, outs, fl)
+		printBeyondMean(stdout, beyond, outs[0].Func.Invocations)
 	}
 	if intr != nil {
 		intr.what = "the analysis above is of the counts gathered until then (partial)"
@@ -546,7 +555,7 @@ func emit(fl analyzeFlags, fn *frontend.Func, o *predict.Outcome, stderr io.Writ
 	return nil
 }
 
-func writeAnalyzeJSON(w io.Writer, fn *frontend.Func, outs []*predict.Outcome) error {
+func writeAnalyzeJSON(w io.Writer, fn *frontend.Func, outs []*predict.Outcome, beyond *beyondMean) error {
 	type jsonLine struct {
 		Line       int                `json:"line"`
 		Statement  string             `json:"statement"`
@@ -574,8 +583,11 @@ func writeAnalyzeJSON(w io.Writer, fn *frontend.Func, outs []*predict.Outcome) e
 		Function  string         `json:"function"`
 		Time      string         `json:"time,omitempty"`
 		Scenarios []jsonScenario `json:"scenarios"`
+		// Baseline's error bars and spreads (--ci, --spread).
+		Beyond *beyondMean `json:"baseline_uncertainty,omitempty"`
 	}
 	out.Function = fn.Name
+	out.Beyond = beyond
 	if outs[0].Scenario.Measured != nil {
 		out.Time = outs[0].Scenario.MeasuredName + ": " + profile.TimeWhat
 	}

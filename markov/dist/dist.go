@@ -42,13 +42,15 @@ func ComputeMoments(m *dtmc.Model, reward, target string, opt checker.Options) (
 	if err != nil {
 		return Moments{}, err
 	}
-	if first.Infinite > 0 {
-		return Moments{}, fmt.Errorf("the expected reward is infinite from %d states: %q is not reached with probability 1", first.Infinite, target)
+	if math.IsInf(first.Initial, 1) {
+		return Moments{}, fmt.Errorf("the expected reward is infinite: %q is not reached with probability 1", target)
 	}
 	m1 := first.Values
 	r2 := make([]float64, m.N)
 	for s := 0; s < m.N; s++ {
-		if goal[s] {
+		// States with an infinite mean cannot be reached from the initial ones (whose mean is
+		// finite): their second moment does not matter.
+		if goal[s] || math.IsInf(m1[s], 0) {
 			continue
 		}
 		for k := m.RowPtr[s]; k < m.RowPtr[s+1]; k++ {

@@ -1,0 +1,91 @@
+package predict
+
+import (
+	"fmt"
+
+	"github.com/augur-perf/augur/markov/checker"
+	"github.com/augur-perf/augur/markov/dist"
+	"github.com/augur-perf/augur/markov/interval"
+	"github.com/augur-perf/augur/markov/pctl"
+)
+
+// Interval is one property's uncertainty from the finite counts the model was estimated on.
+type Interval struct {
+	Property  string            `json:"property"`
+	Value     float64           `json:"value"`
+	Bayesian  interval.Interval `json:"bayesian"`
+	Bootstrap interval.Interval `json:"bootstrap"`
+}
+
+// Intervals gives every property of the outcome a Bayesian and a bootstrap interval at the
+// level (0.95 for 95 %), from the counts of the invocations its profile measured (package
+// markov/interval).
+func (o *Outcome) Intervals(level float64, samples int, seed uint64) ([]Interval, error) {
+	if o.Synth == nil || o.Func == nil {
+		return nil, fmt.Errorf("%s has no model to put error bars on", o.Scenario.Name)
+	}
+	m := o.Synth.Model
+	counts, err := interval.Counts(m, float64(o.Func.Invocations))
+	if err != nil {
+		return nil, err
+	}
+	var out []Interval
+	for i, p := range o.Props {
+		if o.Values[i].Bool {
+			continue
+		}
+		f, err := pctl.Parse(p)
+		if err != nil {
+			return nil, err
+		}
+		bayes, boot, err := interval.Estimate(m, counts, f, interval.Options{Level: level, Samples: samples, Seed: seed})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", p, err)
+		}
+		out = append(out, Interval{Property: p, Value: o.Values[i].Initial, Bayesian: bayes, Bootstrap: boot})
+	}
+	return out, nil
+}
+
+// Spread describes a reward per call beyond its mean.
+type Spread struct {
+	Reward string  `json:"reward"`
+	Mean   float64 `json:"mean"`
+	SD     float64 `json:"sd"`
+	// Percentiles maps "p50", "p90", "p99" to values; missing when the analysis was truncated
+	// before reaching them.
+	Percentiles map[string]float64 `json:"percentiles"`
+	// Truncated is the probability mass the bounded transient analysis left out.
+	Truncated float64 `json:"truncated_mass"`
+}
+
+// Spreads gives each reward's standard deviation per call and its percentiles (package
+// markov/dist).
+func (o *Outcome) Spreads(opt checker.Options) ([]Spread, error) {
+	if o.Synth == nil {
+		return nil, fmt.Errorf("%s has no model", o.Scenario.Name)
+	}
+	m := o.Synth.Model
+	var out []Spread
+	for _, r := range o.Rewards {
+		mo, err := dist.ComputeMoments(m, r, "end", opt)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", r, err)
+		}
+		d, err := dist.Accumulated(m, r, "end", dist.Options{})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", r, err)
+		}
+		s := Spread{Reward: r, Mean: mo.Mean, SD: mo.SD, Percentiles: map[string]float64{}, Truncated: d.Truncated}
+		for _, q := range []struct {
+			name string
+			q    float64
+		}{{"p50", 0.5}, {"p90", 0.9}, {"p99", 0.99}} {
+			if v, err := d.Quantile(q.q); err == nil {
+				s.Percentiles[q.name] = v
+			}
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
