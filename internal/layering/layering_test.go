@@ -22,6 +22,7 @@ var allowed = map[string][]string{
 	"analyze":  {"source", "probe", "markov"},
 	"options":  {"source"},
 	"fit":      {"source", "probe", "markov"},
+	"field":    {"source", "probe"},
 	"internal": {"markov"},
 }
 

@@ -1,0 +1,180 @@
+// Package sim replays probe allocations on full traces — per site-run counts of every unit,
+// recorded with full instrumentation — to measure what each strategy would have seen in the
+// field: the coverage it reconstructs (relative to full instrumentation), the share of the true
+// hot spots it finds, and the probe executions it costs (the overhead proxy), each over repeated
+// random assignments of sites to variants. It owns the replay and its tables; it must not
+// allocate (field/plan does) nor collect anything.
+package sim
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"sort"
+	"strings"
+
+	"github.com/augur-perf/augur/field/plan"
+)
+
+// Run is one site-run of the program with full instrumentation: Counts[i] is how often unit i
+// (the i-th of the units given to the study) ran.
+type Run struct {
+	Site   int
+	Counts []uint64
+}
+
+// Metrics is what one replay observed.
+type Metrics struct {
+	// Coverage is the share of the units the runs executed that some probe saw execute.
+	Coverage float64
+	// HotFound is the share of the true hot units (top 5 % by total count) among the top 5 % of
+	// the field's estimates (each unit's observed count scaled by the runs that probed it).
+	HotFound float64
+	// ProbeExecs is the mean number of probe executions per site-run.
+	ProbeExecs float64
+}
+
+// Replay assigns each site a variant of m at random and measures what the probes saw.
+func Replay(m *plan.Manifest, runs []Run, rng *rand.Rand) Metrics {
+	n := len(m.Units)
+	index := map[int]int{}
+	for i, u := range m.Units {
+		index[u.ID] = i
+	}
+	probes := make([][]int, len(m.Variants))
+	for v, vr := range m.Variants {
+		for _, id := range vr.Probes {
+			probes[v] = append(probes[v], index[id])
+		}
+	}
+	variantOf := map[int]int{}
+	total := make([]float64, n)
+	seen := make([]float64, n)
+	probedRuns := make([]int, n)
+	var execs float64
+	for _, r := range runs {
+		v, ok := variantOf[r.Site]
+		if !ok {
+			v = rng.IntN(len(m.Variants))
+			variantOf[r.Site] = v
+		}
+		for i, c := range r.Counts {
+			total[i] += float64(c)
+		}
+		for _, i := range probes[v] {
+			seen[i] += float64(r.Counts[i])
+			probedRuns[i]++
+			execs += float64(r.Counts[i])
+		}
+	}
+	var met Metrics
+	executed, covered := 0, 0
+	est := make([]float64, n)
+	for i := range total {
+		if total[i] > 0 {
+			executed++
+			if seen[i] > 0 {
+				covered++
+			}
+		}
+		if probedRuns[i] > 0 {
+			est[i] = seen[i] * float64(len(runs)) / float64(probedRuns[i])
+		}
+	}
+	if executed > 0 {
+		met.Coverage = float64(covered) / float64(executed)
+	}
+	k := max(1, int(math.Ceil(0.05*float64(n))))
+	trueHot := top(total, k)
+	found := top(est, k)
+	hit := 0
+	for i := range trueHot {
+		if found[i] {
+			hit++
+		}
+	}
+	met.HotFound = float64(hit) / float64(len(trueHot))
+	met.ProbeExecs = execs / float64(max(1, len(runs)))
+	return met
+}
+
+// top returns the k units with the largest values (ties by index).
+func top(v []float64, k int) map[int]bool {
+	idx := make([]int, len(v))
+	for i := range idx {
+		idx[i] = i
+	}
+	sort.SliceStable(idx, func(a, b int) bool { return v[idx[a]] > v[idx[b]] })
+	out := map[int]bool{}
+	for _, i := range idx[:min(k, len(idx))] {
+		if v[i] > 0 {
+			out[i] = true
+		}
+	}
+	return out
+}
+
+// Row is one configuration of the study with the mean and standard deviation of each metric
+// over the repeats.
+type Row struct {
+	Strategy                 plan.Strategy
+	Bound, Variants, Repeats int
+	Coverage, CoverageSD     float64
+	HotFound, HotFoundSD     float64
+	ProbeExecs, ProbeExecsSD float64
+}
+
+// Study replays every strategy, bound and number of variants repeats times, each repeat with
+// its own allocation and assignment of sites, from seed.
+func Study(units []plan.Unit, runs []Run, strategies []plan.Strategy, bounds, variants []int, repeats int, seed uint64) ([]Row, error) {
+	var rows []Row
+	for _, st := range strategies {
+		for _, v := range variants {
+			for _, b := range bounds {
+				var cov, hot, ex []float64
+				for r := 0; r < repeats; r++ {
+					s := seed + uint64(r)*7919
+					m, err := plan.Allocate("study", units, plan.Options{Variants: v, Bound: b, Strategy: st, Seed: s})
+					if err != nil {
+						return nil, err
+					}
+					met := Replay(m, runs, rand.New(rand.NewPCG(s, 1)))
+					cov, hot, ex = append(cov, met.Coverage), append(hot, met.HotFound), append(ex, met.ProbeExecs)
+				}
+				row := Row{Strategy: st, Bound: b, Variants: v, Repeats: repeats}
+				row.Coverage, row.CoverageSD = meanSD(cov)
+				row.HotFound, row.HotFoundSD = meanSD(hot)
+				row.ProbeExecs, row.ProbeExecsSD = meanSD(ex)
+				rows = append(rows, row)
+			}
+		}
+	}
+	return rows, nil
+}
+
+func meanSD(xs []float64) (float64, float64) {
+	var m float64
+	for _, x := range xs {
+		m += x / float64(len(xs))
+	}
+	var ss float64
+	for _, x := range xs {
+		ss += (x - m) * (x - m)
+	}
+	if len(xs) < 2 {
+		return m, 0
+	}
+	return m, math.Sqrt(ss / float64(len(xs)-1))
+}
+
+// Table writes rows as the paper's tables: coverage ratio, share of true hot units found, probe
+// executions per site-run, each mean ± sd.
+func Table(rows []Row) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%-9s %8s %6s %18s %18s %22s\n", "strategy", "variants", "bound", "coverage", "hot units found", "probe execs per run")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "%-9s %8d %6d %9.3f ± %-6.3f %9.3f ± %-6.3f %12.1f ± %-8.1f\n", r.Strategy, r.Variants, r.Bound,
+			r.Coverage, r.CoverageSD, r.HotFound, r.HotFoundSD, r.ProbeExecs, r.ProbeExecsSD)
+	}
+	return b.String()
+}
