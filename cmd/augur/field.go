@@ -1,0 +1,276 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/augur-perf/augur/field/plan"
+	"github.com/augur-perf/augur/field/sim"
+	"github.com/augur-perf/augur/probe/profile"
+	"github.com/augur-perf/augur/source/frontend"
+)
+
+func init() {
+	register(&command{
+		name:    "field",
+		summary: "plan probes for deployed variants and replay plans on field traces (Diep, Elbaum, Cohen)",
+		usage:   "plan PKGS... --variants N --probes B [--strategy p|r|rb|grb] [--seed S] [--profile inhouse.json] [--previous old.json] -o release.json\n       augur field simulate --traces DIR [--strategies p,r,rb,grb] [--bounds 10,25,50,100] [--variants 6,12,18] [--repeat 20] [--profile inhouse.json]",
+		help: `Profiling deployed software under an overhead bound: each deployed variant of a release carries
+at most B probes, spread over many variants so that together they see what full
+instrumentation would (Diep, Elbaum and Cohen, "Profiling Deployed Software: Strategic Probe
+Placement").
+
+augur field plan allocates probes to the statements of PKGS (the units) with a strategy:
+  p    Pattern: a random start, then consecutive units, wrapping
+  r    Random
+  rb   Random Balanced: the least allocated units first (default)
+  grb  Grouped RB: units grouped by quartile of in-house execution frequency (--profile, an
+       augur profile of the in-house tests), least executed first
+--previous remembers an earlier release's allocation (its units start as allocated). The
+release manifest (augur-field-release/1) lists each variant's probes with their positions and
+is reproducible from --seed.
+
+augur field simulate replays the strategies on full traces — a directory of augur-profile/1
+files, one per site-run, named SITE.RUN.json (augur profile of each run with full
+instrumentation) — and prints, for every strategy, number of variants and bound, the coverage
+reconstructed (relative to full instrumentation), the share of the true top 5 % hot units found,
+and the probe executions per run (the overhead proxy), each mean ± sd over --repeat random
+assignments of sites to variants.
+
+Not built yet: variant builds, the deployed runtime, the collector and field profiles.
+
+Examples:
+  augur field plan ./cmd/app --variants 12 --probes 100 --strategy grb --profile inhouse.json -o release.json
+  augur field simulate --traces traces/ --bounds 10,25,50 --variants 6,12,18 --repeat 20`,
+		run: runField,
+	})
+}
+
+func runField(args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return usagef("expected a subcommand: plan or simulate")
+	}
+	switch args[0] {
+	case "plan":
+		return runFieldPlan(args[1:], stdout, stderr)
+	case "simulate":
+		return runFieldSimulate(args[1:], stdout, stderr)
+	case "-h", "--help", "-help":
+		_, err := parse(commandNamed("field").flags(stderr), args, stdout)
+		return err
+	}
+	return usagef("unknown subcommand %q (plan, simulate)", args[0])
+}
+
+// fieldUnits are the statements of fns as probe units, numbered 1.. in function and node order,
+// with their in-house counts from p when given.
+func fieldUnits(fns []*frontend.Func, p *profile.Profile) ([]plan.Unit, map[string][]int) {
+	var units []plan.Unit
+	ids := map[string][]int{} // function → unit id per node (0 for exits)
+	for _, fn := range fns {
+		row := make([]int, len(fn.CFG.Nodes))
+		var counts *profile.Func
+		if p != nil {
+			counts = p.Funcs[fn.Name]
+		}
+		for _, n := range fn.CFG.Nodes {
+			if n.IsExit() || n.Unreachable || !n.Pos.IsValid() {
+				continue
+			}
+			u := plan.Unit{ID: len(units) + 1, Pos: relPosition(n.Pos.String())}
+			if counts != nil && n.ID < len(counts.Nodes) {
+				u.InHouse = counts.Nodes[n.ID].Count
+			}
+			row[n.ID] = u.ID
+			units = append(units, u)
+		}
+		ids[fn.Name] = row
+	}
+	return units, ids
+}
+
+func runFieldPlan(args []string, stdout, stderr io.Writer) error {
+	c := commandNamed("field")
+	fs := c.flags(stderr)
+	variants := fs.Int("variants", 12, "the number of deployed variants")
+	probes := fs.Int("probes", 100, "the most probes a variant carries")
+	strategy := fs.String("strategy", "rb", "p, r, rb or grb")
+	seed := fs.Uint64("seed", 1, "the allocation's seed")
+	prof := fs.String("profile", "", "an augur profile of the in-house tests (Grouped RB groups by it)")
+	previous := fs.String("previous", "", "an earlier release's manifest to remember")
+	release := fs.String("release", "r1", "the release's name")
+	out := fs.String("o", "release.json", "the manifest to write")
+	dir := fs.String("dir", "", "the module directory PKGS are loaded from")
+	pkgs, err := parse(fs, args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(pkgs) == 0 {
+		return usagef("expected PKGS")
+	}
+	st, err := plan.ParseStrategy(*strategy)
+	if err != nil {
+		return usageError{err}
+	}
+	if st == plan.GroupedRB && *prof == "" {
+		return usagef("--strategy grb groups units by their in-house frequency: give --profile (augur profile of the in-house tests)")
+	}
+	prog, err := frontend.Load(*dir, pkgs...)
+	if err != nil {
+		return usageError{err}
+	}
+	var fns []*frontend.Func
+	for _, p := range prog.Packages {
+		sel, err := prog.Select(p.PkgPath)
+		if err != nil {
+			return usageError{err}
+		}
+		fns = append(fns, sel...)
+	}
+	var p *profile.Profile
+	if *prof != "" {
+		if p, err = profile.Read(*prof); err != nil {
+			return err
+		}
+	}
+	units, _ := fieldUnits(fns, p)
+	o := plan.Options{Variants: *variants, Bound: *probes, Strategy: st, Seed: *seed}
+	if *previous != "" {
+		if o.Previous, err = plan.Read(*previous); err != nil {
+			return err
+		}
+	}
+	m, err := plan.Allocate(*release, units, o)
+	if err != nil {
+		return usageError{err}
+	}
+	if err := m.Write(*out); err != nil {
+		return err
+	}
+	probed := map[int]bool{}
+	for _, v := range m.Variants {
+		for _, id := range v.Probes {
+			probed[id] = true
+		}
+	}
+	fmt.Fprintf(stdout, "Release %s: %d variants of at most %d probes (%s, seed %d) over %d units of %s; %d units probed somewhere\nwrote %s\n",
+		m.Release, len(m.Variants), m.Bound, st, *seed, len(units), strings.Join(pkgs, " "), len(probed), *out)
+	return nil
+}
+
+func runFieldSimulate(args []string, stdout, stderr io.Writer) error {
+	c := commandNamed("field")
+	fs := c.flags(stderr)
+	traces := fs.String("traces", "", "a directory of augur-profile/1 files, one per site-run, named SITE.RUN.json")
+	strategies := fs.String("strategies", "p,r,rb,grb", "the strategies to compare")
+	bounds := fs.String("bounds", "10,25,50,100", "probes per variant")
+	variants := fs.String("variants", "6,12,18", "numbers of variants")
+	repeat := fs.Int("repeat", 20, "random assignments of sites to variants per configuration")
+	prof := fs.String("profile", "", "an augur profile of the in-house tests, for grb")
+	seed := fs.Uint64("seed", 1, "seed of the allocations and assignments")
+	if _, err := parse(fs, args, stdout); err != nil {
+		return err
+	}
+	if *traces == "" {
+		return usagef("--traces DIR is required")
+	}
+	files, _ := filepath.Glob(filepath.Join(*traces, "*.json"))
+	sort.Strings(files)
+	if len(files) == 0 {
+		return usagef("--traces %s holds no .json profiles", *traces)
+	}
+	var sts []plan.Strategy
+	for _, s := range strings.Split(*strategies, ",") {
+		st, err := plan.ParseStrategy(strings.TrimSpace(s))
+		if err != nil {
+			return usageError{err}
+		}
+		sts = append(sts, st)
+	}
+	bs, err := ints(*bounds)
+	if err != nil {
+		return usagef("--bounds: %v", err)
+	}
+	vs, err := ints(*variants)
+	if err != nil {
+		return usagef("--variants: %v", err)
+	}
+	// Units: every node of every function the traces count, in name and node order.
+	var inhouse *profile.Profile
+	if *prof != "" {
+		if inhouse, err = profile.Read(*prof); err != nil {
+			return err
+		}
+	}
+	var profs []*profile.Profile
+	names := map[string]int{} // function → its node count
+	sites := map[string]int{}
+	var runs []sim.Run
+	for _, f := range files {
+		p, err := profile.Read(f)
+		if err != nil {
+			return err
+		}
+		profs = append(profs, p)
+		for name, fn := range p.Funcs {
+			if n, ok := names[name]; ok && n != len(fn.Nodes) {
+				return fmt.Errorf("%s: %s has %d nodes, another trace %d: traces of one build are needed", f, name, len(fn.Nodes), n)
+			}
+			names[name] = len(fn.Nodes)
+		}
+	}
+	var fnames []string
+	for n := range names {
+		fnames = append(fnames, n)
+	}
+	sort.Strings(fnames)
+	var units []plan.Unit
+	offset := map[string]int{}
+	for _, n := range fnames {
+		offset[n] = len(units)
+		for k := 0; k < names[n]; k++ {
+			u := plan.Unit{ID: len(units) + 1, Pos: fmt.Sprintf("%s#%d", n, k)}
+			if inhouse != nil {
+				if f := inhouse.Funcs[n]; f != nil && k < len(f.Nodes) {
+					u.InHouse = f.Nodes[k].Count
+				}
+			}
+			units = append(units, u)
+		}
+	}
+	for i, p := range profs {
+		site, _, _ := strings.Cut(filepath.Base(files[i]), ".")
+		if _, ok := sites[site]; !ok {
+			sites[site] = len(sites)
+		}
+		counts := make([]uint64, len(units))
+		for name, fn := range p.Funcs {
+			for k, nd := range fn.Nodes {
+				counts[offset[name]+k] = nd.Count
+			}
+		}
+		runs = append(runs, sim.Run{Site: sites[site], Counts: counts})
+	}
+	rows, err := sim.Study(units, runs, sts, bs, vs, *repeat, *seed)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d site-runs from %d sites, %d units; %d repeats per configuration\n\n%s", len(runs), len(sites), len(units), *repeat, sim.Table(rows))
+	return nil
+}
+
+func ints(s string) ([]int, error) {
+	var out []int
+	for _, f := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%q is not a positive number", f)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}
