@@ -173,8 +173,9 @@ func Table(rows []Row) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%-9s %8s %6s %18s %18s %22s\n", "strategy", "variants", "bound", "coverage", "hot units found", "probe execs per run")
 	for _, r := range rows {
-		fmt.Fprintf(&b, "%-9s %8d %6d %9.3f ± %-6.3f %9.3f ± %-6.3f %12.1f ± %-8.1f\n", r.Strategy, r.Variants, r.Bound,
+		line := fmt.Sprintf("%-9s %8d %6d %9.3f ± %-6.3f %9.3f ± %-6.3f %12.1f ± %-8.1f", r.Strategy, r.Variants, r.Bound,
 			r.Coverage, r.CoverageSD, r.HotFound, r.HotFoundSD, r.ProbeExecs, r.ProbeExecsSD)
+		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
 	return b.String()
 }
