@@ -49,10 +49,10 @@ func TestNumericOption(t *testing.T) {
 // sizes, and returns what is wrong.
 func measureNumeric(t *testing.T, dir string, res *taint.Result, before, after []regions.Region) []string {
 	var problems []string
-	// 10 ms units: a sleep's overshoot and a loaded machine's delays (a millisecond or more) stay
-	// a few per cent of a step.
-	target := Target{Pkg: "./examples/numeric", Args: []string{"-unit=10ms"}}
-	m, err := Measure(context.Background(), dir, res, before, after, MeasureOptions{Target: target, Run: runner.Options{Reps: 3}})
+	// 20 ms units and the median of 5 runs: a sleep's overshoot and a loaded machine's delays (a
+	// millisecond or more) stay a few per cent of a step.
+	target := Target{Pkg: "./examples/numeric", Args: []string{"-unit=20ms"}}
+	m, err := Measure(context.Background(), dir, res, before, after, MeasureOptions{Target: target, Run: runner.Options{Reps: 5}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func measureNumeric(t *testing.T, dir string, res *taint.Result, before, after [
 		t.Fatalf("size numeric %v, cache numeric %v", mf.IsNumeric("size"), mf.IsNumeric("cache"))
 	}
 	// The truth in seconds: size/256 units of copying, log2(size) steps of a unit (half cached).
-	const unit = 0.010
+	const unit = 0.020
 	coef := func(name string) float64 {
 		for _, term := range mf.Model.Terms {
 			if term.Name() == name {
