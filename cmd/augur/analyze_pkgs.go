@@ -54,17 +54,9 @@ func runAnalyzePkgs(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{err}
 	}
-	prog, err := frontend.Load(*dir, pkgs...)
+	prog, fns, err := loadAll(*dir, pkgs)
 	if err != nil {
-		return usageError{err}
-	}
-	var fns []*frontend.Func
-	for _, p := range prog.Packages {
-		sel, err := prog.Select(p.PkgPath)
-		if err != nil {
-			return usageError{err}
-		}
-		fns = append(fns, sel...)
+		return err
 	}
 	var p *profile.Profile
 	name := *prof
@@ -179,4 +171,21 @@ func relPosition(pos string) string {
 		}
 	}
 	return pos
+}
+
+// loadAll loads the packages and selects every function of them.
+func loadAll(dir string, pkgs []string) (*frontend.Program, []*frontend.Func, error) {
+	prog, err := frontend.Load(dir, pkgs...)
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	var fns []*frontend.Func
+	for _, p := range prog.Packages {
+		sel, err := prog.Select(p.PkgPath)
+		if err != nil {
+			return nil, nil, usageError{err}
+		}
+		fns = append(fns, sel...)
+	}
+	return prog, fns, nil
 }

@@ -119,17 +119,9 @@ func runFieldPlan(args []string, stdout, stderr io.Writer) error {
 	if st == plan.GroupedRB && *prof == "" {
 		return usagef("--strategy grb groups units by their in-house frequency: give --profile (augur profile of the in-house tests)")
 	}
-	prog, err := frontend.Load(*dir, pkgs...)
+	_, fns, err := loadAll(*dir, pkgs)
 	if err != nil {
-		return usageError{err}
-	}
-	var fns []*frontend.Func
-	for _, p := range prog.Packages {
-		sel, err := prog.Select(p.PkgPath)
-		if err != nil {
-			return usageError{err}
-		}
-		fns = append(fns, sel...)
+		return err
 	}
 	var p *profile.Profile
 	if *prof != "" {
