@@ -25,7 +25,7 @@ import (
 func init() {
 	register(&command{
 		name:    "check",
-		summary: "check PCTL properties of a Markov chain (augur JSON, PRISM or Storm explicit files)",
+		summary: "check PCTL and LTL properties of a Markov chain (PRISM models, augur JSON, PRISM or Storm explicit files)",
 		usage:   "MODEL [--prop 'PROPERTY']... [--props FILE] [--const name=value,...] [options]",
 		help: `Checks PCTL properties of a discrete-time Markov chain with PRISM's semantics.
 
