@@ -572,3 +572,30 @@ func TestStateIndexOutOfRange(t *testing.T) {
 		t.Errorf("an existing state: %v", err)
 	}
 }
+
+// A bounded PCTL operator around a P whose argument is LTL is PCTL, not LTL (PRISM's
+// bugfixes/supersimple.pm.boundedltl.props): it used to recurse without end.
+func TestNestedLTLArgument(t *testing.T) {
+	b := dtmc.NewBuilder(4)
+	b.Add(0, 1, 0.6)
+	b.Add(0, 2, 0.4)
+	b.Add(1, 1, 1)
+	b.Add(2, 2, 1)
+	b.Add(3, 3, 1)
+	b.SetInit(0)
+	b.Label("a", 1)
+	m, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, prop := range []string{`P>=1 [ F<=1 P>0 [ X F "a" ] ]`, `P>0.5 [ F>=1 P>0 [ X F "a" ] ]`, `P>0.5 [ X F P>0 [ F<=4 "a" ] ]`} {
+		f, err := pctl.Parse(prop)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Check(m, f, Options{})
+		if err != nil || !r.Holds {
+			t.Errorf("%s: %+v, %v; PRISM says true", prop, r, err)
+		}
+	}
+}

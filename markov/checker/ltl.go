@@ -35,11 +35,26 @@ type product struct {
 
 // isLTL says whether a path formula has a temporal operator under another one.
 func isLTL(p pctl.PathFormula) bool {
+	// Path formulas inside a nested P, E, A, S or R belong to that operator, not to p:
+	// F<=1 P>0 [ X F "a" ] is plain PCTL around an LTL argument.
+	inner := map[pctl.Node]bool{}
+	pctl.Walk(p, func(n pctl.Node) {
+		switch n.(type) {
+		case *pctl.Prob, *pctl.Quant, *pctl.Steady, *pctl.Reward:
+			if !inner[n] {
+				pctl.Walk(n, func(c pctl.Node) {
+					if c != n {
+						inner[c] = true
+					}
+				})
+			}
+		}
+	})
 	found := false
 	pctl.Walk(p, func(n pctl.Node) {
 		switch n.(type) {
 		case *pctl.PathExpr, *pctl.LTL:
-			found = true
+			found = found || !inner[n]
 		}
 	})
 	return found
