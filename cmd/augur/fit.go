@@ -8,16 +8,19 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/augur-perf/augur/analyze/predict"
 	"github.com/augur-perf/augur/fit/board"
 	"github.com/augur-perf/augur/fit/inputs"
+	"github.com/augur-perf/augur/fit/record"
 	"github.com/augur-perf/augur/fit/trace"
+	"github.com/augur-perf/augur/probe/instrument"
 )
 
 func init() {
 	register(&command{
 		name:    "fit",
 		summary: "learn loop counts, probabilities and demands as laws of input sizes (Beagle); predict for input distributions",
-		usage:   "TRACE [-o fit.json] [--state board.json] [--resume board.json] [--rounds N] [--json]\n       augur fit predict FIT (--inputs 'n~lognormal(8,1.2), m=5' | --at n=1e6) [--quantity Q] [--json]",
+		usage:   "TRACE [-o fit.json] [--state board.json] [--resume board.json] [--rounds N] [--json]\n       augur fit record FUNC [-o trace.jsonl] [--rate R] [--time] [--dir DIR] -- WORKLOAD\n       augur fit predict FIT (--inputs 'n~lognormal(8,1.2), m=5' | --at n=1e6) [--quantity Q] [--json]",
 		help: `Learns how each measured quantity of a function — a loop's iterations, a decision's outcome
 counts or probability, its time — depends on the function's input parameters, from an
 augur-trace/1 file of per-invocation measurements (format: package fit/trace).
@@ -34,11 +37,18 @@ needed; a parameter that never varies gives a constant, with a warning.
 
 -o writes the laws (augur-fit/1); --state writes the whole board, which --resume continues.
 
+augur fit record FUNC -- WORKLOAD records the trace: FUNC is rewritten in a copy of its package
+(through go's -overlay; your files are never touched) so that each invocation writes one line —
+its parameters at entry (len of slices, maps, strings and channels; integers and floats; booleans
+as 0/1) and the iterations of each of its loops (loop@file:line), with --time its wall time — to
+-o, safely from any number of goroutines; --rate samples invocations.
+
 augur fit predict evaluates the laws for an input distribution without running anything: exactly
 for finite distributions (NAME=VALUE, NAME~choice(v:p,...)), by Monte Carlo with its standard
 error otherwise (uniform(a,b), normal(mean,sd), lognormal(mu,sigma)); --at for one point.
 
 Examples:
+  augur fit record example.com/app/sort.Sort -o sort.trace.jsonl -- go test ./sort -run TestSizes
   augur fit sort.trace.jsonl -o sort.fit.json
   augur fit predict sort.fit.json --inputs 'n~lognormal(8,1.2)'
   augur fit predict sort.fit.json --at n=1e6 --quantity time_ns`,
@@ -49,6 +59,9 @@ Examples:
 func runFit(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "predict" {
 		return runFitPredict(args[1:], stdout, stderr)
+	}
+	if len(args) > 0 && args[0] == "record" {
+		return runFitRecord(args[1:], stdout, stderr)
 	}
 	c := commandNamed("fit")
 	fs := c.flags(stderr)
@@ -233,5 +246,52 @@ func runFitPredict(args []string, stdout, stderr io.Writer) error {
 	if len(extrap) > 0 {
 		fmt.Fprintf(stderr, "augur fit: warning: extrapolating beyond the parameters the laws were fitted on: %s\n", strings.Join(extrap, "; "))
 	}
+	return nil
+}
+
+func runFitRecord(args []string, stdout, stderr io.Writer) error {
+	c := commandNamed("fit")
+	fs := c.flags(stderr)
+	out := fs.String("o", "augur.trace.jsonl", "the trace to write (augur-trace/1)")
+	rate := fs.Float64("rate", 1, "record each invocation with this probability")
+	timed := fs.Bool("time", false, "record each invocation's wall time (time_ns)")
+	dir := fs.String("dir", "", "the module directory FUNC is loaded from and the workload runs in")
+	flagArgs, workload := splitWorkload(args)
+	pos, err := parse(fs, flagArgs, stdout)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 1 || len(workload) == 0 {
+		return usagef("expected FUNC -- WORKLOAD (a go test or go run command)")
+	}
+	if err := instrument.CheckWorkload(workload); err != nil {
+		return usageError{err}
+	}
+	_, fn, err := predict.LoadFunc(*dir, pos[0])
+	if err != nil {
+		return usageError{err}
+	}
+	work, err := os.MkdirTemp("", "augur-fit-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	plan, err := record.Instrument(fn, work, record.Options{Rate: *rate, Time: *timed})
+	if err != nil {
+		return err
+	}
+	m, n, err := record.Record(plan, instrument.Workload{Args: workload, Dir: *dir, Stdin: os.Stdin, Stdout: stderr, Stderr: stderr}, *out)
+	if err != nil {
+		return err
+	}
+	if m.ExitCode != 0 {
+		os.Remove(*out)
+		return &workloadError{code: m.ExitCode, tail: m.StderrTail}
+	}
+	if n == 0 {
+		return fmt.Errorf("the workload never invoked %s: no trace", fn.Name)
+	}
+	fmt.Fprintf(stdout, "recorded %d invocations of %s: parameters %s; quantities %s\nwrote %s\n", n, fn.Name,
+		strings.Join(plan.Header.Params, ", "), strings.Join(plan.Header.Quantities, ", "), *out)
 	return nil
 }

@@ -108,8 +108,13 @@ func (e Expr) String() string {
 	if len(e.Terms) == 0 {
 		return "0"
 	}
+	terms := e.Terms
+	if len(terms) > 1 && len(terms[0].Factors) == 0 && math.Abs(terms[0].Coef) < 1e-9 {
+		// A constant that is rounding error of an exact law (3.5e-16 + n) is left out.
+		terms = terms[1:]
+	}
 	var b strings.Builder
-	for k, t := range e.Terms {
+	for k, t := range terms {
 		c := t.Coef
 		switch {
 		case k == 0 && c < 0:

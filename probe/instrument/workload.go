@@ -259,3 +259,9 @@ func (t *tailWriter) lines() []string {
 	}
 	return out
 }
+
+// Run runs the workload with another tool's overlay and environment variables (fit's recorder,
+// say), with the flags, signals and output handled as Measure handles them.
+func Run(w Workload, overlay string, env []string) (*Measurement, error) {
+	return runGo(w, []string{"-overlay=" + overlay}, env)
+}

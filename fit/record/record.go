@@ -1,0 +1,301 @@
+// Package record measures what fit learns from: it rewrites one function of a copy of its
+// package (through go's -overlay; the user's files are never touched) so that each invocation
+// writes one augur-trace/1 line — the parameters' sizes at entry (len of slices, maps, strings
+// and channels; integer and float values; booleans as 0 and 1) and each of the function's loops'
+// iteration counts, with its time when asked — and runs a go workload on it. The injected code
+// uses the standard library only and is safe under concurrency. It owns the rewriting and the
+// injected recorder; the trace format is fit/trace's.
+package record
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/types"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/augur-perf/augur/fit/trace"
+	"github.com/augur-perf/augur/probe/instrument"
+	"github.com/augur-perf/augur/source/frontend"
+)
+
+// EnvTrace names the variable holding the trace file the recorder appends to.
+const EnvTrace = "AUGUR_FIT_TRACE"
+
+// Options control Record.
+type Options struct {
+	// Rate records each invocation with this probability (default 1: every one).
+	Rate float64
+	// Time adds each invocation's wall time in nanoseconds ("time_ns").
+	Time bool
+}
+
+// Plan is the instrumentation of one function: the trace's header and the overlay.
+type Plan struct {
+	Header  trace.Header
+	Overlay string
+	work    string
+}
+
+// Instrument rewrites fn into work (a directory of augur's) and returns the plan.
+func Instrument(fn *frontend.Func, work string, o Options) (*Plan, error) {
+	if o.Rate == 0 {
+		o.Rate = 1
+	}
+	if o.Rate < 0 || o.Rate > 1 {
+		return nil, fmt.Errorf("rate %v: want 0 < rate ≤ 1", o.Rate)
+	}
+	fset := fn.CFG.Fset
+	info := fn.Pkg.TypesInfo
+	h := trace.Header{Function: fn.Name, Rate: o.Rate}
+	// Parameters: what each contributes, as an expression evaluated at entry.
+	var exprs []string
+	if fn.Decl.Type.Params != nil {
+		for _, field := range fn.Decl.Type.Params.List {
+			for _, name := range field.Names {
+				if name.Name == "_" {
+					continue
+				}
+				obj, _ := info.Defs[name].(*types.Var)
+				if obj == nil {
+					continue
+				}
+				if e, label, ok := measureOf(name.Name, obj.Type()); ok {
+					h.Params = append(h.Params, label)
+					exprs = append(exprs, e)
+				}
+			}
+		}
+	}
+	// Loops: the function's own for and range statements (not those of function literals).
+	var loops []ast.Stmt
+	ast.Inspect(fn.Decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt, *ast.RangeStmt:
+			loops = append(loops, n.(ast.Stmt))
+		}
+		return true
+	})
+	for _, l := range loops {
+		p := fset.Position(l.Pos())
+		h.Quantities = append(h.Quantities, fmt.Sprintf("loop@%s:%d", filepath.Base(p.Filename), p.Line))
+	}
+	if o.Time {
+		h.Quantities = append(h.Quantities, "time_ns")
+	}
+	if len(h.Quantities) == 0 {
+		return nil, fmt.Errorf("%s has no loop to count (give --time to record its time)", fn.Name)
+	}
+	// The rewrite: a counter per loop incremented at the top of its body, and at entry a
+	// deferred call that records the parameters (evaluated now) and the counts (read at exit).
+	file := fileOf(fn)
+	if file == nil {
+		return nil, fmt.Errorf("%s: its file was not found", fn.Name)
+	}
+	src, err := os.ReadFile(fset.Position(file.Pos()).Filename)
+	if err != nil {
+		return nil, err
+	}
+	tf := fset.File(file.Pos())
+	type insert struct {
+		at   int
+		text string
+	}
+	var ins []insert
+	prefix := "_augurfit_"
+	counter := prefix + "c"
+	start := prefix + "t"
+	for i, l := range loops {
+		var body *ast.BlockStmt
+		switch l := l.(type) {
+		case *ast.ForStmt:
+			body = l.Body
+		case *ast.RangeStmt:
+			body = l.Body
+		}
+		ins = append(ins, insert{tf.Offset(body.Lbrace) + 1, fmt.Sprintf(" %s[%d]++;", counter, i)})
+	}
+	var entry strings.Builder
+	fmt.Fprintf(&entry, " var %s [%d]uint64;", counter, len(loops))
+	timeArg := "0"
+	if o.Time {
+		fmt.Fprintf(&entry, " %s := %sNow();", start, prefix)
+		timeArg = start
+	}
+	fmt.Fprintf(&entry, " defer %sRecord([]float64{%s}, %s[:], %s);", prefix, strings.Join(exprs, ", "), counter, timeArg)
+	ins = append(ins, insert{tf.Offset(fn.Decl.Body.Lbrace) + 1, entry.String()})
+	// Apply from the end so offsets stay valid; everything stays on its line.
+	for i := 0; i < len(ins); i++ {
+		for j := i + 1; j < len(ins); j++ {
+			if ins[j].at > ins[i].at {
+				ins[i], ins[j] = ins[j], ins[i]
+			}
+		}
+	}
+	out := append([]byte(nil), src...)
+	for _, in := range ins {
+		out = append(out[:in.at], append([]byte(in.text), out[in.at:]...)...)
+	}
+	if err := os.MkdirAll(work, 0o755); err != nil {
+		return nil, err
+	}
+	path := fset.Position(file.Pos()).Filename
+	rewritten := filepath.Join(work, filepath.Base(path))
+	if err := os.WriteFile(rewritten, out, 0o644); err != nil {
+		return nil, err
+	}
+	rt := runtimeSource(fn.Pkg.Name, len(loops), o)
+	rtPath := filepath.Join(filepath.Dir(path), "zz_augurfit_runtime.go")
+	rtFile := filepath.Join(work, "zz_augurfit_runtime.go")
+	if err := os.WriteFile(rtFile, rt, 0o644); err != nil {
+		return nil, err
+	}
+	overlay := filepath.Join(work, "overlay.json")
+	ov := fmt.Sprintf(`{"Replace":{%s:%s,%s:%s}}`, strconv.Quote(path), strconv.Quote(rewritten), strconv.Quote(rtPath), strconv.Quote(rtFile))
+	if err := os.WriteFile(overlay, []byte(ov), 0o644); err != nil {
+		return nil, err
+	}
+	return &Plan{Header: h, Overlay: overlay, work: work}, nil
+}
+
+// measureOf says how a parameter of type t is characterised.
+func measureOf(name string, t types.Type) (expr, label string, ok bool) {
+	switch u := t.Underlying().(type) {
+	case *types.Slice, *types.Map, *types.Chan:
+		return "float64(len(" + name + "))", "len(" + name + ")", true
+	case *types.Basic:
+		switch {
+		case u.Info()&types.IsString != 0:
+			return "float64(len(" + name + "))", "len(" + name + ")", true
+		case u.Info()&(types.IsInteger|types.IsFloat) != 0:
+			return "float64(" + name + ")", name, true
+		case u.Info()&types.IsBoolean != 0:
+			return "_augurfit_Bool(" + name + ")", name, true
+		}
+	case *types.Pointer:
+		if s, ok := u.Elem().Underlying().(*types.Slice); ok && s != nil {
+			return "float64(len(*" + name + "))", "len(*" + name + ")", true
+		}
+	}
+	return "", "", false
+}
+
+func fileOf(fn *frontend.Func) *ast.File {
+	for _, f := range fn.Pkg.Syntax {
+		if f.Pos() <= fn.Decl.Pos() && fn.Decl.End() <= f.End() {
+			return f
+		}
+	}
+	return nil
+}
+
+// runtimeSource is the recorder injected into the package: standard library only, imports
+// renamed so that nothing in the package can shadow them.
+func runtimeSource(pkg string, loops int, o Options) []byte {
+	src := `// Code generated by augur fit record; DO NOT EDIT.
+
+package PKG
+
+import (
+	_augurfit_json "encoding/json"
+	_augurfit_os "os"
+	_augurfit_rand "math/rand/v2"
+	_augurfit_sync "sync"
+	_augurfit_time "time"
+)
+
+var (
+	_augurfit_mu   _augurfit_sync.Mutex
+	_augurfit_once _augurfit_sync.Once
+	_augurfit_f    *_augurfit_os.File
+)
+
+const _augurfit_rate = RATE
+
+func _augurfit_Now() int64 { return _augurfit_time.Now().UnixNano() }
+
+func _augurfit_Bool(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func _augurfit_Record(p []float64, c []uint64, start int64) {
+	if _augurfit_rate < 1 && _augurfit_rand.Float64() >= _augurfit_rate {
+		return
+	}
+	q := make([]float64, 0, len(c)+1)
+	for _, v := range c {
+		q = append(q, float64(v))
+	}
+	if TIMED {
+		q = append(q, float64(_augurfit_time.Now().UnixNano()-start))
+	}
+	line, err := _augurfit_json.Marshal(struct {
+		P []float64 ` + "`json:\"p\"`" + `
+		Q []float64 ` + "`json:\"q\"`" + `
+	}{p, q})
+	if err != nil {
+		return
+	}
+	_augurfit_once.Do(func() {
+		if path := _augurfit_os.Getenv(ENV); path != "" {
+			_augurfit_f, _ = _augurfit_os.OpenFile(path, _augurfit_os.O_WRONLY|_augurfit_os.O_APPEND|_augurfit_os.O_CREATE, 0o644)
+		}
+	})
+	if _augurfit_f == nil {
+		return
+	}
+	_augurfit_mu.Lock()
+	// One write per line, under the lock: lines of concurrent invocations never interleave.
+	_augurfit_f.Write(append(line, '\n'))
+	_augurfit_mu.Unlock()
+}
+`
+	r := strings.NewReplacer("PKG", pkg, "RATE", strconv.FormatFloat(o.Rate, 'g', -1, 64), "TIMED", strconv.FormatBool(o.Time), "ENV", strconv.Quote(EnvTrace))
+	out := []byte(r.Replace(src))
+	if f, err := format.Source(out); err == nil {
+		return f
+	}
+	return out
+}
+
+// Record runs the workload on the plan's overlay and writes the trace to path: the header, then
+// one line per recorded invocation.
+func Record(p *Plan, w instrument.Workload, path string) (*instrument.Measurement, int, error) {
+	var hdr bytes.Buffer
+	tw, err := trace.NewWriter(&hdr, p.Header)
+	if err != nil {
+		return nil, 0, err
+	}
+	tw.Flush()
+	if err := os.WriteFile(path, hdr.Bytes(), 0o644); err != nil {
+		return nil, 0, err
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil, 0, err
+	}
+	m, err := instrument.Run(w, p.Overlay, []string{EnvTrace + "=" + abs})
+	if err != nil {
+		return nil, 0, err
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return m, 0, err
+	}
+	defer f.Close()
+	r, err := trace.NewReader(f)
+	if err != nil {
+		return m, 0, err
+	}
+	recs, err := r.ReadAll()
+	return m, len(recs), err
+}

@@ -1,0 +1,72 @@
+package record
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/augur-perf/augur/fit/board"
+	"github.com/augur-perf/augur/fit/trace"
+	"github.com/augur-perf/augur/probe/instrument"
+	"github.com/augur-perf/augur/source/frontend"
+)
+
+// TestRecordAndFit records testdata/work.Work from four goroutines (48 invocations) and fits the
+// laws of its loops: len(xs), n² (the inner loop; the outer one n) and log2(len(name)).
+func TestRecordAndFit(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a workload")
+	}
+	prog, err := frontend.Load("testdata", "./work")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fns, err := prog.Select("example.com/work.Work")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	plan, err := Instrument(fns[0], filepath.Join(tmp, "src"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "len(xs) n len(name) | loop@work.go:8 loop@work.go:11 loop@work.go:12 loop@work.go:16"
+	if got := strings.Join(plan.Header.Params, " ") + " | " + strings.Join(plan.Header.Quantities, " "); got != want {
+		t.Errorf("header %s, want %s", got, want)
+	}
+	path := filepath.Join(tmp, "work.trace.jsonl")
+	m, n, err := Record(plan, instrument.Workload{Args: []string{"go", "test", "./work"}, Dir: "testdata"}, path)
+	if err != nil || m.ExitCode != 0 {
+		t.Fatalf("%v %+v", err, m)
+	}
+	if n != 48 {
+		t.Errorf("%d invocations recorded, want 48", n)
+	}
+	f, _ := os.Open(path)
+	defer f.Close()
+	r, err := trace.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := r.ReadAll()
+	samples := board.Samples(r.Header, recs)
+	st := board.New(r.Header, len(recs))
+	board.Run(st, samples, nil, 10)
+	res := st.Result(samples)
+	forms := map[string]string{}
+	for _, l := range res.Laws {
+		forms[l.Quantity] = l.Law.Form()
+		t.Logf("%s = %s (cv error %.2g)", l.Quantity, l.Text, l.CVError)
+	}
+	for q, w := range map[string]string{"loop@work.go:8": "len(xs) + c", "loop@work.go:11": "n + c", "loop@work.go:12": "n^2 + c", "loop@work.go:16": "log2(len(name)) + c"} {
+		if forms[q] != w {
+			t.Errorf("%s: %s, want %s", q, forms[q], w)
+		}
+	}
+	// The user's file is untouched.
+	src, _ := os.ReadFile("testdata/work/work.go")
+	if len(src) == 0 || strings.Contains(string(src), "_augurfit_") {
+		t.Error("the package's own file was modified")
+	}
+}

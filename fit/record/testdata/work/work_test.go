@@ -1,0 +1,23 @@
+package work
+
+import (
+	"strings"
+	"sync"
+	"testing"
+)
+
+// TestWorkload calls Work at many sizes, from several goroutines.
+func TestWorkload(t *testing.T) {
+	var wg sync.WaitGroup
+	for g := 0; g < 4; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for size := 1; size <= 12; size++ {
+				// Name lengths independent of the sizes, so that each law has one parameter.
+				Work(make([]int, size*10+g), size, strings.Repeat("x", 1<<((size*7+g*5)%12+1)))
+			}
+		}(g)
+	}
+	wg.Wait()
+}
