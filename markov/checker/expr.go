@@ -70,14 +70,19 @@ func (e *evaluator) sat(f pctl.StateFormula) ([]bool, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !x.isBool() {
-		switch f.(type) {
-		case *pctl.Prob, *pctl.Reward, *pctl.Steady:
-			return nil, &PositionError{f.Pos(), "a query (=?) cannot be used as a condition; give a bound such as >=0.9"}
-		}
-		return nil, typeError(f, "Boolean (a state formula)")
+	return x.b, mustBool(f, x)
+}
+
+// mustBool says why f, whose value is x, is not a state formula, if it is not.
+func mustBool(f pctl.StateFormula, x *vec) error {
+	if x.isBool() {
+		return nil
 	}
-	return x.b, nil
+	switch f.(type) {
+	case *pctl.Prob, *pctl.Reward, *pctl.Steady:
+		return &PositionError{f.Pos(), "a query (=?) cannot be used as a condition; give a bound such as >=0.9"}
+	}
+	return typeError(f, "Boolean (a state formula)")
 }
 
 // num evaluates a numeric expression.
@@ -135,15 +140,18 @@ func (e *evaluator) eval(f pctl.StateFormula) (*vec, error) {
 	case *pctl.Label:
 		return e.label(f)
 	case *pctl.Not:
-		b, err := e.sat(f.F)
+		x, err := e.eval(f.F)
 		if err != nil {
 			return nil, err
 		}
-		out := make([]bool, len(b))
-		for i := range b {
-			out[i] = !b[i]
+		if err := mustBool(f.F, x); err != nil {
+			return nil, err
 		}
-		return e.boolVec(out, e.isConst(f.F)), nil
+		out := make([]bool, len(x.b))
+		for i := range x.b {
+			out[i] = !x.b[i]
+		}
+		return e.boolVec(out, x.Const), nil
 	case *pctl.Binary:
 		return e.binary(f)
 	case *pctl.Compare:
@@ -193,18 +201,6 @@ func (e *evaluator) eval(f pctl.StateFormula) (*vec, error) {
 // maxRefDepth bounds the evaluation's recursion through references, which a cycle of constants
 // or properties would otherwise make endless.
 const maxRefDepth = 10000
-
-// isConst says whether an already checked formula is constant; only the cheap structural cases
-// matter, as it decides whether a Boolean may bound anything (it may not).
-func (e *evaluator) isConst(f pctl.StateFormula) bool {
-	switch f := f.(type) {
-	case *pctl.Bool, *pctl.Num:
-		return true
-	case *pctl.Not:
-		return e.isConst(f.F)
-	}
-	return false
-}
 
 // bounded compares a P, R or S operator's values with its bound.
 func (e *evaluator) bounded(f pctl.StateFormula, b pctl.Bound, v *values) (*vec, error) {
@@ -321,14 +317,21 @@ func (e *evaluator) label(f *pctl.Label) (*vec, error) {
 func (e *evaluator) binary(f *pctl.Binary) (*vec, error) {
 	switch f.Op {
 	case pctl.And, pctl.Or, pctl.Implies, pctl.Iff:
-		l, err := e.sat(f.L)
+		lv, err := e.eval(f.L)
 		if err != nil {
 			return nil, err
 		}
-		r, err := e.sat(f.R)
+		rv, err := e.eval(f.R)
 		if err != nil {
 			return nil, err
 		}
+		if err := mustBool(f.L, lv); err != nil {
+			return nil, err
+		}
+		if err := mustBool(f.R, rv); err != nil {
+			return nil, err
+		}
+		l, r := lv.b, rv.b
 		out := make([]bool, len(l))
 		for i := range out {
 			switch f.Op {
@@ -342,7 +345,7 @@ func (e *evaluator) binary(f *pctl.Binary) (*vec, error) {
 				out[i] = l[i] == r[i]
 			}
 		}
-		return e.boolVec(out, false), nil
+		return e.boolVec(out, lv.Const && rv.Const), nil
 	}
 	l, err := e.num(f.L)
 	if err != nil {
