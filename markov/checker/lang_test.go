@@ -543,3 +543,13 @@ func TestConstantTypes(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkLTL measures the Courcoubetis-Yannakakis construction against the PCTL property it
+// ends in: G F "goal" splits the chain twice (F, then G of the new proposition) and solves three
+// reachability problems; F "goal" solves one.
+func BenchmarkLTL(b *testing.B) {
+	m := randomChain(rand.New(rand.NewPCG(1, 2)), 100000, 3, 0.5, true)
+	for _, prop := range []string{`P=? [ F "goal" ]`, `P=? [ G F "goal" ]`, `P=? [ (F "goal") & (X !"goal") ]`} {
+		b.Run(prop, func(b *testing.B) { benchCheck(b, m, prop, Options{}) })
+	}
+}

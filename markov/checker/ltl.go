@@ -308,6 +308,11 @@ func (e *evaluator) refine(cur *product, p pctl.PathFormula, at pctl.Node) (pctl
 	b := dtmc.NewBuilder(count)
 	atom := "ltl\n" + strconv.Itoa(next.atoms) // no parsed label can hold a newline
 	b.DeclareLabel(atom)
+	type arc struct {
+		to int
+		w  float64
+	}
+	var arcs []arc // one row's transitions, reused
 	for s := 0; s < n; s++ {
 		for c := 0; c < 2; c++ {
 			q := idx[s][c]
@@ -320,11 +325,7 @@ func (e *evaluator) refine(cur *product, p pctl.PathFormula, at pctl.Node) (pctl
 			}
 			cols, probs := m.Row(s)
 			sum := 0.0
-			type arc struct {
-				to int
-				w  float64
-			}
-			var arcs []arc
+			arcs = arcs[:0]
 			for k, t := range cols {
 				for c2 := 0; c2 < 2; c2++ {
 					if idx[t][c2] < 0 || unfold(s, t, c2 == 0) != truth {
