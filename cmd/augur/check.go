@@ -419,7 +419,7 @@ func describeResult(r *checker.Result, m *dtmc.Model) string {
 	case "argmin", "argmax", "print", "printall":
 		return fmt.Sprintf("%d states: %s", len(r.States), stateList(r.States))
 	default:
-		if r.Bool {
+		if filterTruth(r) {
 			return strconv.FormatBool(r.Holds)
 		}
 		return formatFloat(r.Value)
@@ -446,6 +446,18 @@ func describeResult(r *checker.Result, m *dtmc.Model) string {
 		fmt.Fprintf(&b, "; infinite in %d states (they reach the target with probability < 1, or earn reward forever)", r.Infinite)
 	}
 	return b.String()
+}
+
+// filterTruth says whether a filter's answer is a truth value: forall and exists, and first or
+// state of a state formula (count of one is a number).
+func filterTruth(r *checker.Result) bool {
+	switch r.Filter {
+	case "forall", "exists":
+		return true
+	case "first", "state":
+		return r.Bool
+	}
+	return false
 }
 
 // stateList shows up to 20 states.
@@ -568,10 +580,12 @@ func writeCheckJSON(w io.Writer, path string, m *dtmc.Model, runs []checkRun, al
 			if jr.Which == nil {
 				jr.Which = []int{}
 			}
-		case r.Bool:
+		case r.Filter != "" && filterTruth(r):
 			jr.Holds = &r.Holds
 		case r.Filter != "":
 			jr.Value = num(r.Value)
+		case r.Bool:
+			jr.Holds = &r.Holds
 		default:
 			jr.Value = num(r.Initial)
 			if len(m.Init) > 1 {

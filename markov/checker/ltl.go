@@ -77,7 +77,14 @@ func (e *evaluator) on(cur *product) (*evaluator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &evaluator{m: cur.m, g: g, opt: e.opt, env: e.env, depth: e.depth, stats: Stats{Method: e.stats.Method, Converged: true}}, nil
+	opt := e.opt
+	if opt.Method == Exact {
+		// The split chain's probabilities are floating point: rationals would only dress them up.
+		o := *opt
+		o.Method = Direct
+		opt = &o
+	}
+	return &evaluator{m: cur.m, g: g, opt: opt, env: e.env, depth: e.depth, stats: Stats{Method: opt.Method.String(), Converged: true}}, nil
 }
 
 // ltlProb is P=? [ φ ] for LTL φ: Σ over the copies of s of weight·P(copy ⊨ reduced φ).
@@ -145,7 +152,7 @@ func (e *evaluator) mergeLTL(cur *product, ev *evaluator) {
 		e.stats.merge(ev.stats)
 	}
 	if cur.atoms > 0 {
-		e.stats.Notes = append(e.stats.Notes, fmt.Sprintf("LTL: %d temporal subformulas replaced by propositions on a chain of %d states (Courcoubetis-Yannakakis), in floating point", cur.atoms, cur.m.N))
+		e.stats.Notes = append(e.stats.Notes, fmt.Sprintf("LTL: %d temporal subformula(s) replaced by propositions on a chain of %d states (Courcoubetis-Yannakakis), solved in floating point by the direct method", cur.atoms, cur.m.N))
 	}
 }
 
