@@ -698,10 +698,88 @@ func (p *parser) prob() (StateFormula, error) {
 	if err != nil {
 		return nil, err
 	}
+	filter, err := p.oldFilter()
+	if err != nil {
+		return nil, err
+	}
 	if err := p.closePath("P"); err != nil {
 		return nil, err
 	}
-	return &Prob{pos: pos{pt.col}, Bound: b, Path: path}, nil
+	return filter.wrap(&Prob{pos: pos{pt.col}, Bound: b, Path: path}), nil
+}
+
+// oldStyle is PRISM's older filter, written inside an operator's brackets: {states}, then
+// optionally {min}, {max} or both.
+type oldStyle struct {
+	col      int
+	states   StateFormula
+	min, max bool
+}
+
+// oldFilter parses an optional old-style filter before the "]" of P, R or S.
+func (p *parser) oldFilter() (*oldStyle, error) {
+	t := p.peek()
+	if t.kind != tLBrace {
+		return nil, nil
+	}
+	p.next()
+	saved := p.inPath
+	p.inPath = false
+	defer func() { p.inPath = saved }()
+	states, err := p.expr("a state formula for the filter {...}")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := p.expect(tRBrace, `"}" to close the filter {...}`); err != nil {
+		return nil, err
+	}
+	f := &oldStyle{col: t.col, states: states}
+	for p.peek().kind == tLBrace {
+		p.next()
+		m := p.peek()
+		if m.kind != tIdent || (m.text != "min" && m.text != "max") {
+			return nil, p.fail(m, `"min" or "max" in {...} after a filter`)
+		}
+		p.next()
+		f.min, f.max = f.min || m.text == "min", f.max || m.text == "max"
+		if _, err := p.expect(tRBrace, fmt.Sprintf(`"}" to close {%s}`, m.text)); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+// wrap turns an operator with an old-style filter into the filter(...) PRISM reads it as: forall
+// for a bounded operator; min, max or range when asked for; otherwise the value in the one state
+// the filter selects.
+func (f *oldStyle) wrap(op StateFormula) StateFormula {
+	if f == nil {
+		return op
+	}
+	name := "state"
+	switch {
+	case bound(op).Op != Query:
+		name = "forall"
+	case f.min && f.max:
+		name = "range"
+	case f.min:
+		name = "min"
+	case f.max:
+		name = "max"
+	}
+	return &Filter{pos: pos{op.Pos()}, Op: name, Prop: op, States: f.states}
+}
+
+func bound(op StateFormula) Bound {
+	switch op := op.(type) {
+	case *Prob:
+		return op.Bound
+	case *Reward:
+		return op.Bound
+	case *Steady:
+		return op.Bound
+	}
+	return Bound{}
 }
 
 func (p *parser) quant() (StateFormula, error) {
@@ -959,11 +1037,15 @@ func (p *parser) reward() (StateFormula, error) {
 	default:
 		return nil, p.fail(t, "a reward kind (F φ, C<=k, C, I=k or S)")
 	}
+	filter, err := p.oldFilter()
+	if err != nil {
+		return nil, err
+	}
 	if t := p.peek(); t.kind != tRBrack {
 		return nil, p.fail(t, `"]" to close R[...]`)
 	}
 	p.next()
-	return n, nil
+	return filter.wrap(n), nil
 }
 
 func (p *parser) steady() (StateFormula, error) {
@@ -977,9 +1059,13 @@ func (p *parser) steady() (StateFormula, error) {
 	if err != nil {
 		return nil, err
 	}
+	filter, err := p.oldFilter()
+	if err != nil {
+		return nil, err
+	}
 	if t := p.peek(); t.kind != tRBrack {
 		return nil, p.fail(t, `"]" to close S[...]`)
 	}
 	p.next()
-	return &Steady{pos: pos{st.col}, Bound: b, F: f}, nil
+	return filter.wrap(&Steady{pos: pos{st.col}, Bound: b, F: f}), nil
 }

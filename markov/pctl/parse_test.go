@@ -322,6 +322,12 @@ var roundTrips = []struct{ in, want string }{
 	{`E [ G (F "a" & "b") ]`, `E [ G (F ("a" & "b")) ]`},
 	{`P=? [ F P>0.5 [ G "a" ] ]`, `P=? [ F P>0.5 [ G "a" ] ]`},
 	{`P=? [ F ("a" & P>0.5 [ X "b" ]) ]`, `P=? [ F ("a" & P>0.5 [ X "b" ]) ]`},
+	// PRISM's older filters inside the brackets are the filters they stand for.
+	{`P=? [ F "a" {"init"} ]`, `filter(state, P=? [ F "a" ], "init")`},
+	{`P=? [ F "a" {x=0}{max} ]`, `filter(max, P=? [ F "a" ], x=0)`},
+	{`R=? [ F "a" {true}{min} ]`, `filter(min, R=? [ F "a" ], true)`},
+	{`S=? [ "a" {true}{max}{min} ]`, `filter(range, S=? [ "a" ], true)`},
+	{`P>0.5 [ F "a" {"b"}{max} ]`, `filter(forall, P>0.5 [ F "a" ], "b")`},
 }
 
 func TestParseRoundTrip(t *testing.T) {
@@ -543,6 +549,8 @@ var errorCases = []struct {
 	{`R=? [ C<=k ] * `, 16, `expected an expression after "*", found end of input`},
 	{`R=? [ S "a" ]`, 9, `expected "]" to close R[...], found "a"`},
 	{`P>=p [ F "a" ] [`, 16, `expected an operator or end of input, found "["`},
+	{`P=? [ F "a" {"b"`, 17, `expected "}" to close the filter {...}, found end of input`},
+	{`P=? [ F "a" {"b"}{avg} ]`, 19, `expected "min" or "max" in {...} after a filter, found "avg"`},
 	{`1e400 > 0`, 1, `expected a number within float64's range, found "1e400"`},
 }
 
