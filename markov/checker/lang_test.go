@@ -448,6 +448,7 @@ func TestLTL(t *testing.T) {
 		{choice(), `P=? [ (G F "b") & (F G "a") ]`, []float64{cp / all, 1, 0, 0}},
 		{choice(), `P=? [ ((F "b") => (G "a")) & !(X "a0") ]`, []float64{1 - cs, 1, 1, 1}},
 		{cycle(), `P=? [ G F "z" ]`, []float64{1, 1, 1}},
+		{cycle(), `P=? [ "z" ]`, []float64{1, 0, 0}}, // a state formula as a path formula: its first state
 		{cycle(), `P=? [ F G "z" ]`, []float64{0, 0, 0}},
 		{cycle(), `P=? [ G ("z" => (X X X "z")) ]`, []float64{1, 1, 1}},
 	}

@@ -52,7 +52,8 @@ func Parse(src string) (StateFormula, error) {
 	return p.property()
 }
 
-// ParseFile parses a properties file: properties separated by newlines or ";", each optionally
+// ParseFile parses a properties file: properties separated by newlines or ";" (a property goes on
+// across lines while brackets are open or a line ends or starts with an operator), each optionally
 // named ("name": P=? [ F "end" ]), constant declarations (const double p = 0.3; const int N;),
 // label definitions (label "done" = x=3;), and // and /* */ comments. A block comment may span
 // lines without ending the property it sits in. A property that does not parse gets its error
@@ -61,7 +62,7 @@ func Parse(src string) (StateFormula, error) {
 // rune column within that line; node columns are within their line too.
 func ParseFile(src string) (*File, error) {
 	runes := []rune(src)
-	toks := lex(runes, true)
+	toks := joinLines(lex(runes, true))
 	file := &File{}
 	named := map[string]int{}
 	declared := map[string]int{}
@@ -93,7 +94,7 @@ func ParseFile(src string) (*File, error) {
 			}
 			continue
 		}
-		prop := Property{Line: first.line, Text: strings.TrimSpace(string(runes[first.off:last.end]))}
+		prop := Property{Line: first.line, Text: strings.Trim(string(runes[first.off:last.end]), blanks)}
 		body := group
 		if len(group) >= 3 && first.kind == tString && group[1].kind == tColon {
 			prop.Name = first.text[1 : len(first.text)-1]
@@ -115,6 +116,53 @@ func ParseFile(src string) (*File, error) {
 		file.Props = append(file.Props, prop)
 	}
 	return file, nil
+}
+
+// blanks are the characters the lexer skips (a Unicode space such as U+0085 is not one of them).
+const blanks = " \t\n\r\f\v\uFEFF"
+
+// continues are the tokens after which a property cannot end, and before which none can start:
+// a line ending in one, or a line starting with one, continues the property, as PRISM's grammar
+// reads a property across lines for as long as it can.
+var (
+	trailing = map[tokKind]bool{tAnd: true, tOr: true, tImplies: true, tIff: true, tNot: true, tEQ: true, tNE: true,
+		tLT: true, tLE: true, tGT: true, tGE: true, tPlus: true, tMinus: true, tStar: true, tSlash: true,
+		tQuestion: true, tColon: true, tComma: true, tLParen: true, tLBrack: true, tLBrace: true, tHash: true}
+	leading = map[tokKind]bool{tAnd: true, tOr: true, tImplies: true, tIff: true, tEQ: true, tNE: true,
+		tLT: true, tLE: true, tGT: true, tGE: true, tPlus: true, tStar: true, tSlash: true, tQuestion: true,
+		tColon: true, tComma: true, tRParen: true, tRBrack: true, tRBrace: true}
+)
+
+// joinLines drops the newlines inside a property: within brackets, after a token that needs a
+// right operand, and before one that needs a left operand.
+func joinLines(toks []token) []token {
+	out := toks[:0:0]
+	depth := 0
+	for i, t := range toks {
+		switch t.kind {
+		case tLParen, tLBrack, tLBrace:
+			depth++
+		case tRParen, tRBrack, tRBrace:
+			depth--
+		case tSemi:
+			depth = 0
+		case tNewline:
+			prev := -1
+			if len(out) > 0 {
+				prev = len(out) - 1
+			}
+			next := i + 1
+			for next < len(toks) && toks[next].kind == tNewline {
+				next++
+			}
+			if depth > 0 || (prev >= 0 && out[prev].kind != tNewline && out[prev].kind != tSemi && trailing[out[prev].kind]) || leading[toks[next].kind] {
+				continue
+			}
+			depth = 0
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 // Err returns the first property's error, if any property has one.
@@ -813,21 +861,9 @@ func (p *parser) path(op string) (PathFormula, error) {
 	if pe, ok := f.(*PathExpr); ok {
 		return pe.P, nil
 	}
-	if !containsPath(f) {
-		return nil, p.fail(p.peek(), fmt.Sprintf(`"U", "W" or "R" (%s[...] needs a path formula: X, F, G, U, W or R)`, op))
-	}
+	// A state formula is a path formula too (it holds of a path whose first state satisfies it),
+	// as in PRISM's LTL: P=? [ "a" ] is 1 or 0.
 	return &LTL{pos: pos{start.col}, F: f}, nil
-}
-
-// containsPath says whether a formula parsed in a path context has a temporal operator in it.
-func containsPath(f StateFormula) bool {
-	found := false
-	Walk(f, func(n Node) {
-		if _, ok := n.(*PathExpr); ok {
-			found = true
-		}
-	})
-	return found
 }
 
 var tempOps = map[string]TempOp{"U": U, "W": W, "R": R}
