@@ -33,7 +33,8 @@ beginning with "dtmc"; the .lab and .rew/.srew/.trew beside it).
 
 Properties use PRISM's syntax for DTMCs: P=? [ F "end" ], P>=0.9 [ "a" U<=10 "b" ], step bounds
 <k <=k >k >=k =k [a,b] on F, G, U, W (weak until) and R (release); R{"time"}=? [ F "end" ],
-R=? [ C<=100 ], R=? [ I=5 ], R=? [ C ], R=? [ S ] (long-run average); S=? [ "up" ]; E [ path ]
+R=? [ C<=100 ], R=? [ I=5 ], R=? [ C ], R=? [ S ] (long-run average), R=? [ ψ ] for co-safe
+LTL ψ (reward until ψ is guaranteed); S=? [ "up" ]; E [ path ]
 (P>0) and A [ path ] (P>=1); LTL inside P, E and A (G F "a", (X "a") U "b", (F "a") & !(G "b")),
 by Courcoubetis and Yannakakis's construction; filter(op, prop, states) with min, max, argmin, argmax, count, sum,
 avg, first, range, forall, exists, print, printall, state; arithmetic, comparisons, c ? a : b,

@@ -203,6 +203,13 @@ type Instant struct {
 	K StateFormula
 }
 
+// CoSafe is a co-safe LTL formula inside R, such as R=? [ (X "a") | F ("b" & X "c") ]: the reward
+// gathered until the path read so far guarantees the formula.
+type CoSafe struct {
+	pos
+	Path PathFormula
+}
+
 // LongRun is S inside R: the long-run average reward per step.
 type LongRun struct{ pos }
 
@@ -330,3 +337,4 @@ func (Reach) rewardKind()      {}
 func (Cumulative) rewardKind() {}
 func (Instant) rewardKind()    {}
 func (LongRun) rewardKind()    {}
+func (CoSafe) rewardKind()     {}

@@ -866,6 +866,17 @@ func (p *parser) path(op string) (PathFormula, error) {
 	return &LTL{pos: pos{start.col}, F: f}, nil
 }
 
+// containsPath says whether a formula parsed in a path context has a temporal operator in it.
+func containsPath(f StateFormula) bool {
+	found := false
+	Walk(f, func(n Node) {
+		if _, ok := n.(*PathExpr); ok {
+			found = true
+		}
+	})
+	return found
+}
+
 var tempOps = map[string]TempOp{"U": U, "W": W, "R": R}
 
 // temporal parses φ [U|W|R bound ψ], each side a unary temporal formula; as in PRISM the binary
@@ -1031,16 +1042,8 @@ func (p *parser) reward() (StateFormula, error) {
 	n.Bound = b
 	t := p.peek()
 	switch {
-	case t.kind == tIdent && t.text == "F":
-		p.next()
-		if le := p.peek(); isCmp(le) || le.kind == tLBrack {
-			return nil, p.fail(le, `a state formula after "F" (R[F φ] takes no step bound)`)
-		}
-		f, err := p.expr(`a state formula after "F"`)
-		if err != nil {
-			return nil, err
-		}
-		n.Kind = &Reach{pos: pos{t.col}, Target: f}
+	case t.kind == tIdent && t.text == "F" && (isCmp(p.toks[p.i+1]) || p.toks[p.i+1].kind == tLBrack):
+		return nil, p.fail(p.toks[p.i+1], `a state formula after "F" (R[F φ] takes no step bound)`)
 	case t.kind == tIdent && t.text == "C":
 		at := p.i
 		p.next()
@@ -1071,7 +1074,19 @@ func (p *parser) reward() (StateFormula, error) {
 		p.next()
 		n.Kind = &LongRun{pos: pos{t.col}}
 	default:
-		return nil, p.fail(t, "a reward kind (F φ, C<=k, C, I=k or S)")
+		// F φ, or a co-safe LTL formula: the reward gathered until it is satisfied.
+		path, err := p.path("R")
+		if err != nil {
+			if t.kind == tRBrack || t.kind == tEOF {
+				return nil, p.fail(t, "a reward kind (F φ, C<=k, C, I=k, S or a co-safe LTL formula)")
+			}
+			return nil, err
+		}
+		if ev, ok := path.(*Eventually); ok && ev.Steps == nil && !containsPath(ev.F) {
+			n.Kind = &Reach{pos: pos{t.col}, Target: ev.F}
+		} else {
+			n.Kind = &CoSafe{pos: pos{t.col}, Path: path}
+		}
 	}
 	filter, err := p.oldFilter()
 	if err != nil {

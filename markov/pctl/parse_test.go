@@ -63,6 +63,8 @@ func dump(n Node) string {
 		return fmt.Sprintf("(I=%s)", dump(n.K))
 	case *LongRun:
 		return "(S)"
+	case *CoSafe:
+		return "(cosafe " + dump(n.Path) + ")"
 	case *PathExpr:
 		return "(path " + dump(n.P) + ")"
 	case *LTL:
@@ -145,6 +147,8 @@ func children(n Node) []Node {
 		add(n.K)
 	case *Instant:
 		add(n.K)
+	case *CoSafe:
+		add(n.Path)
 	case *PathExpr:
 		add(n.P)
 	case *LTL:
@@ -318,6 +322,11 @@ var roundTrips = []struct{ in, want string }{
 	{`P=? [ ("a" U "b") ]`, `P=? [ "a" U "b" ]`},
 	{`P=? [ "a" ]`, `P=? [ "a" ]`},
 	{`A [ false ]`, `A [ false ]`},
+	{`R=? [ X X "a" ]`, `R=? [ X (X "a") ]`},
+	{`R{"r"}=? [ (X "a") | (X "b") ]`, `R{"r"}=? [ (X "a") | (X "b") ]`},
+	{`R=? [ F ("a" & (X "b")) ]`, `R=? [ F ("a" & (X "b")) ]`},
+	{`R=? [ "a" U "b" ]`, `R=? [ "a" U "b" ]`},
+	{`R=? [ true ]`, `R=? [ true ]`},
 	{`P=? [ ("a") ]`, `P=? [ "a" ]`},
 	{`P=? [ (F "a") & !(G "b") ]`, `P=? [ (F "a") & !(G "b") ]`},
 	{`P=? [ (G F "a") => (G F "b") ]`, `P=? [ (G (F "a")) => (G (F "b")) ]`},
@@ -510,7 +519,6 @@ var errorCases = []struct {
 	{`R{"t"} [ C ]`, 8, `expected a bound (=?, <, <=, > or >=) after R{"t"}, found "["`},
 	{`R<=-1 [ C ]`, 4, `expected a finite reward bound >= 0, found "-1"`},
 	{`R<=1e999 [ C ]`, 4, `expected a number within float64's range, found "1e999"`},
-	{`R=? [ G "a" ]`, 7, `expected a reward kind (F φ, C<=k, C, I=k or S), found "G"`},
 	{`R=? [ F<=3 "a" ]`, 8, `expected a state formula after "F" (R[F φ] takes no step bound), found "<="`},
 	{`R=? [ C<3 ]`, 8, `expected "<=" (the only step bound is C<=k), found "<"`},
 	{`R=? [ C<=2.0 ]`, 10, `expected a non-negative integer step bound after C<=, found "2.0"`},
