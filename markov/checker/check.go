@@ -203,7 +203,11 @@ func (r *Result) fill(m *dtmc.Model, v *values) {
 			r.Infinite++
 		}
 	}
-	if v.exact != nil && !math.IsInf(r.Initial, 1) {
+	exact := v.exact != nil
+	for _, in := range m.Init {
+		exact = exact && v.exact[in.State] != nil
+	}
+	if exact {
 		r.InitialExact = new(big.Rat)
 		for _, in := range m.Init {
 			w := dtmc.Decimal(in.P)

@@ -3,8 +3,10 @@ package checker
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strings"
 
+	"github.com/augur-perf/augur/markov/dtmc"
 	"github.com/augur-perf/augur/markov/pctl"
 )
 
@@ -165,7 +167,11 @@ func (e *evaluator) eval(f pctl.StateFormula) (*vec, error) {
 		for i, v := range x.v.x {
 			out[i] = -v
 		}
-		return e.numVec(out, x.Int, x.Const), nil
+		res := e.numVec(out, x.Int, x.Const)
+		if ex := e.exactOf(x); ex != nil {
+			res.v.exact = e.exactArith(pctl.Sub, e.exactOf(e.numVec(e.fill(0), true, true)), ex)
+		}
+		return res, nil
 	case *pctl.Ternary:
 		return e.ternary(f)
 	case *pctl.Call:
@@ -369,7 +375,66 @@ func (e *evaluator) binary(f *pctl.Binary) (*vec, error) {
 			out[i] = a[i] / b[i]
 		}
 	}
-	return e.numVec(out, l.Int && r.Int && f.Op != pctl.Div, l.Const && r.Const), nil
+	res := e.numVec(out, l.Int && r.Int && f.Op != pctl.Div, l.Const && r.Const)
+	if res.v.exact = e.exactArith(f.Op, e.exactOf(l), e.exactOf(r)); res.v.exact != nil {
+		for i, q := range res.v.exact {
+			if q != nil {
+				out[i], _ = q.Float64() // the float is the exact value's, rounded once
+			}
+		}
+	}
+	return res, nil
+}
+
+// exactOf gives x's values as rationals under the exact method: the operator's own, or a
+// constant's decimal; nil when there are none (other methods, or values that went through a
+// function, which has no exact form).
+func (e *evaluator) exactOf(x *vec) []*big.Rat {
+	switch {
+	case e.opt.Method != Exact:
+		return nil
+	case x.v.exact != nil:
+		return x.v.exact
+	case x.Const && !math.IsInf(x.v.x[0], 0) && !math.IsNaN(x.v.x[0]):
+		c := dtmc.Decimal(x.v.x[0])
+		out := make([]*big.Rat, e.m.N)
+		for i := range out {
+			out[i] = c
+		}
+		return out
+	}
+	return nil
+}
+
+// exactArith applies op to rationals, so that 1 - P=? [ ... ] stays exact under the exact
+// method; a nil entry (an infinite value, or a division by zero) stays nil, and so do the
+// floating-point results, which then keep their own value.
+func (e *evaluator) exactArith(op pctl.BinOp, a, b []*big.Rat) []*big.Rat {
+	if a == nil || b == nil {
+		return nil
+	}
+	out := make([]*big.Rat, len(a))
+	for i := range out {
+		if a[i] == nil || b[i] == nil {
+			continue
+		}
+		r := new(big.Rat)
+		switch op {
+		case pctl.Add:
+			r.Add(a[i], b[i])
+		case pctl.Sub:
+			r.Sub(a[i], b[i])
+		case pctl.Mul:
+			r.Mul(a[i], b[i])
+		case pctl.Div:
+			if b[i].Sign() == 0 {
+				continue
+			}
+			r.Quo(a[i], b[i])
+		}
+		out[i] = r
+	}
+	return out
 }
 
 func (e *evaluator) compare(f *pctl.Compare) (*vec, error) {

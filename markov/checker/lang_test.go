@@ -710,3 +710,24 @@ func TestCoSafeRewards(t *testing.T) {
 		t.Errorf("G in a co-safe reward: %v", err)
 	}
 }
+
+// TestExactArithmetic: under the exact method, arithmetic over operators stays rational.
+func TestExactArithmetic(t *testing.T) {
+	m := knuthDie()
+	for prop, want := range map[string]string{
+		`1 - P=? [ F "six" ]`:                       "5/6",
+		`P=? [ F "six" ] * 3 + 0.5`:                 "1",
+		`-P=? [ F "one" ] / 2`:                      "-1/12",
+		`R{"flips"}=? [ F "done" ] - 1/3`:           "10/3",
+		`P=? [ F "six" ] / (P=? [ F "six" ] - 1/6)`: "", // division by zero: no exact value
+	} {
+		r := check(t, m, prop, Options{Method: Exact})
+		got := ""
+		if r.InitialExact != nil {
+			got = r.InitialExact.RatString()
+		}
+		if got != want {
+			t.Errorf("%s = %s (%v), want %q", prop, got, r.Initial, want)
+		}
+	}
+}
