@@ -991,6 +991,11 @@ func (p *parser) steps(from int) (*Steps, error) {
 // does, so that F<=N-1 "a" reads as intended.
 func (p *parser) stepValue(what string) (StateFormula, error) {
 	t, ti := p.peek(), p.i
+	if _, fn := arity[t.text]; t.kind == tIdent && !fn && !reserved[t.text] && p.toks[p.i+1].kind == tLParen {
+		// As in PRISM, a name followed by "(" is the whole bound: F<=T (X "a") is F<=T of X "a".
+		p.next()
+		return &Ident{pos: pos{t.col}, Name: t.text}, nil
+	}
 	k, err := p.additive(what)
 	if err != nil {
 		return nil, err
