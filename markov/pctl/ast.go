@@ -1,7 +1,7 @@
 // Package pctl owns augur's property language: PRISM's syntax for DTMC properties (PCTL with
-// reward, steady-state, filter and CTL-style E/A operators, arithmetic over property values,
-// constants and named properties), its abstract syntax tree, its parser with column-accurate
-// errors, and the reading of properties files.
+// reward, steady-state, filter and CTL-style E/A operators, LTL path formulas and co-safe LTL
+// rewards, arithmetic over property values, constants and named properties), its abstract syntax
+// tree, its parser with column-accurate errors, and the reading of properties files.
 //
 // It knows nothing of models or numerics: whether a label, variable or reward name exists, and
 // what a property evaluates to, is the checker's business. It imports only the standard library.
