@@ -37,7 +37,8 @@ Storm's explicit files (a .tra beginning with "dtmc"; the .lab and .rew/.srew/.t
 
 Properties use PRISM's syntax for DTMCs: P=? [ F "end" ], P>=0.9 [ "a" U<=10 "b" ], step bounds
 <k <=k >k >=k =k [a,b] on F, G, U, W (weak until) and R (release); R{"time"}=? [ F "end" ],
-R=? [ C<=100 ], R=? [ I=5 ], R=? [ C ], R=? [ S ] (long-run average); S=? [ "up" ]; E [ path ]
+R=? [ C<=100 ], R=? [ I=5 ], R=? [ C ], R=? [ S ] (long-run average), R=? [ ψ ] for co-safe
+LTL ψ (reward until ψ is guaranteed); S=? [ "up" ]; E [ path ]
 (P>0) and A [ path ] (P>=1); LTL inside P, E and A (G F "a", (X "a") U "b", (F "a") & !(G "b")),
 by Courcoubetis and Yannakakis's construction; filter(op, prop, states) with min, max, argmin, argmax, count, sum,
 avg, first, range, forall, exists, print, printall, state; arithmetic, comparisons, c ? a : b,
@@ -428,7 +429,7 @@ func describeResult(r *checker.Result, m *dtmc.Model) string {
 	case "argmin", "argmax", "print", "printall":
 		return fmt.Sprintf("%d states: %s", len(r.States), stateList(r.States))
 	default:
-		if r.Bool {
+		if filterTruth(r) {
 			return strconv.FormatBool(r.Holds)
 		}
 		return formatFloat(r.Value)
@@ -459,6 +460,18 @@ func describeResult(r *checker.Result, m *dtmc.Model) string {
 		fmt.Fprintf(&b, "; infinite in %d states (they reach the target with probability < 1, or earn reward forever)", r.Infinite)
 	}
 	return b.String()
+}
+
+// filterTruth says whether a filter's answer is a truth value: forall and exists, and first or
+// state of a state formula (count of one is a number).
+func filterTruth(r *checker.Result) bool {
+	switch r.Filter {
+	case "forall", "exists":
+		return true
+	case "first", "state":
+		return r.Bool
+	}
+	return false
 }
 
 // stateList shows up to 20 states.
@@ -584,10 +597,12 @@ func writeCheckJSON(w io.Writer, path string, m *dtmc.Model, runs []checkRun, al
 			if jr.Which == nil {
 				jr.Which = []int{}
 			}
-		case r.Bool:
+		case r.Filter != "" && filterTruth(r):
 			jr.Holds = &r.Holds
 		case r.Filter != "":
 			jr.Value = num(r.Value)
+		case r.Bool:
+			jr.Holds = &r.Holds
 		default:
 			jr.Value = num(r.Initial)
 			if len(m.Init) > 1 {

@@ -170,6 +170,14 @@ func TestCheckSeveralInitialStates(t *testing.T) {
 	}
 }
 
+// TestCheckFilterCount: count over a state formula is a number, not a truth value.
+func TestCheckFilterCount(t *testing.T) {
+	code, out, errs := runCLI(t, "check", "examples/die/die.json", "--prop", `filter(count, P>0 [ F "six" ])`, "--prop", `filter(exists, "six")`)
+	if code != 0 || !strings.Contains(out, "Result: 4\n") || !strings.Contains(out, "Result: true\n") {
+		t.Errorf("exit %d\n%s\n%s", code, out, errs)
+	}
+}
+
 // A model in the PRISM language, its constant from --const, properties over its variables by
 // name, and an experiment over a property constant.
 func TestCheckPRISMLanguage(t *testing.T) {

@@ -1,7 +1,10 @@
 // Package checker owns the probabilistic model checking of DTMCs against PCTL properties with
 // PRISM's semantics: graph precomputation (Prob0/Prob1), topological decomposition into strongly
 // connected components, direct and iterative linear solvers, sound interval bounds, a
-// PRISM-compatible Jacobi mode, and exact rational arithmetic for small models.
+// PRISM-compatible Jacobi mode, and exact rational arithmetic for small models; and, on top of
+// them, the evaluation of PRISM's whole property language for DTMCs: expressions, filters,
+// constants and references (expr.go, filter.go), time-bounded and qualitative path formulas
+// (temporal.go), LTL (ltl.go) and co-safe LTL rewards (cosafe.go).
 //
 // It reads models (package dtmc) and parsed properties (package pctl) and never changes either;
 // it does no file I/O and no printing: callers decide how results are shown.
@@ -211,7 +214,11 @@ func (r *Result) fill(m *dtmc.Model, v *values) {
 			r.Infinite++
 		}
 	}
-	if v.exact != nil && !math.IsInf(r.Initial, 1) {
+	exact := v.exact != nil
+	for _, in := range m.Init {
+		exact = exact && v.exact[in.State] != nil
+	}
+	if exact {
 		r.InitialExact = new(big.Rat)
 		for _, in := range m.Init {
 			w := dtmc.Decimal(in.P)

@@ -3,8 +3,10 @@ package checker
 import (
 	"fmt"
 	"math"
+	"math/big"
 	"strings"
 
+	"github.com/augur-perf/augur/markov/dtmc"
 	"github.com/augur-perf/augur/markov/pctl"
 )
 
@@ -70,14 +72,19 @@ func (e *evaluator) sat(f pctl.StateFormula) ([]bool, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !x.isBool() {
-		switch f.(type) {
-		case *pctl.Prob, *pctl.Reward, *pctl.Steady:
-			return nil, &PositionError{f.Pos(), "a query (=?) cannot be used as a condition; give a bound such as >=0.9"}
-		}
-		return nil, typeError(f, "Boolean (a state formula)")
+	return x.b, mustBool(f, x)
+}
+
+// mustBool says why f, whose value is x, is not a state formula, if it is not.
+func mustBool(f pctl.StateFormula, x *vec) error {
+	if x.isBool() {
+		return nil
 	}
-	return x.b, nil
+	switch f.(type) {
+	case *pctl.Prob, *pctl.Reward, *pctl.Steady:
+		return &PositionError{f.Pos(), "a query (=?) cannot be used as a condition; give a bound such as >=0.9"}
+	}
+	return typeError(f, "Boolean (a state formula)")
 }
 
 // num evaluates a numeric expression.
@@ -135,15 +142,18 @@ func (e *evaluator) eval(f pctl.StateFormula) (*vec, error) {
 	case *pctl.Label:
 		return e.label(f)
 	case *pctl.Not:
-		b, err := e.sat(f.F)
+		x, err := e.eval(f.F)
 		if err != nil {
 			return nil, err
 		}
-		out := make([]bool, len(b))
-		for i := range b {
-			out[i] = !b[i]
+		if err := mustBool(f.F, x); err != nil {
+			return nil, err
 		}
-		return e.boolVec(out, e.isConst(f.F)), nil
+		out := make([]bool, len(x.b))
+		for i := range x.b {
+			out[i] = !x.b[i]
+		}
+		return e.boolVec(out, x.Const), nil
 	case *pctl.Binary:
 		return e.binary(f)
 	case *pctl.Compare:
@@ -157,7 +167,11 @@ func (e *evaluator) eval(f pctl.StateFormula) (*vec, error) {
 		for i, v := range x.v.x {
 			out[i] = -v
 		}
-		return e.numVec(out, x.Int, x.Const), nil
+		res := e.numVec(out, x.Int, x.Const)
+		if ex := e.exactOf(x); ex != nil {
+			res.v.exact = e.exactArith(pctl.Sub, e.exactOf(e.numVec(e.fill(0), true, true)), ex)
+		}
+		return res, nil
 	case *pctl.Ternary:
 		return e.ternary(f)
 	case *pctl.Call:
@@ -193,18 +207,6 @@ func (e *evaluator) eval(f pctl.StateFormula) (*vec, error) {
 // maxRefDepth bounds the evaluation's recursion through references, which a cycle of constants
 // or properties would otherwise make endless.
 const maxRefDepth = 10000
-
-// isConst says whether an already checked formula is constant; only the cheap structural cases
-// matter, as it decides whether a Boolean may bound anything (it may not).
-func (e *evaluator) isConst(f pctl.StateFormula) bool {
-	switch f := f.(type) {
-	case *pctl.Bool, *pctl.Num:
-		return true
-	case *pctl.Not:
-		return e.isConst(f.F)
-	}
-	return false
-}
 
 // bounded compares a P, R or S operator's values with its bound.
 func (e *evaluator) bounded(f pctl.StateFormula, b pctl.Bound, v *values) (*vec, error) {
@@ -321,14 +323,21 @@ func (e *evaluator) label(f *pctl.Label) (*vec, error) {
 func (e *evaluator) binary(f *pctl.Binary) (*vec, error) {
 	switch f.Op {
 	case pctl.And, pctl.Or, pctl.Implies, pctl.Iff:
-		l, err := e.sat(f.L)
+		lv, err := e.eval(f.L)
 		if err != nil {
 			return nil, err
 		}
-		r, err := e.sat(f.R)
+		rv, err := e.eval(f.R)
 		if err != nil {
 			return nil, err
 		}
+		if err := mustBool(f.L, lv); err != nil {
+			return nil, err
+		}
+		if err := mustBool(f.R, rv); err != nil {
+			return nil, err
+		}
+		l, r := lv.b, rv.b
 		out := make([]bool, len(l))
 		for i := range out {
 			switch f.Op {
@@ -342,7 +351,7 @@ func (e *evaluator) binary(f *pctl.Binary) (*vec, error) {
 				out[i] = l[i] == r[i]
 			}
 		}
-		return e.boolVec(out, false), nil
+		return e.boolVec(out, lv.Const && rv.Const), nil
 	}
 	l, err := e.num(f.L)
 	if err != nil {
@@ -366,7 +375,66 @@ func (e *evaluator) binary(f *pctl.Binary) (*vec, error) {
 			out[i] = a[i] / b[i]
 		}
 	}
-	return e.numVec(out, l.Int && r.Int && f.Op != pctl.Div, l.Const && r.Const), nil
+	res := e.numVec(out, l.Int && r.Int && f.Op != pctl.Div, l.Const && r.Const)
+	if res.v.exact = e.exactArith(f.Op, e.exactOf(l), e.exactOf(r)); res.v.exact != nil {
+		for i, q := range res.v.exact {
+			if q != nil {
+				out[i], _ = q.Float64() // the float is the exact value's, rounded once
+			}
+		}
+	}
+	return res, nil
+}
+
+// exactOf gives x's values as rationals under the exact method: the operator's own, or a
+// constant's decimal; nil when there are none (other methods, or values that went through a
+// function, which has no exact form).
+func (e *evaluator) exactOf(x *vec) []*big.Rat {
+	switch {
+	case e.opt.Method != Exact:
+		return nil
+	case x.v.exact != nil:
+		return x.v.exact
+	case x.Const && !math.IsInf(x.v.x[0], 0) && !math.IsNaN(x.v.x[0]):
+		c := dtmc.Decimal(x.v.x[0])
+		out := make([]*big.Rat, e.m.N)
+		for i := range out {
+			out[i] = c
+		}
+		return out
+	}
+	return nil
+}
+
+// exactArith applies op to rationals, so that 1 - P=? [ ... ] stays exact under the exact
+// method; a nil entry (an infinite value, or a division by zero) stays nil, and so do the
+// floating-point results, which then keep their own value.
+func (e *evaluator) exactArith(op pctl.BinOp, a, b []*big.Rat) []*big.Rat {
+	if a == nil || b == nil {
+		return nil
+	}
+	out := make([]*big.Rat, len(a))
+	for i := range out {
+		if a[i] == nil || b[i] == nil {
+			continue
+		}
+		r := new(big.Rat)
+		switch op {
+		case pctl.Add:
+			r.Add(a[i], b[i])
+		case pctl.Sub:
+			r.Sub(a[i], b[i])
+		case pctl.Mul:
+			r.Mul(a[i], b[i])
+		case pctl.Div:
+			if b[i].Sign() == 0 {
+				continue
+			}
+			r.Quo(a[i], b[i])
+		}
+		out[i] = r
+	}
+	return out
 }
 
 func (e *evaluator) compare(f *pctl.Compare) (*vec, error) {

@@ -454,6 +454,7 @@ func TestLTL(t *testing.T) {
 		{choice(), `P=? [ (G F "b") & (F G "a") ]`, []float64{cp / all, 1, 0, 0}},
 		{choice(), `P=? [ ((F "b") => (G "a")) & !(X "a0") ]`, []float64{1 - cs, 1, 1, 1}},
 		{cycle(), `P=? [ G F "z" ]`, []float64{1, 1, 1}},
+		{cycle(), `P=? [ "z" ]`, []float64{1, 0, 0}}, // a state formula as a path formula: its first state
 		{cycle(), `P=? [ F G "z" ]`, []float64{0, 0, 0}},
 		{cycle(), `P=? [ G ("z" => (X X X "z")) ]`, []float64{1, 1, 1}},
 	}
@@ -548,6 +549,193 @@ func TestConstantTypes(t *testing.T) {
 		f, _ := pctl.Parse(prop)
 		if _, err := CheckIn(m, f, env, Options{}); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", prop, err, want)
+		}
+	}
+}
+
+// BenchmarkLTL measures the Courcoubetis-Yannakakis construction against the PCTL property it
+// ends in: G F "goal" splits the chain twice (F, then G of the new proposition) and solves three
+// reachability problems; F "goal" solves one.
+func BenchmarkLTL(b *testing.B) {
+	m := randomChain(rand.New(rand.NewPCG(1, 2)), 100000, 3, 0.5, true)
+	for _, prop := range []string{`P=? [ F "goal" ]`, `P=? [ G F "goal" ]`, `P=? [ (F "goal") & (X !"goal") ]`} {
+		b.Run(prop, func(b *testing.B) { benchCheck(b, m, prop, Options{}) })
+	}
+}
+
+// TestCoSafeRewards runs PRISM's own co-safe reward tests (prism-tests,
+// functionality/verify/dtmcs/rewards/dtmc_rewards.pm.cosafety.props, with their RESULTs) on the
+// model they are written for: 0 -> 1 -> 2 -> 3 -> 3 with variable s the state.
+func TestCoSafeRewards(t *testing.T) {
+	b := dtmc.NewBuilder(4)
+	for s := 0; s < 3; s++ {
+		b.Add(s, s+1, 1)
+	}
+	b.Add(3, 3, 1)
+	b.SetInit(0)
+	for _, r := range []struct {
+		name         string
+		state, trans []float64
+	}{
+		{"a", []float64{2, 5, 11, 0}, []float64{3, 7, 0, 0}},
+		{"a_state", []float64{5, 12, 11, 0}, nil},
+		{"b", []float64{2, 5, 11, 17}, []float64{3, 7, 0, 13}},
+		{"b_state", []float64{5, 12, 11, 30}, nil},
+	} {
+		b.DeclareReward(r.name)
+		for s, v := range r.state {
+			if v != 0 {
+				b.AddStateReward(r.name, s, v)
+			}
+		}
+		for s, v := range r.trans {
+			if v != 0 {
+				b.AddTransReward(r.name, s, min(s+1, 3), v)
+			}
+		}
+	}
+	m := must(b.Build())
+	m.Vars = &dtmc.Vars{Names: []string{"s"}, Bool: []bool{false}, Values: []int{0, 1, 2, 3}}
+	inf := math.Inf(1)
+	// All of the file's properties with their RESULTs, in order.
+	cases := []struct {
+		prop string
+		want float64
+	}{
+		{`R{"a"}=? [ s>=0 ]`, 0.0},
+		{`R{"a"}=? [ true ]`, 0.0},
+		{`R{"a"}=? [ !false ]`, 0.0},
+		{`R{"a"}=? [ s>0 | s=0 ]`, 0.0},
+		{`R{"a"}=? [ s=0 ]`, 0.0},
+		{`R{"a"}=? [ F s=0 ]`, 0.0},
+		{`R{"a"}=? [ F s=1 ]`, 5.0},
+		{`R{"a"}=? [ F s=2 ]`, 17.0},
+		{`R{"a"}=? [ F s=3 ]`, 28.0},
+		{`R{"a"}=? [ X s>=0 ]`, 5.0},
+		{`R{"a"}=? [ X true ]`, 5.0},
+		{`R{"a"}=? [ ! (X true) ]`, inf},
+		{`R{"a"}=? [ ! (X false) ]`, 5.0},
+		{`R{"a"}=? [ X X s>=0 ]`, 17.0},
+		{`R{"a"}=? [ X X true ]`, 17.0},
+		{`R{"a"}=? [ X X X s>=0 ]`, 28.0},
+		{`R{"a"}=? [ X X X true ]`, 28.0},
+		{`R{"a"}=? [ X X X (true ? true : s>=0) ]`, 28.0},
+		{`R{"a"}=? [ X X X (false ? true : s>=0) ]`, 28.0},
+		{`R{"a"}=? [ X X X false ]`, inf},
+		{`R{"a"}=? [ (X X true) U s=0 ]`, 0.0},
+		{`R{"a"}=? [ (X X true) U s=1 ]`, 17.0},
+		{`R{"a"}=? [ (X X true) U s=2 ]`, 28.0},
+		{`R{"a"}=? [ (X X true) U s=3 ]`, 28.0},
+		{`R{"b"}=? [ (X X true) U s=3 ]`, 58.0},
+		{`R{"a"}=? [ s=0 | (X true) ]`, 0.0},
+		{`filter(state, R{"a"}=? [ s=0 | (X true) ], s=1)`, 12.0},
+		{`filter(state, R{"a"}=? [ s=0 | (X true) ], s=2)`, 11.0},
+		{`filter(state, R{"a"}=? [ s=0 | (X true) ], s=3)`, 0.0},
+		{`filter(state, R{"a"}=? [ (X s=1) | (X s=2) ], s=0)`, 5.0},
+		{`filter(state, R{"a"}=? [ (X s=1) | (X s=2) ], s=1)`, 12.0},
+		{`filter(state, R{"a"}=? [ (X s=1) | (X s=2) ], s=2)`, inf},
+		{`R{"a"}=? [ F (X s=1) ]`, 5.0},
+		{`R{"a"}=? [ F (X s=2) ]`, 17.0},
+		{`R{"a"}=? [ F (X s=3) ]`, 28.0},
+		{`R{"a"}=? [ F (s=0 & (X s=1)) ]`, 5.0},
+		{`R{"a"}=? [ F (s=1 & (X s=2)) ]`, 17.0},
+		{`R{"a"}=? [ F (s=2 & (X s=3)) ]`, 28.0},
+		{`R{"a_state"}=? [ s>=0 ]`, 0.0},
+		{`R{"a_state"}=? [ true ]`, 0.0},
+		{`R{"a_state"}=? [ !false ]`, 0.0},
+		{`R{"a_state"}=? [ s>0 | s=0 ]`, 0.0},
+		{`R{"a_state"}=? [ s=0 ]`, 0.0},
+		{`R{"a_state"}=? [ F s=0 ]`, 0.0},
+		{`R{"a_state"}=? [ F s=1 ]`, 5.0},
+		{`R{"a_state"}=? [ F s=2 ]`, 17.0},
+		{`R{"a_state"}=? [ F s=3 ]`, 28.0},
+		{`R{"a_state"}=? [ X s>=0 ]`, 5.0},
+		{`R{"a_state"}=? [ X true ]`, 5.0},
+		{`R{"a_state"}=? [ ! (X true) ]`, inf},
+		{`R{"a_state"}=? [ ! (X false) ]`, 5.0},
+		{`R{"a_state"}=? [ X X s>=0 ]`, 17.0},
+		{`R{"a_state"}=? [ X X true ]`, 17.0},
+		{`R{"a_state"}=? [ X X X s>=0 ]`, 28.0},
+		{`R{"a_state"}=? [ X X X true ]`, 28.0},
+		{`R{"a_state"}=? [ X X X (true ? true : s>=0) ]`, 28.0},
+		{`R{"a_state"}=? [ X X X (false ? true : s>=0) ]`, 28.0},
+		{`R{"a_state"}=? [ X X X false ]`, inf},
+		{`R{"a_state"}=? [ (X X true) U s=0 ]`, 0.0},
+		{`R{"a_state"}=? [ (X X true) U s=1 ]`, 17.0},
+		{`R{"a_state"}=? [ (X X true) U s=2 ]`, 28.0},
+		{`R{"a_state"}=? [ (X X true) U s=3 ]`, 28.0},
+		{`R{"b_state"}=? [ (X X true) U s=3 ]`, 58.0},
+		{`R{"a_state"}=? [ (X X true) U s=0 ]`, 0.0},
+		{`R{"a_state"}=? [ (X X true) U s=1 ]`, 17.0},
+		{`R{"a_state"}=? [ (X X true) U s=2 ]`, 28.0},
+		{`R{"a_state"}=? [ (X X true) U s=3 ]`, 28.0},
+		{`R{"b_state"}=? [ (X X true) U s=3 ]`, 58.0},
+		{`R{"a_state"}=? [ s=0 | (X true) ]`, 0.0},
+		{`filter(state, R{"a_state"}=? [ s=0 | (X true) ], s=1)`, 12.0},
+		{`filter(state, R{"a_state"}=? [ s=0 | (X true) ], s=2)`, 11.0},
+		{`filter(state, R{"a_state"}=? [ s=0 | (X true) ], s=3)`, 0.0},
+		{`filter(state, R{"a_state"}=? [ (X s=1) | (X s=2) ], s=0)`, 5.0},
+		{`filter(state, R{"a_state"}=? [ (X s=1) | (X s=2) ], s=1)`, 12.0},
+		{`filter(state, R{"a_state"}=? [ (X s=1) | (X s=2) ], s=2)`, inf},
+		{`R{"a_state"}=? [ F (X s=1) ]`, 5.0},
+		{`R{"a_state"}=? [ F (X s=2) ]`, 17.0},
+		{`R{"a_state"}=? [ F (X s=3) ]`, 28.0},
+		{`R{"a_state"}=? [ F (s=0 & (X s=1)) ]`, 5.0},
+		{`R{"a_state"}=? [ F (s=1 & (X s=2)) ]`, 17.0},
+		{`R{"a_state"}=? [ F (s=2 & (X s=3)) ]`, 28.0},
+	}
+	for _, c := range cases {
+		r := check(t, m, c.prop, Options{})
+		got := r.Initial
+		if r.Filter != "" {
+			got = r.Value
+		}
+		if got != c.want {
+			t.Errorf("%s = %v, want %v (PRISM's RESULT)", c.prop, got, c.want)
+		}
+	}
+	// On a random walk: 0 stays with 0.4 and goes to 1 "b" otherwise; 1 returns to 0. The first
+	// move into "b" guarantees F (!"b" & X "b") once the "b" state is read: the expected number of
+	// visits to 0 before it, 1/0.6.
+	g := dtmc.NewBuilder(2)
+	g.Add(0, 0, 0.4)
+	g.Add(0, 1, 0.6)
+	g.Add(1, 0, 1)
+	g.Label("b", 1)
+	g.AddStateReward("steps", 0, 1)
+	g.SetInit(0)
+	walk := must(g.Build())
+	for _, meth := range []Method{Direct, Exact} {
+		if r := check(t, walk, `R=? [ F (!"b" & (X "b")) ]`, Options{Method: meth}); !near(r.Initial, 1/0.6, 1e-12) {
+			t.Errorf("%v: walk = %v, want %v", meth, r.Initial, 1/0.6)
+		}
+	}
+	if r := check(t, walk, `R=? [ F ("b" & (X "b")) ]`, Options{}); !math.IsInf(r.Initial, 1) {
+		t.Errorf("never satisfied: %v, want +Inf", r.Initial)
+	}
+	f, _ := pctl.Parse(`R{"a"}=? [ G s<3 ]`)
+	if _, err := Check(m, f, Options{}); err == nil || !strings.Contains(err.Error(), "is not co-safe LTL") {
+		t.Errorf("G in a co-safe reward: %v", err)
+	}
+}
+
+// TestExactArithmetic: under the exact method, arithmetic over operators stays rational.
+func TestExactArithmetic(t *testing.T) {
+	m := knuthDie()
+	for prop, want := range map[string]string{
+		`1 - P=? [ F "six" ]`:                       "5/6",
+		`P=? [ F "six" ] * 3 + 0.5`:                 "1",
+		`-P=? [ F "one" ] / 2`:                      "-1/12",
+		`R{"flips"}=? [ F "done" ] - 1/3`:           "10/3",
+		`P=? [ F "six" ] / (P=? [ F "six" ] - 1/6)`: "", // division by zero: no exact value
+	} {
+		r := check(t, m, prop, Options{Method: Exact})
+		got := ""
+		if r.InitialExact != nil {
+			got = r.InitialExact.RatString()
+		}
+		if got != want {
+			t.Errorf("%s = %s (%v), want %q", prop, got, r.Initial, want)
 		}
 	}
 }

@@ -92,7 +92,14 @@ func (e *evaluator) on(cur *product) (*evaluator, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &evaluator{m: cur.m, g: g, opt: e.opt, env: e.env, depth: e.depth, stats: Stats{Method: e.stats.Method, Converged: true}}, nil
+	opt := e.opt
+	if opt.Method == Exact {
+		// The split chain's probabilities are floating point: rationals would only dress them up.
+		o := *opt
+		o.Method = Direct
+		opt = &o
+	}
+	return &evaluator{m: cur.m, g: g, opt: opt, env: e.env, depth: e.depth, stats: Stats{Method: opt.Method.String(), Converged: true}}, nil
 }
 
 // ltlProb is P=? [ φ ] for LTL φ: Σ over the copies of s of weight·P(copy ⊨ reduced φ).
@@ -160,7 +167,7 @@ func (e *evaluator) mergeLTL(cur *product, ev *evaluator) {
 		e.stats.merge(ev.stats)
 	}
 	if cur.atoms > 0 {
-		e.stats.Notes = append(e.stats.Notes, fmt.Sprintf("LTL: %d temporal subformulas replaced by propositions on a chain of %d states (Courcoubetis-Yannakakis), in floating point", cur.atoms, cur.m.N))
+		e.stats.Notes = append(e.stats.Notes, fmt.Sprintf("LTL: %d temporal subformula(s) replaced by propositions on a chain of %d states (Courcoubetis-Yannakakis), solved in floating point by the direct method", cur.atoms, cur.m.N))
 	}
 }
 
@@ -323,6 +330,11 @@ func (e *evaluator) refine(cur *product, p pctl.PathFormula, at pctl.Node) (pctl
 	b := dtmc.NewBuilder(count)
 	atom := "ltl\n" + strconv.Itoa(next.atoms) // no parsed label can hold a newline
 	b.DeclareLabel(atom)
+	type arc struct {
+		to int
+		w  float64
+	}
+	var arcs []arc // one row's transitions, reused
 	for s := 0; s < n; s++ {
 		for c := 0; c < 2; c++ {
 			q := idx[s][c]
@@ -335,11 +347,7 @@ func (e *evaluator) refine(cur *product, p pctl.PathFormula, at pctl.Node) (pctl
 			}
 			cols, probs := m.Row(s)
 			sum := 0.0
-			type arc struct {
-				to int
-				w  float64
-			}
-			var arcs []arc
+			arcs = arcs[:0]
 			for k, t := range cols {
 				for c2 := 0; c2 < 2; c2++ {
 					if idx[t][c2] < 0 || unfold(s, t, c2 == 0) != truth {

@@ -49,6 +49,8 @@ func (e *evaluator) reward(f *pctl.Reward) (*values, error) {
 			return nil, err
 		}
 		return e.instant(rew, n), nil
+	case *pctl.CoSafe:
+		return e.coSafeReward(k, rew)
 	case *pctl.LongRun:
 		return e.longRunReward(rew)
 	}

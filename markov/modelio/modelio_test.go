@@ -3,6 +3,7 @@ package modelio
 import (
 	"bytes"
 	"flag"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -295,6 +296,41 @@ func TestPRISMActionsSummed(t *testing.T) {
 	_, err = DecodePRISM(Source{Name: "m.tra", R: strings.NewReader(strings.Replace(tra, "3 6", "3 4", 1))}, Source{}, nil, nil)
 	if err == nil || !strings.Contains(err.Error(), "header says 4 transitions but the file has 6") {
 		t.Errorf("header counting merged transitions: %v", err)
+	}
+}
+
+// TestPRISMActionRewards: PRISM writes transition rewards per action as well, in the .tra's
+// order and without the zero ones; a summed transition gets the reward that keeps the expected
+// reward of the step.
+func TestPRISMActionRewards(t *testing.T) {
+	read := func(tra, trew string) (*dtmc.Model, error) {
+		return DecodePRISM(Source{Name: "m.tra", R: strings.NewReader(tra)}, Source{}, nil, []Source{{Name: "m.trew", R: strings.NewReader(trew)}})
+	}
+	equal := "2 4\n0 0 0.5\n0 1 0.25 a\n0 1 0.25 b\n1 1 1\n"
+	unequal := "2 4\n0 0 0.5\n0 1 0.2 a\n0 1 0.3 b\n1 1 1\n"
+	for _, c := range []struct {
+		tra, trew string
+		want      float64
+	}{
+		{equal, "2 1\n0 1 4\n", 2},            // one action's reward left out as zero
+		{equal, "2 2\n0 1 4\n0 1 2\n", 3},     // both
+		{unequal, "2 2\n0 1 1\n0 1 2\n", 1.6}, // (0.2·1 + 0.3·2) / 0.5
+		{unequal, "2 1\n0 0 7\n", 0},
+	} {
+		m, err := read(c.tra, c.trew)
+		if err != nil {
+			t.Fatalf("%q: %v", c.trew, err)
+		}
+		k, _ := m.Find(0, 1)
+		if got := m.Rewards[0].Trans[k]; math.Abs(got-c.want) > 1e-15 {
+			t.Errorf("%q: reward of 0 -> 1 = %v, want %v", c.trew, got, c.want)
+		}
+	}
+	if _, err := read(unequal, "2 1\n0 1 4\n"); err == nil || !strings.Contains(err.Error(), "cannot tell which reward is whose") {
+		t.Errorf("ambiguous rewards: %v", err)
+	}
+	if _, err := read(equal, "2 3\n0 1 4\n0 1 2\n0 1 1\n"); err == nil || !strings.Contains(err.Error(), "given twice") {
+		t.Errorf("more reward lines than actions: %v", err)
 	}
 }
 

@@ -135,7 +135,7 @@ func ReadPRISM(tra, lab string, srew, trew []string) (*dtmc.Model, error) {
 
 // DecodePRISM reads a model from PRISM explicit files given as streams. lab.R may be nil.
 func DecodePRISM(tra, lab Source, srew, trew []Source) (*dtmc.Model, error) {
-	raw, index, err := readPRISMTra(tra)
+	raw, index, parts, err := readPRISMTra(tra)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +158,7 @@ func DecodePRISM(tra, lab Source, srew, trew []Source) (*dtmc.Model, error) {
 			where = srew[i].Name
 		}
 		if i < len(trew) {
-			if tname, rw.trans, err = readPRISMTransRewards(trew[i], raw.n, index); err != nil {
+			if tname, rw.trans, err = readPRISMTransRewards(trew[i], raw.n, index, parts); err != nil {
 				return nil, err
 			}
 			if where == "" {
@@ -185,33 +185,37 @@ func DecodePRISM(tra, lab Source, srew, trew []Source) (*dtmc.Model, error) {
 	return raw.build(tra.Name)
 }
 
-func readPRISMTra(src Source) (*rawModel, map[[2]int]int, error) {
+// readPRISMTra reads the transitions file. Besides the model it returns where each transition
+// is, and, for transitions written on several lines (one per action), each line's probability in
+// file order, by which their transition rewards are combined.
+func readPRISMTra(src Source) (*rawModel, map[[2]int]int, map[[2]int][]float64, error) {
 	l := newLines(src)
 	fs, ok := l.nextData(true)
 	if !ok {
 		if l.err != nil {
-			return nil, nil, l.err
+			return nil, nil, nil, l.err
 		}
-		return nil, nil, &Error{File: src.Name, Msg: "empty transitions file (expected a header \"states transitions\")"}
+		return nil, nil, nil, &Error{File: src.Name, Msg: "empty transitions file (expected a header \"states transitions\")"}
 	}
 	if len(fs) != 2 {
 		if len(fs) == 3 {
-			return nil, nil, l.errf(fs[0].col, "header %q is that of a nondeterministic model (states choices transitions); augur reads DTMCs only", l.text)
+			return nil, nil, nil, l.errf(fs[0].col, "header %q is that of a nondeterministic model (states choices transitions); augur reads DTMCs only", l.text)
 		}
-		return nil, nil, l.errf(fs[0].col, "expected a header \"states transitions\", found %q", l.text)
+		return nil, nil, nil, l.errf(fs[0].col, "expected a header \"states transitions\", found %q", l.text)
 	}
 	n, ok := parseIndex(fs[0].s)
 	if !ok || n == 0 {
-		return nil, nil, l.errf(fs[0].col, "number of states %q is not a positive integer", fs[0].s)
+		return nil, nil, nil, l.errf(fs[0].col, "number of states %q is not a positive integer", fs[0].s)
 	}
 	t, ok := parseIndex(fs[1].s)
 	if !ok {
-		return nil, nil, l.errf(fs[1].col, "number of transitions %q is not an integer", fs[1].s)
+		return nil, nil, nil, l.errf(fs[1].col, "number of transitions %q is not an integer", fs[1].s)
 	}
 	headerLine, headerCol := l.line, fs[1].col
 	raw := &rawModel{n: n}
 	index := map[[2]int]int{}
 	lineOf := map[[2]int]int{}
+	parts := map[[2]int][]float64{}
 	merged := 0 // lines added to an earlier transition with the same source and target
 	for {
 		fs, ok := l.nextData(true)
@@ -219,24 +223,24 @@ func readPRISMTra(src Source) (*rawModel, map[[2]int]int, error) {
 			break
 		}
 		if len(fs) < 3 || len(fs) > 4 {
-			return nil, nil, l.errf(fs[0].col, "expected \"source target probability [action]\", found %d fields", len(fs))
+			return nil, nil, nil, l.errf(fs[0].col, "expected \"source target probability [action]\", found %d fields", len(fs))
 		}
 		from, err := stateField(l, fs[0], n, "source state")
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		to, err := stateField(l, fs[1], n, "target state")
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		p, exact, perr := parseProb(fs[2].s, true)
 		if perr != nil {
-			return nil, nil, l.errf(fs[2].col, "%v", perr)
+			return nil, nil, nil, l.errf(fs[2].col, "%v", perr)
 		}
 		tr := rawTrans{from: from, to: to, p: p, exact: exact}
 		if len(fs) == 4 {
 			if !isIdentifier(fs[3].s) {
-				return nil, nil, l.errf(fs[3].col, "action %q is not an identifier", fs[3].s)
+				return nil, nil, nil, l.errf(fs[3].col, "action %q is not an identifier", fs[3].s)
 			}
 			tr.action = fs[3].s
 		}
@@ -248,8 +252,12 @@ func readPRISMTra(src Source) (*rawModel, map[[2]int]int, error) {
 			// moves there with their total probability. Without actions a repeated line is a
 			// mistake, not a choice.
 			if tr.action == "" && prev.action == "" {
-				return nil, nil, l.errf(fs[0].col, "transition %d -> %d is given twice (first on line %d) and neither line names an action", from, to, first)
+				return nil, nil, nil, l.errf(fs[0].col, "transition %d -> %d is given twice (first on line %d) and neither line names an action", from, to, first)
 			}
+			if _, ok := parts[key]; !ok {
+				parts[key] = []float64{prev.p}
+			}
+			parts[key] = append(parts[key], tr.p)
 			mergeTrans(prev, tr)
 			merged++
 			continue
@@ -259,15 +267,15 @@ func readPRISMTra(src Source) (*rawModel, map[[2]int]int, error) {
 		raw.trans = append(raw.trans, tr)
 	}
 	if l.err != nil {
-		return nil, nil, l.err
+		return nil, nil, nil, l.err
 	}
 	if len(raw.trans)+merged != t {
-		return nil, nil, &Error{File: src.Name, Line: headerLine, Col: headerCol, Msg: fmt.Sprintf("header says %d transitions but the file has %d", t, len(raw.trans)+merged)}
+		return nil, nil, nil, &Error{File: src.Name, Line: headerLine, Col: headerCol, Msg: fmt.Sprintf("header says %d transitions but the file has %d", t, len(raw.trans)+merged)}
 	}
 	if n > len(raw.trans) {
-		return nil, nil, &Error{File: src.Name, Line: headerLine, Col: 1, Msg: fmt.Sprintf("header says %d states but there are only %d transitions, and every state needs an outgoing one", n, len(raw.trans))}
+		return nil, nil, nil, &Error{File: src.Name, Line: headerLine, Col: 1, Msg: fmt.Sprintf("header says %d states but there are only %d transitions, and every state needs an outgoing one", n, len(raw.trans))}
 	}
-	return raw, index, nil
+	return raw, index, parts, nil
 }
 
 // mergeTrans adds the probability of another action's line for the same transition to t. The
@@ -517,7 +525,7 @@ func readPRISMStateRewards(src Source, n int) (string, []stateValue, error) {
 	return name, out, nil
 }
 
-func readPRISMTransRewards(src Source, n int, index map[[2]int]int) (string, []transValue, error) {
+func readPRISMTransRewards(src Source, n int, index map[[2]int]int, parts map[[2]int][]float64) (string, []transValue, error) {
 	l := newLines(src)
 	name, fs, err := rewardHeader(l, "Transition rewards", "State rewards")
 	if err != nil {
@@ -528,7 +536,7 @@ func readPRISMTransRewards(src Source, n int, index map[[2]int]int) (string, []t
 		return "", nil, err
 	}
 	headerLine := l.line
-	out, count, err := readTransRewardLines(l, n, index, true)
+	out, count, err := readTransRewardLines(l, n, index, parts, true)
 	if err != nil {
 		return "", nil, err
 	}
@@ -539,11 +547,15 @@ func readPRISMTransRewards(src Source, n int, index map[[2]int]int) (string, []t
 }
 
 // readTransRewardLines reads "src dst reward" lines, each of which must name a transition of
-// the model; it returns the non-zero ones and how many lines there were.
-func readTransRewardLines(l *lines, n int, index map[[2]int]int, comments bool) ([]transValue, int, error) {
+// the model; it returns the non-zero ones and how many lines there were. A transition in parts
+// was written once per action, and PRISM writes its rewards so too (in the same order, leaving
+// out zeros): they are combined into the reward that gives the same expected reward per step.
+func readTransRewardLines(l *lines, n int, index map[[2]int]int, parts map[[2]int][]float64, comments bool) ([]transValue, int, error) {
 	var out []transValue
 	count := 0
 	seen := map[[2]int]int{}
+	perAction := map[[2]int][]float64{}
+	var order [][2]int
 	for {
 		fs, ok := l.nextData(comments)
 		if !ok {
@@ -564,7 +576,8 @@ func readTransRewardLines(l *lines, n int, index map[[2]int]int, comments bool) 
 		if _, ok := index[key]; !ok {
 			return nil, 0, l.errf(fs[0].col, "transition %d -> %d is not in the model", from, to)
 		}
-		if first, dup := seen[key]; dup {
+		p, split := parts[key]
+		if first, dup := seen[key]; dup && (!split || len(perAction[key]) == len(p)) {
 			return nil, 0, l.errf(fs[0].col, "transition %d -> %d is given twice (first on line %d)", from, to, first)
 		}
 		seen[key] = l.line
@@ -573,12 +586,40 @@ func readTransRewardLines(l *lines, n int, index map[[2]int]int, comments bool) 
 			return nil, 0, l.errf(fs[2].col, "%v", verr)
 		}
 		count++
-		if v != 0 {
+		switch {
+		case split:
+			if perAction[key] == nil {
+				order = append(order, key)
+			}
+			perAction[key] = append(perAction[key], v)
+		case v != 0:
 			out = append(out, transValue{from, to, v})
 		}
 	}
 	if l.err != nil {
 		return nil, 0, l.err
+	}
+	for _, key := range order {
+		p, rs := parts[key], perAction[key]
+		total, expected := 0.0, 0.0
+		for i, q := range p {
+			total += q
+			if len(rs) == len(p) {
+				expected += q * rs[i]
+			} else if q != p[0] {
+				// Some actions' zero rewards were left out and the actions' probabilities differ,
+				// so which reward belongs to which probability cannot be told.
+				return nil, 0, &Error{File: l.name, Msg: fmt.Sprintf("transition %d -> %d is written for %d actions with different probabilities but has rewards for %d of them: cannot tell which reward is whose", key[0], key[1], len(p), len(rs))}
+			}
+		}
+		if len(rs) != len(p) {
+			for _, r := range rs {
+				expected += p[0] * r
+			}
+		}
+		if v := expected / total; v != 0 {
+			out = append(out, transValue{key[0], key[1], v})
+		}
 	}
 	return out, count, nil
 }

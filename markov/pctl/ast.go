@@ -1,7 +1,7 @@
 // Package pctl owns augur's property language: PRISM's syntax for DTMC properties (PCTL with
-// reward, steady-state, filter and CTL-style E/A operators, arithmetic over property values,
-// constants and named properties), its abstract syntax tree, its parser with column-accurate
-// errors, and the reading of properties files.
+// reward, steady-state, filter and CTL-style E/A operators, LTL path formulas and co-safe LTL
+// rewards, arithmetic over property values, constants and named properties), its abstract syntax
+// tree, its parser with column-accurate errors, and the reading of properties files.
 //
 // It knows nothing of models or numerics: whether a label, variable or reward name exists, and
 // what a property evaluates to, is the checker's business. It imports only the standard library.
@@ -203,6 +203,13 @@ type Instant struct {
 	K StateFormula
 }
 
+// CoSafe is a co-safe LTL formula inside R, such as R=? [ (X "a") | F ("b" & X "c") ]: the reward
+// gathered until the path read so far guarantees the formula.
+type CoSafe struct {
+	pos
+	Path PathFormula
+}
+
 // LongRun is S inside R: the long-run average reward per step.
 type LongRun struct{ pos }
 
@@ -330,3 +337,4 @@ func (Reach) rewardKind()      {}
 func (Cumulative) rewardKind() {}
 func (Instant) rewardKind()    {}
 func (LongRun) rewardKind()    {}
+func (CoSafe) rewardKind()     {}

@@ -34,6 +34,7 @@ var (
 	_ RewardKind   = (*Cumulative)(nil)
 	_ RewardKind   = (*Instant)(nil)
 	_ RewardKind   = (*LongRun)(nil)
+	_ RewardKind   = (*CoSafe)(nil)
 )
 
 var binOpNames = []string{"&", "|", "=>", "<=>", "+", "-", "*", "/"}
@@ -265,3 +266,5 @@ func (f *Globally) String() string { return "G" + f.Steps.String() + " " + tempo
 func (f *PathExpr) String() string { return "(" + str(f.P) + ")" }
 
 func (f *LTL) String() string { return str(f.F) }
+
+func (f *CoSafe) String() string { return str(f.Path) }

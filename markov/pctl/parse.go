@@ -52,7 +52,8 @@ func Parse(src string) (StateFormula, error) {
 	return p.property()
 }
 
-// ParseFile parses a properties file: properties separated by newlines or ";", each optionally
+// ParseFile parses a properties file: properties separated by newlines or ";" (a property goes on
+// across lines while brackets are open or a line ends or starts with an operator), each optionally
 // named ("name": P=? [ F "end" ]), constant declarations (const double p = 0.3; const int N;),
 // label definitions (label "done" = x=3;), and // and /* */ comments. A block comment may span
 // lines without ending the property it sits in. A property that does not parse gets its error
@@ -61,7 +62,7 @@ func Parse(src string) (StateFormula, error) {
 // rune column within that line; node columns are within their line too.
 func ParseFile(src string) (*File, error) {
 	runes := []rune(src)
-	toks := lex(runes, true)
+	toks := joinLines(lex(runes, true))
 	file := &File{}
 	named := map[string]int{}
 	declared := map[string]int{}
@@ -93,7 +94,7 @@ func ParseFile(src string) (*File, error) {
 			}
 			continue
 		}
-		prop := Property{Line: first.line, Text: strings.TrimSpace(string(runes[first.off:last.end]))}
+		prop := Property{Line: first.line, Text: strings.Trim(string(runes[first.off:last.end]), blanks)}
 		body := group
 		if len(group) >= 3 && first.kind == tString && group[1].kind == tColon {
 			prop.Name = first.text[1 : len(first.text)-1]
@@ -115,6 +116,53 @@ func ParseFile(src string) (*File, error) {
 		file.Props = append(file.Props, prop)
 	}
 	return file, nil
+}
+
+// blanks are the characters the lexer skips (a Unicode space such as U+0085 is not one of them).
+const blanks = " \t\n\r\f\v\uFEFF"
+
+// continues are the tokens after which a property cannot end, and before which none can start:
+// a line ending in one, or a line starting with one, continues the property, as PRISM's grammar
+// reads a property across lines for as long as it can.
+var (
+	trailing = map[tokKind]bool{tAnd: true, tOr: true, tImplies: true, tIff: true, tNot: true, tEQ: true, tNE: true,
+		tLT: true, tLE: true, tGT: true, tGE: true, tPlus: true, tMinus: true, tStar: true, tSlash: true,
+		tQuestion: true, tColon: true, tComma: true, tLParen: true, tLBrack: true, tLBrace: true, tHash: true}
+	leading = map[tokKind]bool{tAnd: true, tOr: true, tImplies: true, tIff: true, tEQ: true, tNE: true,
+		tLT: true, tLE: true, tGT: true, tGE: true, tPlus: true, tStar: true, tSlash: true, tQuestion: true,
+		tColon: true, tComma: true, tRParen: true, tRBrack: true, tRBrace: true}
+)
+
+// joinLines drops the newlines inside a property: within brackets, after a token that needs a
+// right operand, and before one that needs a left operand.
+func joinLines(toks []token) []token {
+	out := toks[:0:0]
+	depth := 0
+	for i, t := range toks {
+		switch t.kind {
+		case tLParen, tLBrack, tLBrace:
+			depth++
+		case tRParen, tRBrack, tRBrace:
+			depth--
+		case tSemi:
+			depth = 0
+		case tNewline:
+			prev := -1
+			if len(out) > 0 {
+				prev = len(out) - 1
+			}
+			next := i + 1
+			for next < len(toks) && toks[next].kind == tNewline {
+				next++
+			}
+			if depth > 0 || (prev >= 0 && out[prev].kind != tNewline && out[prev].kind != tSemi && trailing[out[prev].kind]) || leading[toks[next].kind] {
+				continue
+			}
+			depth = 0
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 // Err returns the first property's error, if any property has one.
@@ -698,10 +746,88 @@ func (p *parser) prob() (StateFormula, error) {
 	if err != nil {
 		return nil, err
 	}
+	filter, err := p.oldFilter()
+	if err != nil {
+		return nil, err
+	}
 	if err := p.closePath("P"); err != nil {
 		return nil, err
 	}
-	return &Prob{pos: pos{pt.col}, Bound: b, Path: path}, nil
+	return filter.wrap(&Prob{pos: pos{pt.col}, Bound: b, Path: path}), nil
+}
+
+// oldStyle is PRISM's older filter, written inside an operator's brackets: {states}, then
+// optionally {min}, {max} or both.
+type oldStyle struct {
+	col      int
+	states   StateFormula
+	min, max bool
+}
+
+// oldFilter parses an optional old-style filter before the "]" of P, R or S.
+func (p *parser) oldFilter() (*oldStyle, error) {
+	t := p.peek()
+	if t.kind != tLBrace {
+		return nil, nil
+	}
+	p.next()
+	saved := p.inPath
+	p.inPath = false
+	defer func() { p.inPath = saved }()
+	states, err := p.expr("a state formula for the filter {...}")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := p.expect(tRBrace, `"}" to close the filter {...}`); err != nil {
+		return nil, err
+	}
+	f := &oldStyle{col: t.col, states: states}
+	for p.peek().kind == tLBrace {
+		p.next()
+		m := p.peek()
+		if m.kind != tIdent || (m.text != "min" && m.text != "max") {
+			return nil, p.fail(m, `"min" or "max" in {...} after a filter`)
+		}
+		p.next()
+		f.min, f.max = f.min || m.text == "min", f.max || m.text == "max"
+		if _, err := p.expect(tRBrace, fmt.Sprintf(`"}" to close {%s}`, m.text)); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+// wrap turns an operator with an old-style filter into the filter(...) PRISM reads it as: forall
+// for a bounded operator; min, max or range when asked for; otherwise the value in the one state
+// the filter selects.
+func (f *oldStyle) wrap(op StateFormula) StateFormula {
+	if f == nil {
+		return op
+	}
+	name := "state"
+	switch {
+	case bound(op).Op != Query:
+		name = "forall"
+	case f.min && f.max:
+		name = "range"
+	case f.min:
+		name = "min"
+	case f.max:
+		name = "max"
+	}
+	return &Filter{pos: pos{op.Pos()}, Op: name, Prop: op, States: f.states}
+}
+
+func bound(op StateFormula) Bound {
+	switch op := op.(type) {
+	case *Prob:
+		return op.Bound
+	case *Reward:
+		return op.Bound
+	case *Steady:
+		return op.Bound
+	}
+	return Bound{}
 }
 
 func (p *parser) quant() (StateFormula, error) {
@@ -735,9 +861,8 @@ func (p *parser) path(op string) (PathFormula, error) {
 	if pe, ok := f.(*PathExpr); ok {
 		return pe.P, nil
 	}
-	if !containsPath(f) {
-		return nil, p.fail(p.peek(), fmt.Sprintf(`"U", "W" or "R" (%s[...] needs a path formula: X, F, G, U, W or R)`, op))
-	}
+	// A state formula is a path formula too (it holds of a path whose first state satisfies it),
+	// as in PRISM's LTL: P=? [ "a" ] is 1 or 0.
 	return &LTL{pos: pos{start.col}, F: f}, nil
 }
 
@@ -866,6 +991,11 @@ func (p *parser) steps(from int) (*Steps, error) {
 // does, so that F<=N-1 "a" reads as intended.
 func (p *parser) stepValue(what string) (StateFormula, error) {
 	t, ti := p.peek(), p.i
+	if _, fn := arity[t.text]; t.kind == tIdent && !fn && !reserved[t.text] && p.toks[p.i+1].kind == tLParen {
+		// As in PRISM, a name followed by "(" is the whole bound: F<=T (X "a") is F<=T of X "a".
+		p.next()
+		return &Ident{pos: pos{t.col}, Name: t.text}, nil
+	}
 	k, err := p.additive(what)
 	if err != nil {
 		return nil, err
@@ -917,16 +1047,8 @@ func (p *parser) reward() (StateFormula, error) {
 	n.Bound = b
 	t := p.peek()
 	switch {
-	case t.kind == tIdent && t.text == "F":
-		p.next()
-		if le := p.peek(); isCmp(le) || le.kind == tLBrack {
-			return nil, p.fail(le, `a state formula after "F" (R[F φ] takes no step bound)`)
-		}
-		f, err := p.expr(`a state formula after "F"`)
-		if err != nil {
-			return nil, err
-		}
-		n.Kind = &Reach{pos: pos{t.col}, Target: f}
+	case t.kind == tIdent && t.text == "F" && (isCmp(p.toks[p.i+1]) || p.toks[p.i+1].kind == tLBrack):
+		return nil, p.fail(p.toks[p.i+1], `a state formula after "F" (R[F φ] takes no step bound)`)
 	case t.kind == tIdent && t.text == "C":
 		at := p.i
 		p.next()
@@ -957,13 +1079,29 @@ func (p *parser) reward() (StateFormula, error) {
 		p.next()
 		n.Kind = &LongRun{pos: pos{t.col}}
 	default:
-		return nil, p.fail(t, "a reward kind (F φ, C<=k, C, I=k or S)")
+		// F φ, or a co-safe LTL formula: the reward gathered until it is satisfied.
+		path, err := p.path("R")
+		if err != nil {
+			if t.kind == tRBrack || t.kind == tEOF {
+				return nil, p.fail(t, "a reward kind (F φ, C<=k, C, I=k, S or a co-safe LTL formula)")
+			}
+			return nil, err
+		}
+		if ev, ok := path.(*Eventually); ok && ev.Steps == nil && !containsPath(ev.F) {
+			n.Kind = &Reach{pos: pos{t.col}, Target: ev.F}
+		} else {
+			n.Kind = &CoSafe{pos: pos{t.col}, Path: path}
+		}
+	}
+	filter, err := p.oldFilter()
+	if err != nil {
+		return nil, err
 	}
 	if t := p.peek(); t.kind != tRBrack {
 		return nil, p.fail(t, `"]" to close R[...]`)
 	}
 	p.next()
-	return n, nil
+	return filter.wrap(n), nil
 }
 
 func (p *parser) steady() (StateFormula, error) {
@@ -977,9 +1115,13 @@ func (p *parser) steady() (StateFormula, error) {
 	if err != nil {
 		return nil, err
 	}
+	filter, err := p.oldFilter()
+	if err != nil {
+		return nil, err
+	}
 	if t := p.peek(); t.kind != tRBrack {
 		return nil, p.fail(t, `"]" to close S[...]`)
 	}
 	p.next()
-	return &Steady{pos: pos{st.col}, Bound: b, F: f}, nil
+	return filter.wrap(&Steady{pos: pos{st.col}, Bound: b, F: f}), nil
 }

@@ -63,6 +63,8 @@ func dump(n Node) string {
 		return fmt.Sprintf("(I=%s)", dump(n.K))
 	case *LongRun:
 		return "(S)"
+	case *CoSafe:
+		return "(cosafe " + dump(n.Path) + ")"
 	case *PathExpr:
 		return "(path " + dump(n.P) + ")"
 	case *LTL:
@@ -145,6 +147,8 @@ func children(n Node) []Node {
 		add(n.K)
 	case *Instant:
 		add(n.K)
+	case *CoSafe:
+		add(n.Path)
 	case *PathExpr:
 		add(n.P)
 	case *LTL:
@@ -316,12 +320,29 @@ var roundTrips = []struct{ in, want string }{
 	{`P=? [ F "a" U "b" ]`, `P=? [ (F "a") U "b" ]`},
 	{`P=? [ "a" U (X "b") ]`, `P=? [ "a" U (X "b") ]`},
 	{`P=? [ ("a" U "b") ]`, `P=? [ "a" U "b" ]`},
+	{`P=? [ "a" ]`, `P=? [ "a" ]`},
+	{`P=?[F=B X 0]`, `P=? [ F=B (X 0) ]`},
+	{`P=? [ F<=T ("a") ]`, `P=? [ F<=T "a" ]`},
+	{`P=? [ F<=floor(T/2) "a" ]`, `P=? [ F<=floor(T/2) "a" ]`},
+	{`A [ false ]`, `A [ false ]`},
+	{`R=? [ X X "a" ]`, `R=? [ X (X "a") ]`},
+	{`R{"r"}=? [ (X "a") | (X "b") ]`, `R{"r"}=? [ (X "a") | (X "b") ]`},
+	{`R=? [ F ("a" & (X "b")) ]`, `R=? [ F ("a" & (X "b")) ]`},
+	{`R=? [ "a" U "b" ]`, `R=? [ "a" U "b" ]`},
+	{`R=? [ true ]`, `R=? [ true ]`},
+	{`P=? [ ("a") ]`, `P=? [ "a" ]`},
 	{`P=? [ (F "a") & !(G "b") ]`, `P=? [ (F "a") & !(G "b") ]`},
 	{`P=? [ (G F "a") => (G F "b") ]`, `P=? [ (G (F "a")) => (G (F "b")) ]`},
 	{`P=? [ F<=3 (G "a") ]`, `P=? [ F<=3 (G "a") ]`},
 	{`E [ G (F "a" & "b") ]`, `E [ G (F ("a" & "b")) ]`},
 	{`P=? [ F P>0.5 [ G "a" ] ]`, `P=? [ F P>0.5 [ G "a" ] ]`},
 	{`P=? [ F ("a" & P>0.5 [ X "b" ]) ]`, `P=? [ F ("a" & P>0.5 [ X "b" ]) ]`},
+	// PRISM's older filters inside the brackets are the filters they stand for.
+	{`P=? [ F "a" {"init"} ]`, `filter(state, P=? [ F "a" ], "init")`},
+	{`P=? [ F "a" {x=0}{max} ]`, `filter(max, P=? [ F "a" ], x=0)`},
+	{`R=? [ F "a" {true}{min} ]`, `filter(min, R=? [ F "a" ], true)`},
+	{`S=? [ "a" {true}{max}{min} ]`, `filter(range, S=? [ "a" ], true)`},
+	{`P>0.5 [ F "a" {"b"}{max} ]`, `filter(forall, P>0.5 [ F "a" ], "b")`},
 }
 
 func TestParseRoundTrip(t *testing.T) {
@@ -473,8 +494,7 @@ var errorCases = []struct {
 	{`P=? [ "a" U<=2.5 "b" ]`, 14, `expected a non-negative integer step bound after U<=, found "2.5"`},
 	{`P=? [ F<=99999999999999999999 "a" ]`, 10, `expected a step bound of at most 2147483647, found "99999999999999999999"`},
 	{`P=? [ ]`, 7, `expected a path formula (X, F, G, U, W or R), found "]"`},
-	{`P=? [ "a" ]`, 11, `expected "U", "W" or "R" (P[...] needs a path formula: X, F, G, U, W or R), found "]"`},
-	{`P=? [ "a" "b" ]`, 11, `expected "U", "W" or "R" (P[...] needs a path formula: X, F, G, U, W or R), found "b"`},
+	{`P=? [ "a" "b" ]`, 11, `expected "]" to close P[...], found "b"`},
 	{`P=? [ "a" U ]`, 13, `expected a state formula after "U", found "]"`},
 	{`P=? [ F "a" ] x`, 15, `expected an operator or end of input, found "x"`},
 	{`"a" "b"`, 5, `expected an operator or end of input, found "b"`},
@@ -502,7 +522,6 @@ var errorCases = []struct {
 	{`R{"t"} [ C ]`, 8, `expected a bound (=?, <, <=, > or >=) after R{"t"}, found "["`},
 	{`R<=-1 [ C ]`, 4, `expected a finite reward bound >= 0, found "-1"`},
 	{`R<=1e999 [ C ]`, 4, `expected a number within float64's range, found "1e999"`},
-	{`R=? [ G "a" ]`, 7, `expected a reward kind (F φ, C<=k, C, I=k or S), found "G"`},
 	{`R=? [ F<=3 "a" ]`, 8, `expected a state formula after "F" (R[F φ] takes no step bound), found "<="`},
 	{`R=? [ C<3 ]`, 8, `expected "<=" (the only step bound is C<=k), found "<"`},
 	{`R=? [ C<=2.0 ]`, 10, `expected a non-negative integer step bound after C<=, found "2.0"`},
@@ -523,7 +542,6 @@ var errorCases = []struct {
 	{`P=? [ F[1,2.5] "a" ]`, 11, `expected a non-negative integer step bound in F[a,b], found "2.5"`},
 	{`P=? [ "a" W!=2 "b" ]`, 12, `expected a step bound (<=k, <k, >=k, >k, =k or [a,b]) after "W", found "!="`},
 	{`E "a"`, 3, `expected "[" after "E", found "a"`},
-	{`A [ "a" ]`, 9, `expected "U", "W" or "R" (A[...] needs a path formula: X, F, G, U, W or R), found "]"`},
 	{`filter(median, "a")`, 8, `expected a filter operator (min, max, argmin, argmax, count, sum, avg, first, range, forall, exists, print, printall, state), found "median"`},
 	{`filter(max "a")`, 12, `expected "," after filter(max, found "a"`},
 	{`filter(max, "a", "b", "c")`, 21, `expected "," or ")" to close filter(...), found ","`},
@@ -543,6 +561,8 @@ var errorCases = []struct {
 	{`R=? [ C<=k ] * `, 16, `expected an expression after "*", found end of input`},
 	{`R=? [ S "a" ]`, 9, `expected "]" to close R[...], found "a"`},
 	{`P>=p [ F "a" ] [`, 16, `expected an operator or end of input, found "["`},
+	{`P=? [ F "a" {"b"`, 17, `expected "}" to close the filter {...}, found end of input`},
+	{`P=? [ F "a" {"b"}{avg} ]`, 19, `expected "min" or "max" in {...} after a filter, found "avg"`},
 	{`1e400 > 0`, 1, `expected a number within float64's range, found "1e400"`},
 }
 
@@ -703,7 +723,7 @@ func TestParseFile(t *testing.T) {
 
 func TestParseFileDeclarations(t *testing.T) {
 	src := "const double p = 0.3;\nconst int N;\nconst q = 2*p; const bool b = true\nlabel \"low\" = x<N;\n" +
-		"\"a\": P>=p [ F<=N \"low\" ]\nP=? [ F [ ]\n\"a\": P=? [ X b ]\n\"b\": 2*\"a\"\n"
+		"\"a\": P>=p [ F<=N \"low\" ]\nP=? [ F<=1.5 \"a\" ]\n\"a\": P=? [ X b ]\n\"b\": 2*\"a\"\n"
 	file, err := ParseFile(src)
 	if err != nil {
 		t.Fatal(err)
@@ -730,7 +750,7 @@ func TestParseFileDeclarations(t *testing.T) {
 	}
 	wantProps := []string{
 		`5 a: P>=p [ F<=N "low" ]`,
-		`6 error line 6, column 11: expected a non-negative integer step bound in F[a,b], found "]"`,
+		`6 error line 6, column 10: expected a non-negative integer step bound after F<=, found "1.5"`,
 		`7 error line 7, column 1: expected a property name not used before, found "a" (already used on line 5)`,
 		`8 b: 2*"a"`,
 	}
@@ -752,6 +772,24 @@ func TestParseFileDeclarations(t *testing.T) {
 	}
 }
 
+// TestParseFileMultiLine: as in PRISM, a property goes on across lines while brackets are open
+// or a line ends or begins with an operator (PRISM's own tests write properties so).
+func TestParseFileMultiLine(t *testing.T) {
+	src := "S<=0.2 [ x=7 ] &\nS>=0.1 [ x=7 ]\n&\n\"a\"\nP=? [ F\n  \"b\" ]\n\"c\"\n-1\n"
+	file, err := ParseFile(src)
+	if err != nil || file.Err() != nil {
+		t.Fatal(err, file.Err())
+	}
+	var got []string
+	for _, p := range file.Props {
+		got = append(got, fmt.Sprintf("%d: %s", p.Line, p.Formula))
+	}
+	want := `1: S<=0.2 [ x=7 ] & S>=0.1 [ x=7 ] & "a"|5: P=? [ F "b" ]|7: "c"|8: -1`
+	if strings.Join(got, "|") != want {
+		t.Errorf("got  %s\nwant %s", strings.Join(got, "|"), want)
+	}
+}
+
 func TestParseFileEmpty(t *testing.T) {
 	for _, src := range []string{"", "\n\n", "// nothing\n/* at\nall */ ;; \n ; "} {
 		file, err := ParseFile(src)
@@ -766,13 +804,13 @@ func TestParseFileErrors(t *testing.T) {
 		in   string
 		want string
 	}{
-		{"P=? [ F \"a\" ]\nP=? [ F \"b\" \nP=? [F \"c\"]", `line 2, column 13: expected "]" to close P[...], found end of line`},
-		{"P=? [ F \"a\" ]\r\nP=? [ F \"b\" \r\n", `line 2, column 14: expected "]" to close P[...], found end of line`},
+		{"P=? [ F \"a\" ]\nP=? [ F \"b\" \nP=? [F \"c\"]", `line 3, column 1: expected "]" to close P[...], found "P"`},
+		{"P=? [ F \"a\" ]\r\nP=? [ F \"b\" \r\n", `line 3, column 1: expected "]" to close P[...], found end of input`},
 		{`P=? [ F "a"; ]`, `line 1, column 12: expected "]" to close P[...], found ";"`},
 		{`P=? [ F "a" ] P=? [ F "b" ]`, `line 1, column 15: expected an operator, ";" or end of line, found "P"`},
 		{"\"a\": P=? [F \"x\"]\n\n\"a\": P=? [F \"y\"]", `line 3, column 1: expected a property name not used before, found "a" (already used on line 1)`},
 		{`"": P=? [F "a"]`, `line 1, column 1: expected a property name between the quotes, found ""`},
-		{"\"x\":\n", `line 1, column 5: expected a property, found end of line`},
+		{"\"x\":\n", `line 2, column 1: expected a property, found end of input`},
 		{`"x": ;`, `line 1, column 6: expected a property, found ";"`},
 		{`"x"`, ``}, // a label alone is a property, not a name
 		{"// c\n\n  P=? [ F \"abc ]\nP=? [ F \"d\" ]", `line 3, column 11: expected a closing quote for the string, found end of line`},

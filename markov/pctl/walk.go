@@ -50,6 +50,8 @@ func Walk(n Node, fn func(Node)) {
 		each(n.K)
 	case *Instant:
 		each(n.K)
+	case *CoSafe:
+		each(n.Path)
 	case *PathExpr:
 		each(n.P)
 	case *LTL:
