@@ -102,6 +102,7 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 		}
 		pk := &Package{Path: path}
 		prefix := namePrefix(pkg.Syntax)
+		leaves := newLeafFuncs(pkg.TypesInfo, pkg.Syntax)
 		files := map[*ast.File]*fileEdits{}
 		var order []*ast.File
 		base := 0
@@ -110,7 +111,7 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 			if err != nil {
 				return nil, fmt.Errorf("instrument: %v", err)
 			}
-			p.base = base
+			p.base, p.leaves = base, leaves
 			base += p.size()
 			pk.plans = append(pk.plans, p)
 			file := fileOf(pkg.Syntax, fn.Decl)

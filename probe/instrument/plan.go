@@ -52,6 +52,8 @@ type funcPlan struct {
 	slotCtr []int
 	// journal is the most counters one flush of the function adds (see _augur_commit).
 	journal int
+	// leaves are the functions of the package register loops may call.
+	leaves *leafFuncs
 	// panDerived marks the nodes whose Panics are derived by flow instead of counted by the
 	// frame's exit hook (every may-panic node of a frame-free function).
 	panDerived []bool
