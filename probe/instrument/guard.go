@@ -24,9 +24,9 @@ import (
 type guardBuilder struct {
 	info   *types.Info
 	leaves *leafFuncs
-	src   func(ast.Expr) (string, bool)
-	terms []string
-	ok    bool
+	src    func(ast.Expr) (string, bool)
+	terms  []string
+	ok     bool
 }
 
 // guardTerms returns the conditions under which evaluating es would panic, or ok false if some
