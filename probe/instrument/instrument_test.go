@@ -236,6 +236,12 @@ func TestConservationAll(t *testing.T) {
 	w := buildWork(t)
 	p, _ := sameRun(t, w, "all")
 	checkAll(t, w, p)
+	// One goroutine runs every instrumented function.
+	for name, f := range p.Funcs {
+		if f.Concurrent {
+			t.Errorf("%s: seen running on several goroutines at once", name)
+		}
+	}
 }
 
 func TestExitAndCrash(t *testing.T) {
