@@ -39,7 +39,8 @@
 // invocation of a frame function, and one in 16 per P of the others, records its thread as the
 // function's owner if it has none, or counts an overlap if another thread owns it; the owner
 // gives the function up when it returns (a frame function's exit hook, or code before the
-// returns). profile.Func.Concurrent says an overlap was seen.
+// returns). A frame-free function that may panic could unwind past that code and leave a stale
+// owner, so it only looks (rt.Check). profile.Func.Concurrent says an overlap was seen.
 //
 // Once the counts are read, every function's are checked against all flow equations (the
 // redundant ones too) and for counts below zero; a function that fails makes Collect return an

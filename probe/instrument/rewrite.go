@@ -6,6 +6,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -293,6 +294,11 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 	// leave before their returns and at the end of their body.
 	pro := fmt.Sprintf("var _augur_o _augur_r.Uintptr; {_augur_p := _augur_r.Pin(); if _augur_p < _augur_ns {_augur_cs[_augur_p][%[1]d] += 1; if _augur_cs[_augur_p][%[1]d]&15 == 0 {_augur_o = 1}} else {_augur_c.Over(%[1]d, 1)}; _augur_r.Unpin()}; if _augur_o != 0 {_augur_o = _augur_c.Enter(%[2]d, %[3]d)}; ", p.base, p.k, p.overlaps())
 	leave := fmt.Sprintf("if _augur_o != 0 {_augur_c.Leave(%d, _augur_o)}; ", p.k)
+	if !p.frame && slices.Contains(p.mayPanic, true) {
+		// It may unwind past the code before its returns: it only looks (rt.Check).
+		pro = fmt.Sprintf("{_augur_p := _augur_r.Pin(); _augur_o := _augur_p < 0; if _augur_p < _augur_ns {_augur_cs[_augur_p][%[1]d] += 1; _augur_o = _augur_cs[_augur_p][%[1]d]&15 == 0} else {_augur_c.Over(%[1]d, 1)}; _augur_r.Unpin(); if _augur_o {_augur_c.Check(%[2]d, %[3]d)}}; ", p.base, p.k, p.overlaps())
+		leave = ""
+	}
 	if p.frame {
 		pro = fmt.Sprintf("var _augur_k [%d]_augur_r.Uint64; _augur_k[0] = 1; var _augur_s = _augur_r.Frame{Cur: -1, N: _augur_k[:]}; _augur_s.O = _augur_c.Enter(%d, %d); defer _augur_c.Exit(&_augur_s, %s); ", len(p.slotCtr), p.k, p.overlaps(), fd)
 		leave = ""

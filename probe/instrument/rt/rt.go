@@ -225,9 +225,8 @@ func (c *Counters) commit(b []uint64, ix []int32, v []uint64) {
 // once. It returns the thread when it became f's owner (Leave ends that), else 0. Go gives no
 // goroutine identity, and threads tell apart those that run in parallel, which is what makes
 // wall time not additive: two goroutines in f on one thread, one of them blocked, go unseen; a
-// goroutine that blocks in f, resumes on another thread and enters f again is counted; so is an
-// invocation after one that unwound without Leave (a panic in a function without a frame)
-// while its thread runs another goroutine in f.
+// goroutine that blocks in f, resumes on another thread and enters f again is counted.
+// Invocations that may unwind without Leave use Check instead.
 func (c *Counters) Enter(f int, ctr int32) uintptr {
 	g := getm()
 	for {
@@ -241,6 +240,15 @@ func (c *Counters) Enter(f int, ctr int32) uintptr {
 		case atomic.CompareAndSwapUintptr(&c.owners[f], 0, g):
 			return g
 		}
+	}
+}
+
+// Check counts an overlap in counter ctr if a goroutine on another thread is in f, without
+// becoming f's owner: for invocations that could unwind without Leave (a function without a
+// frame that may panic), which would leave a stale owner behind.
+func (c *Counters) Check(f int, ctr int32) {
+	if o := atomic.LoadUintptr(&c.owners[f]); o != 0 && o != getm() {
+		c.Apply([]int32{ctr}, []uint64{1})
 	}
 }
 
