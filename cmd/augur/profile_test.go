@@ -79,6 +79,7 @@ func TestProfileRefuses(t *testing.T) {
 		{[]string{"profile", "./examples/distance", "--", "make", "test"}, "must be a go command"},
 		{[]string{"profile", "./examples/distance", "--", "go", "build", "./examples/distance"}, "must be go test or go run"},
 		{[]string{"profile", "./examples/distance", "--", "go", "test", "-cover", "./examples/distance"}, "ignores overlays"},
+		{[]string{"profile", "./examples/distance", "--", "go", "test", "-vet=all", "./examples/distance"}, "must not turn vet on"},
 		{[]string{"profile", "./examples/distance"}, "expected PKGS... -- WORKLOAD"},
 		{[]string{"profile", "./examples/distance", "--time", "--", "go", "run", "./examples/options"}, "--time needs a go test workload"},
 	}
