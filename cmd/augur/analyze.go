@@ -301,6 +301,9 @@ func printAnalysis(w io.Writer, fn *frontend.Func, outs []*predict.Outcome, fl a
 	m := base.Synth.Model
 	fmt.Fprintf(w, "Function: %s (%s)\n", fn.Name, shortPath(fn.Pkg.Fset.Position(fn.Decl.Pos()).String()))
 	fmt.Fprintf(w, "Profile:  %s (%s)\n", base.Scenario.ProfileName, plural(int(base.Func.Invocations), "invocation"))
+	if base.Func.Concurrent {
+		fmt.Fprintln(w, "Note:     it ran on several goroutines at once: the expected rewards are per call, but wall\n          time is not additive across goroutines (calls overlapped)")
+	}
 	fmt.Fprintf(w, "Model:    %s, %s\n", plural(m.N, "state"), plural(m.NumTransitions(), "transition"))
 	if t := base.Scenario.Measured; t != nil {
 		fmt.Fprintf(w, "Time:     %s: CPU ns per call of %s, with its callees (not wall time; goroutines add up); ± one standard error\n",

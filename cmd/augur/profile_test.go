@@ -36,6 +36,23 @@ func TestProfileDistance(t *testing.T) {
 	if g := q.Funcs[l1]; q.Runs != 2 || g.Invocations != 2000 || g.Nodes[0].Count != 2*f.Nodes[0].Count {
 		t.Errorf("merged profile: runs %d, invocations %d", q.Runs, g.Invocations)
 	}
+	// The workload calls L1 from one goroutine; analyze says nothing of concurrency until the
+	// profile says L1 ran on several goroutines at once.
+	if f.Concurrent {
+		t.Errorf("L1 seen running on several goroutines at once")
+	}
+	code, text, errs := runCLI(t, "analyze", l1, "--profile", out)
+	if code != 0 || strings.Contains(text, "several goroutines") {
+		t.Errorf("exit %d: %s%s", code, text, errs)
+	}
+	q.Funcs[l1].Concurrent = true
+	if err := q.Write(out); err != nil {
+		t.Fatal(err)
+	}
+	code, text, errs = runCLI(t, "analyze", l1, "--profile", out)
+	if code != 0 || !strings.Contains(text, "ran on several goroutines at once") || !strings.Contains(text, "wall\n          time is not additive") {
+		t.Errorf("exit %d: %s%s", code, text, errs)
+	}
 }
 
 // The README's first command: profile and analyse in one go.
@@ -62,6 +79,7 @@ func TestProfileRefuses(t *testing.T) {
 		{[]string{"profile", "./examples/distance", "--", "make", "test"}, "must be a go command"},
 		{[]string{"profile", "./examples/distance", "--", "go", "build", "./examples/distance"}, "must be go test or go run"},
 		{[]string{"profile", "./examples/distance", "--", "go", "test", "-cover", "./examples/distance"}, "ignores overlays"},
+		{[]string{"profile", "./examples/distance", "--", "go", "test", "-vet=all", "./examples/distance"}, "must not turn vet on"},
 		{[]string{"profile", "./examples/distance"}, "expected PKGS... -- WORKLOAD"},
 		{[]string{"profile", "./examples/distance", "--time", "--", "go", "run", "./examples/options"}, "--time needs a go test workload"},
 	}

@@ -141,6 +141,10 @@ func checkConc(t *testing.T, p *profile.Profile, fns []*frontend.Func) {
 	}
 	for _, fn := range fns {
 		checkIdentity(t, fn, p.Funcs[fn.Name], 7)
+		// 64 goroutines on 4 threads, 100k calls each: overlaps are seen.
+		if !p.Funcs[fn.Name].Concurrent {
+			t.Errorf("%s: not seen running on several goroutines at once", fn.Name)
+		}
 	}
 }
 

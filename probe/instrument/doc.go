@@ -18,22 +18,29 @@
 // a package may redeclare any predeclared identifier. go test workloads run with -vet=off: vet
 // runs in each package's directory, and rt's exists only in the overlay.
 //
-// The generated file declares _augur_cs, one
-// block of uint64 counters per P (GOMAXPROCS or the number of CPUs, whichever is larger) and an
-// overflow block. When the environment variable AUGUR_PROFILE_DIR names a directory, the blocks
-// are a MAP_SHARED memory mapping of a file created there (one per package per process, with a
-// JSON header naming the package, the layout and its functions), so counts survive os.Exit and
-// crashes; otherwise anonymous memory. A probe pins its goroutine to its P (runtime.procPin, as
-// sync.Pool does: no preemption, so no other goroutine runs on that P until it unpins) and adds
-// to that P's block with a plain add, so counts are exact with any number of goroutines and no
-// cache line bounces between cores; the Ps beyond the blocks (GOMAXPROCS raised at run time)
-// share the overflow block under a spin lock. The reader adds the blocks up. A flush that adds several
-// counters at once (the locals of a register loop, the counts of a frame function's invocation)
-// goes through a redo journal at the end of the P's block (_augur_commit), so that a process
-// ending in the middle of it (os.Exit in another goroutine) leaves all of it or none. The race detector does not
-// shadow the mappings, and the adds are exclusive anyway, so -race reports nothing of the probes.
-// Probes are inserted on the existing lines, so line numbers in errors, panics and stack traces
-// are the user's.
+// The generated file declares _augur_cs, one block of uint64 counters per P (GOMAXPROCS, the
+// number of CPUs or 8, whichever is largest) and an overflow block. When the environment
+// variable AUGUR_PROFILE_DIR names a directory, the blocks are a MAP_SHARED memory mapping of a
+// file created there (one per package per process, with a JSON header naming the package, the
+// layout and its functions), so counts survive os.Exit and crashes; otherwise anonymous memory.
+// A probe pins its goroutine to its P (runtime.procPin, as sync.Pool does: no preemption, so no
+// other goroutine runs on that P until it unpins) and adds to that P's block with a plain add,
+// so counts are exact with any number of goroutines and no cache line bounces between cores;
+// the Ps beyond the blocks (GOMAXPROCS raised at run time) share the overflow block under a spin
+// lock. The reader adds the blocks up. A flush that adds several counters at once (the locals
+// of a register loop, the counts of a frame function's invocation) goes through a redo journal
+// at the end of the P's block (rt's commit), so that a process ending in the middle of it
+// (os.Exit in another goroutine) leaves all of it or none. The race detector does not shadow the
+// mappings, and the adds are exclusive anyway, so -race reports nothing of the probes. Probes
+// are inserted on the existing lines, so line numbers in errors, panics and stack traces are
+// the user's.
+//
+// Whether a function ran on several goroutines at once is seen at entry (rt.Enter): every
+// invocation of a frame function, and one in 16 per P of the others, records its thread as the
+// function's owner if it has none, or counts an overlap if another thread owns it; the owner
+// gives the function up when it returns (a frame function's exit hook, or code before the
+// returns). A frame-free function that may panic could unwind past that code and leave a stale
+// owner, so it only looks (rt.Check). profile.Func.Concurrent says an overlap was seen.
 //
 // Once the counts are read, every function's are checked against all flow equations (the
 // redundant ones too) and for counts below zero; a function that fails makes Collect return an
@@ -55,37 +62,41 @@
 // the redundant ones dropped, so the panics of a loop body are usually derived from a count
 // after the loop. Only if that fails does the function get the frame.
 //
-// In a frame-free function, an outermost loop that calls nothing and can end only by unwinding
-// (no channel, map, go, select, defer; range only over slices, arrays, strings and integers;
-// no goto and no labelled jump out of it) counts in local variables, added to _augur_c where
-// the loop is left (after it, before a return in it). If something in it may panic and every
-// such operation is an index of a slice, string or array, a slice of a slice or string, a
-// dereference (*p, p.f), an integer division or modulo, or a shift by a signed count (in a statement,
-// an if or switch without init, or the condition of a for loop without init and post), each one
-// is preceded by a guard that repeats the runtime's check and flushes the locals only when it
-// would fail (if uint64(i) >= uint64(len(s)) { flush }, y == 0, n < 0, p == nil): no defer, so the function stays
-// inlinable, and the compiler drops the guard wherever it drops the bounds check. Otherwise (a
-// type assertion, a conversion to an array or array pointer, a comparison of interfaces, a
-// slice of an array), and
-// in nests three or more loops deep (where a guard the compiler cannot drop costs more per
-// iteration than the deferred flush costs per call), each local is also stored, after each
-// increment, into a stack array that a deferred _augur_flush adds to the counters when the
-// function unwinds (normal exits leave it zeroed). Such locals are lost
-// only when the process ends while the loop runs in another goroutine (os.Exit or a crash
-// elsewhere, main returning, a signal, a fatal error): in-flight invocations whose counts were
-// not consistent with the frame either.
+// In a frame-free function, an outermost loop that calls nothing but leaves of the package
+// (functions that call only pure builtins and other leaves and do nothing that blocks or ends
+// the goroutine) and can end only by unwinding (no channel, map, go, select, defer; range only
+// over slices, arrays, strings and integers; no goto and no labelled jump out of it) counts in
+// local variables, added to the counters where the loop is left (after it, before a return in
+// it). If something in it may panic and every such operation is an index of a slice, string or
+// array, a slice of a slice or string, a dereference (*p, p.f), an integer division or modulo,
+// or a shift by a signed count (in a statement, an if or switch without init, or the condition
+// of a for loop without init and post), each one is preceded by a guard that repeats the
+// runtime's check and flushes the locals only when it would fail (uint64(i) >= uint64(len(s)),
+// y == 0, n < 0, p == nil): no defer, so the function stays inlinable, and the compiler drops
+// the guard wherever it drops the bounds check. Otherwise (a type assertion, a conversion to an
+// array or array pointer, a comparison of interfaces, a slice of an array, a leaf that may
+// panic), and in nests three or more loops deep (where a guard the compiler cannot drop costs
+// more per iteration than the deferred flush costs per call), each local is also stored, after
+// each increment, into a stack array that a deferred flush adds to the counters when the
+// function unwinds (normal exits leave it zeroed). Such locals are lost only when the process
+// ends while the loop runs (os.Exit or a crash elsewhere, main returning, a signal, a fatal
+// error): the invocation then counts as unwound where its counted part stops.
 //
 // Otherwise panics the CFG does not show are found without recover: a function that defers (or
 // whose panics cannot be derived) keeps a local frame {cur, chain} and counts into a local
 // array, one slot per counter it increments, that its deferred exit hook adds to the P's block
 // when the invocation ends; an invocation still running when the process ends is not counted at
-// all (a part of it would break flow conservation: nothing counts where it stopped); a node that may panic (it calls, indexes, dereferences, divides,
-// asserts, sends, ...) stores its ID in cur before it runs; return statements set chain to
-// "returning" after their results are evaluated; a deferred _augur_exit, registered first and so
-// run last, sees a frame still "in the body" only when the function is unwinding, and counts
+// all (a part of it would break flow conservation: nothing counts where it stopped). A node
+// that may panic (it calls, indexes, dereferences, divides, asserts, sends, ...) stores its ID
+// in cur before it runs; return statements set chain to "returning" after their results are
+// evaluated; the deferred exit hook, registered first and so run last, sees a frame still "in
+// the body" only when the function is unwinding, and counts
 // Panics[cur] unless cur is an explicit panic/Goexit the CFG shows. Deferred calls are bracketed
 // by two more deferred hooks (pre counts the DeferRun node of the current chain, post detects
 // whether the call returned, panicked, or recovered by looking at the runtime frame that called
-// it: runtime.gopanic, runtime.Goexit, or the function). Nothing calls recover: behaviour,
-// output, exit status and panic messages are unchanged.
+// it: runtime.gopanic, runtime.Goexit, or the function). A panic that a deferred call recovers
+// where the CFG shows no recovery (no panic chain for the deferred calls registered where a
+// callee panicked, or a deferred named function or method that recovers) is counted in
+// Recovered when the function then returns normally: synthesis sends it to End. Nothing calls
+// recover: behaviour, output, exit status and panic messages are unchanged.
 package instrument

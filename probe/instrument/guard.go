@@ -22,16 +22,17 @@ import (
 // once more changes nothing; terms are ordered inner first and joined by ||, so a term's
 // operands are evaluated only when none of their own operations would panic.
 type guardBuilder struct {
-	info  *types.Info
-	src   func(ast.Expr) (string, bool)
-	terms []string
-	ok    bool
+	info   *types.Info
+	leaves *leafFuncs
+	src    func(ast.Expr) (string, bool)
+	terms  []string
+	ok     bool
 }
 
 // guardTerms returns the conditions under which evaluating es would panic, or ok false if some
 // operation in them may panic in a way a guard does not express.
-func guardTerms(info *types.Info, src func(ast.Expr) (string, bool), es ...ast.Expr) ([]string, bool) {
-	g := &guardBuilder{info: info, src: src, ok: true}
+func guardTerms(info *types.Info, src func(ast.Expr) (string, bool), leaves *leafFuncs, es ...ast.Expr) ([]string, bool) {
+	g := &guardBuilder{info: info, leaves: leaves, src: src, ok: true}
 	for _, e := range es {
 		g.expr(e)
 	}
@@ -124,9 +125,14 @@ func (g *guardBuilder) expr(e ast.Expr) {
 	case *ast.SliceExpr:
 		g.slice(x)
 	case *ast.CallExpr:
-		// Register loops call only pure builtins and conversions.
+		// Register loops call only pure builtins, conversions and leaves (see leafFuncs): a
+		// leaf that may panic gets no guard, the loop gets the deferred flush.
 		if tv, ok := g.info.Types[x.Fun]; ok && tv.IsType() {
 			if _, basic := tv.Type.Underlying().(*types.Basic); !basic {
+				g.ok = false
+			}
+		} else if fn := calleeOf(g.info, x); fn != nil {
+			if _, may := g.leaves.leaf(fn); may {
 				g.ok = false
 			}
 		}
@@ -244,18 +250,18 @@ func (g *guardBuilder) slice(x *ast.SliceExpr) {
 // be guarded where rewriteBody puts guards: right before the statement, before an if or switch
 // without init (conditions, tag and case expressions), before a for loop without init and post
 // and at the end of its body and before its continues (the condition).
-func nodeGuard(info *types.Info, src func(ast.Expr) (string, bool), s ast.Node) ([]string, bool) {
+func nodeGuard(info *types.Info, src func(ast.Expr) (string, bool), leaves *leafFuncs, s ast.Node) ([]string, bool) {
 	switch s := s.(type) {
 	case *ast.IfStmt:
 		if s.Init != nil {
 			return nil, false
 		}
-		return guardTerms(info, src, s.Cond)
+		return guardTerms(info, src, leaves, s.Cond)
 	case *ast.ForStmt:
 		if s.Init != nil || s.Post != nil {
 			return nil, false
 		}
-		return guardTerms(info, src, s.Cond)
+		return guardTerms(info, src, leaves, s.Cond)
 	case *ast.SwitchStmt:
 		if s.Init != nil || s.Tag != nil && !simpleComparable(info, s.Tag) {
 			return nil, false
@@ -269,24 +275,24 @@ func nodeGuard(info *types.Info, src func(ast.Expr) (string, bool), s ast.Node) 
 				es = append(es, e)
 			}
 		}
-		return guardTerms(info, src, es...)
+		return guardTerms(info, src, leaves, es...)
 	case *ast.RangeStmt:
 		if tv, ok := info.Types[s.X]; !ok || !isNonPointer(tv.Type) {
 			return nil, false
 		}
-		return guardTerms(info, src, s.X)
+		return guardTerms(info, src, leaves, s.X)
 	case *ast.ExprStmt:
-		return guardTerms(info, src, s.X)
+		return guardTerms(info, src, leaves, s.X)
 	case *ast.IncDecStmt:
-		return guardTerms(info, src, s.X)
+		return guardTerms(info, src, leaves, s.X)
 	case *ast.ReturnStmt:
-		return guardTerms(info, src, s.Results...)
+		return guardTerms(info, src, leaves, s.Results...)
 	case *ast.AssignStmt:
 		if len(s.Lhs) != len(s.Rhs) {
 			return nil, false
 		}
 		es := append(append([]ast.Expr{}, s.Lhs...), s.Rhs...)
-		terms, ok := guardTerms(info, src, es...)
+		terms, ok := guardTerms(info, src, leaves, es...)
 		switch s.Tok {
 		case token.QUO_ASSIGN, token.REM_ASSIGN:
 			if isInteger(info, s.Lhs[0]) && !nonZeroConst(info, s.Rhs[0]) {
@@ -314,7 +320,7 @@ func nodeGuard(info *types.Info, src func(ast.Expr) (string, bool), s ast.Node) 
 				es = append(es, vs.Values...)
 			}
 		}
-		return guardTerms(info, src, es...)
+		return guardTerms(info, src, leaves, es...)
 	case *ast.EmptyStmt, *ast.BranchStmt:
 		return nil, true
 	}

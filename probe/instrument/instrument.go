@@ -102,6 +102,7 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 		}
 		pk := &Package{Path: path}
 		prefix := namePrefix(pkg.Syntax)
+		leaves := newLeafFuncs(pkg.TypesInfo, pkg.Syntax)
 		files := map[*ast.File]*fileEdits{}
 		var order []*ast.File
 		base := 0
@@ -110,7 +111,7 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 			if err != nil {
 				return nil, fmt.Errorf("instrument: %v", err)
 			}
-			p.base = base
+			p.base, p.leaves = base, leaves
 			base += p.size()
 			pk.plans = append(pk.plans, p)
 			file := fileOf(pkg.Syntax, fn.Decl)
@@ -179,14 +180,18 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 		}
 		pkgDir := filepath.Dir(pkg.GoFiles[0])
 		replace[filepath.Join(pkgDir, RuntimeFile)] = dst
-		rtDst := filepath.Join(pdir, RuntimeDir, "rt.go")
-		if err := os.MkdirAll(filepath.Dir(rtDst), 0o755); err != nil {
+		if err := os.MkdirAll(filepath.Join(pdir, RuntimeDir), 0o755); err != nil {
 			return nil, err
 		}
-		if err := os.WriteFile(rtDst, []byte(rtSource), 0o644); err != nil {
-			return nil, err
+		ents, _ := rtFiles.ReadDir("rt")
+		for _, e := range ents {
+			data, _ := rtFiles.ReadFile("rt/" + e.Name())
+			rtDst := filepath.Join(pdir, RuntimeDir, e.Name())
+			if err := os.WriteFile(rtDst, data, 0o644); err != nil {
+				return nil, err
+			}
+			replace[filepath.Join(pkgDir, RuntimeDir, e.Name())] = rtDst
 		}
-		replace[filepath.Join(pkgDir, RuntimeDir, "rt.go")] = rtDst
 		b.Packages = append(b.Packages, pk)
 	}
 	ov, _ := json.MarshalIndent(map[string]any{"Replace": replace}, "", " ")
@@ -275,6 +280,7 @@ func (b *Build) Collect(dir string) (p *profile.Profile, files int, err error) {
 				continue
 			}
 			f.Pos, f.Hash = pk.Funcs[i].Pos, pk.Funcs[i].Hash
+			f.Concurrent = sums[pk.Path][pl.overlaps()] > 0
 			p.Funcs[pl.fn.Name] = f
 		}
 	}

@@ -80,6 +80,15 @@ func buildWork(t *testing.T) *workBuild {
 	return work
 }
 
+// TestMain removes buildWork's directory once the tests are done.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if work != nil {
+		os.RemoveAll(filepath.Dir(work.plain))
+	}
+	os.Exit(code)
+}
+
 func numbered(src []byte) string {
 	var b strings.Builder
 	for i, l := range strings.Split(string(src), "\n") {
@@ -236,6 +245,12 @@ func TestConservationAll(t *testing.T) {
 	w := buildWork(t)
 	p, _ := sameRun(t, w, "all")
 	checkAll(t, w, p)
+	// One goroutine runs every instrumented function.
+	for name, f := range p.Funcs {
+		if f.Concurrent {
+			t.Errorf("%s: seen running on several goroutines at once", name)
+		}
+	}
 }
 
 func TestExitAndCrash(t *testing.T) {

@@ -17,6 +17,7 @@ import (
 //	base+1+N+n           Panics of node n
 //	base+1+2N+e          flow of edge e (edges numbered node by node, in Succs order)
 //	base+1+2N+E+n        Recovered of node n (frame functions only)
+//	base+1+3N+E          invocations that found another goroutine in the function (see rt.Enter)
 //
 // Plan decides which counts and flows the probes measure ("raw"); Solve derives the others.
 type funcPlan struct {
@@ -52,12 +53,15 @@ type funcPlan struct {
 	slotCtr []int
 	// journal is the most counters one flush of the function adds (see _augur_commit).
 	journal int
+	// leaves are the functions of the package register loops may call.
+	leaves *leafFuncs
 	// panDerived marks the nodes whose Panics are derived by flow instead of counted by the
 	// frame's exit hook (every may-panic node of a frame-free function).
 	panDerived []bool
 }
 
-func (p *funcPlan) size() int     { return 1 + 3*p.n + p.e }
+func (p *funcPlan) size() int     { return 2 + 3*p.n + p.e }
+func (p *funcPlan) overlaps() int { return p.base + 1 + 3*p.n + p.e }
 func (p *funcPlan) rec(n int) int { return p.base + 1 + 2*p.n + p.e + n }
 func (p *funcPlan) cnt(n int) int { return p.base + 1 + n }
 func (p *funcPlan) pan(n int) int { return p.base + 1 + p.n + n }

@@ -106,6 +106,9 @@ func regLoopOf(p *funcPlan, info *types.Info, src func(ast.Expr) (string, bool),
 					break
 				}
 			}
+			if safe, _ := p.leaves.leaf(calleeOf(info, x)); safe {
+				break
+			}
 			ok = false
 		case *ast.IndexExpr:
 			if tv, ok2 := info.Types[x.X]; ok2 {
@@ -158,7 +161,7 @@ func regLoopOf(p *funcPlan, info *types.Info, src func(ast.Expr) (string, bool),
 	}
 	for i, nd := range p.g.Nodes {
 		if p.mayPanic[i] && nd.AST != nil && l.contains(nd.AST.Pos()) {
-			terms, ok := nodeGuard(info, src, nd.AST)
+			terms, ok := nodeGuard(info, src, p.leaves, nd.AST)
 			if !ok {
 				l.mirror = true
 			} else if len(terms) > 0 {
@@ -234,4 +237,114 @@ func loopDepth(s ast.Node) int {
 	}
 	walk(s, 1)
 	return d
+}
+
+// leafFuncs tells which functions of a package are leaves a register loop may call: they call
+// only pure builtins, conversions and other leaves, and do nothing that blocks or ends the
+// process or the goroutine without unwinding (channel operations, select, go, defer, maps,
+// function literals, ranging over maps, channels or functions), so that a loop calling them
+// still ends only by leaving it or by unwinding; and which of them cannot panic at all.
+type leafFuncs struct {
+	info  *types.Info
+	decls map[*types.Func]*ast.FuncDecl
+	memo  map[*types.Func][2]bool // safe, may panic
+}
+
+func newLeafFuncs(info *types.Info, files []*ast.File) *leafFuncs {
+	l := &leafFuncs{info: info, decls: map[*types.Func]*ast.FuncDecl{}, memo: map[*types.Func][2]bool{}}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
+				if fn, ok := info.Defs[fd.Name].(*types.Func); ok {
+					l.decls[fn] = fd
+				}
+			}
+		}
+	}
+	return l
+}
+
+// calleeOf is the function or concrete method a call statically calls, or nil.
+func calleeOf(info *types.Info, call *ast.CallExpr) *types.Func {
+	switch f := ast.Unparen(call.Fun).(type) {
+	case *ast.Ident:
+		fn, _ := info.Uses[f].(*types.Func)
+		return fn
+	case *ast.SelectorExpr:
+		if sel, ok := info.Selections[f]; ok {
+			if sel.Kind() != types.MethodVal || types.IsInterface(sel.Recv()) {
+				return nil
+			}
+			fn, _ := sel.Obj().(*types.Func)
+			return fn
+		}
+		fn, _ := info.Uses[f.Sel].(*types.Func)
+		return fn
+	}
+	return nil
+}
+
+// leaf reports whether fn is a leaf (see leafFuncs) and whether it may panic.
+func (l *leafFuncs) leaf(fn *types.Func) (safe, mayPanic bool) {
+	if l == nil || fn == nil {
+		return false, true
+	}
+	if r, ok := l.memo[fn]; ok {
+		return r[0], r[1]
+	}
+	fd := l.decls[fn]
+	if fd == nil {
+		return false, true
+	}
+	l.memo[fn] = [2]bool{false, true} // recursion: not a leaf
+	if sig, ok := fn.Type().(*types.Signature); ok && sig.TypeParams().Len() > 0 {
+		return false, true
+	}
+	safe, may := true, false
+	ast.Inspect(fd.Body, func(n ast.Node) bool {
+		if !safe {
+			return false
+		}
+		switch x := n.(type) {
+		case *ast.FuncLit, *ast.SendStmt, *ast.GoStmt, *ast.DeferStmt, *ast.SelectStmt:
+			safe = false
+		case *ast.UnaryExpr:
+			if x.Op == token.ARROW {
+				safe = false
+			}
+		case *ast.RangeStmt:
+			if !rangeOK(l.info, x) {
+				safe = false
+			}
+		case *ast.IndexExpr:
+			if tv, ok := l.info.Types[x.X]; ok {
+				if _, isMap := tv.Type.Underlying().(*types.Map); isMap {
+					safe = false
+				}
+			}
+		case *ast.CallExpr:
+			if tv, ok := l.info.Types[x.Fun]; ok && tv.IsType() {
+				break
+			}
+			if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok {
+				if b, ok := l.info.Uses[id].(*types.Builtin); ok && pureBuiltins[b.Name()] {
+					break
+				}
+			}
+			s, m := l.leaf(calleeOf(l.info, x))
+			safe, may = safe && s, may || m
+			return false
+		case ast.Expr:
+			if exprMayPanic(l.info, x) {
+				may = true
+			}
+		case *ast.AssignStmt:
+			if stmtMayPanic(l.info, x) {
+				may = true // s /= 0, x <<= -1
+			}
+		}
+		return true
+	})
+	l.memo[fn] = [2]bool{safe, may}
+	return safe, may
 }

@@ -6,6 +6,7 @@ import (
 	"go/scanner"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -288,9 +289,19 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 	}
 	const ret = "_augur_s.Chain = 1; "
 
-	pro := inc(p.base)
+	// One invocation in 16 (per P) of a frame-free function, and every invocation of a frame
+	// function, looks for another goroutine in the function (rt.Enter); the frame-free ones
+	// leave before their returns and at the end of their body.
+	pro := fmt.Sprintf("var _augur_o _augur_r.Uintptr; {_augur_p := _augur_r.Pin(); if _augur_p < _augur_ns {_augur_cs[_augur_p][%[1]d] += 1; if _augur_cs[_augur_p][%[1]d]&15 == 0 {_augur_o = 1}} else {_augur_c.Over(%[1]d, 1)}; _augur_r.Unpin()}; if _augur_o != 0 {_augur_o = _augur_c.Enter(%[2]d, %[3]d)}; ", p.base, p.k, p.overlaps())
+	leave := fmt.Sprintf("if _augur_o != 0 {_augur_c.Leave(%d, _augur_o)}; ", p.k)
+	if !p.frame && slices.Contains(p.mayPanic, true) {
+		// It may unwind past the code before its returns: it only looks (rt.Check).
+		pro = fmt.Sprintf("{_augur_p := _augur_r.Pin(); _augur_o := _augur_p < 0; if _augur_p < _augur_ns {_augur_cs[_augur_p][%[1]d] += 1; _augur_o = _augur_cs[_augur_p][%[1]d]&15 == 0} else {_augur_c.Over(%[1]d, 1)}; _augur_r.Unpin(); if _augur_o {_augur_c.Check(%[2]d, %[3]d)}}; ", p.base, p.k, p.overlaps())
+		leave = ""
+	}
 	if p.frame {
-		pro = fmt.Sprintf("var _augur_k [%d]_augur_r.Uint64; _augur_k[0] = 1; var _augur_s = _augur_r.Frame{Cur: -1, N: _augur_k[:]}; defer _augur_c.Exit(&_augur_s, %s); ", len(p.slotCtr), fd)
+		pro = fmt.Sprintf("var _augur_k [%d]_augur_r.Uint64; _augur_k[0] = 1; var _augur_s = _augur_r.Frame{Cur: -1, N: _augur_k[:]}; _augur_s.O = _augur_c.Enter(%d, %d); defer _augur_c.Exit(&_augur_s, %s); ", len(p.slotCtr), p.k, p.overlaps(), fd)
+		leave = ""
 	}
 	f.insert(decl.Body.Lbrace+1, pro)
 
@@ -386,9 +397,9 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 				f.beforeStmt(s, t)
 			}
 		case *ast.ReturnStmt:
-			before := ""
+			before := leave
 			if p.countBefore[i] {
-				before = incAt(p.cnt(i), s.Pos())
+				before += incAt(p.cnt(i), s.Pos())
 			}
 			before += r.guard(i, s.Pos())
 			var err error
@@ -472,6 +483,9 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 	}
 	if p.fallEnd {
 		f.add(decl.Body.Rbrace, token.NoPos, 3, "; "+inc(p.cnt(g.End)))
+	}
+	if leave != "" && (decl.Type.Results == nil || len(decl.Type.Results.List) == 0) {
+		f.add(decl.Body.Rbrace, token.NoPos, 3, "; "+leave)
 	}
 	if p.frame && (decl.Type.Results == nil || len(decl.Type.Results.List) == 0) {
 		f.add(decl.Body.Rbrace, token.NoPos, 3, "; "+ret)

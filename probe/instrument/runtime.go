@@ -1,7 +1,7 @@
 package instrument
 
 import (
-	_ "embed"
+	"embed"
 	"fmt"
 	"strconv"
 	"strings"
@@ -24,8 +24,10 @@ const counterMagic = "AUGURCNT "
 // adds for it: a copy of package rt.
 const RuntimeDir = "zz_augurrt" // no "_augur_" in it: namePrefix renames that in inserted text
 
+// rtFiles are package rt's files, copied into the overlay (its tests are not).
+//
 //go:embed rt/rt.go
-var rtSource string
+var rtFiles embed.FS
 
 // runtimeSource renders the file injected into package pkg. It refers to nothing predeclared:
 // only to its own names and, through the import name, to package rt's (see package rt).
@@ -38,7 +40,7 @@ package ` + pkgName + `
 import _augur_r ` + strconv.Quote(pk.Path+"/"+RuntimeDir) + `
 
 // _augur_c holds the counters; see package github.com/augur-perf/augur/probe/instrument.
-var _augur_c = _augur_r.Open(` + strconv.Quote(EnvDir) + `, ` + strconv.Quote(counterMagic) + `, ` + strconv.Quote(header) + `, ` + strconv.Quote(fileStem(pk.Path)) + `, ` + strconv.Itoa(pk.Counters) + `, ` + strconv.Itoa(pk.Journal) + `)
+var _augur_c = _augur_r.Open(` + strconv.Quote(EnvDir) + `, ` + strconv.Quote(counterMagic) + `, ` + strconv.Quote(header) + `, ` + strconv.Quote(fileStem(pk.Path)) + `, ` + strconv.Itoa(pk.Counters) + `, ` + strconv.Itoa(pk.Journal) + `, ` + strconv.Itoa(len(pk.plans)) + `)
 
 // _augur_cs are the per-P blocks the probes add to.
 var _augur_cs = _augur_r.Blocks[[` + strconv.Itoa(pk.Counters+1+2*pk.Journal) + `]_augur_r.Uint64](_augur_c)
@@ -114,9 +116,9 @@ func descLiteral(p *funcPlan) string {
 		}
 		return strings.Join(out, ", ")
 	}
-	return fmt.Sprintf("\t{Cnt: %d, Pan: %d, Rec: %d, Fl: []_augur_r.Int32{%s}, Fx: []_augur_r.Uint8{%s}, Run: [4][]_augur_r.Int32{%s}, Done: [4]_augur_r.Int32{%d, %d, %d, %d}, Mx: []_augur_r.Int32{%s}, Base: %d, Sl: []_augur_r.Int32{%s}, Ctr: []_augur_r.Int32{%s}}, // %s\n",
+	return fmt.Sprintf("\t{Cnt: %d, Pan: %d, Rec: %d, Fl: []_augur_r.Int32{%s}, Fx: []_augur_r.Uint8{%s}, Run: [4][]_augur_r.Int32{%s}, Done: [4]_augur_r.Int32{%d, %d, %d, %d}, Mx: []_augur_r.Int32{%s}, Base: %d, Sl: []_augur_r.Int32{%s}, Ctr: []_augur_r.Int32{%s}, F: %d}, // %s\n",
 		p.cnt(0), p.pan(0), p.rec(0), strings.Join(fl, ", "), strings.Join(fx, ", "), strings.Join(rs, ", "),
-		done[0], done[1], done[2], done[3], ints(p.mirrors), p.base, ints(p.slot), ints(ctr), p.fn.Name)
+		done[0], done[1], done[2], done[3], ints(p.mirrors), p.base, ints(p.slot), ints(ctr), p.k, p.fn.Name)
 }
 
 // fileStem makes a file name from an import path.

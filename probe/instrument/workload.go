@@ -75,8 +75,8 @@ func CheckWorkload(args []string) error {
 		if strings.HasPrefix(a, "-overlay") || strings.HasPrefix(a, "--overlay") {
 			return errors.New("the workload must not have its own -overlay: augur supplies it")
 		}
-		if hasFlag([]string{a}, "vet") {
-			return errors.New("the workload must not set -vet: augur turns vet off (the runtime package it adds through the overlay has no directory vet could run in)")
+		if hasFlag([]string{a}, "vet") && strings.TrimLeft(a, "-") != "vet=off" {
+			return errors.New("the workload must not turn vet on: augur turns it off (the runtime package it adds through the overlay has no directory vet could run in)")
 		}
 		if a == "-cover" || strings.HasPrefix(a, "-cover=") || strings.HasPrefix(a, "-covermode") || strings.HasPrefix(a, "-coverprofile") || strings.HasPrefix(a, "-coverpkg") {
 			return fmt.Errorf("the workload must not use %s: the go command ignores overlays under coverage", a)

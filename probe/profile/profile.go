@@ -45,6 +45,9 @@ type Func struct {
 	Invocations uint64 `json:"invocations"`
 	// Nodes has one entry per CFG node.
 	Nodes []Node `json:"nodes"`
+	// Concurrent is set when an invocation was seen to start while another goroutine was in
+	// the function (sampled: overlaps can go unseen, never the other way round).
+	Concurrent bool `json:"concurrent,omitempty"`
 }
 
 // Node holds one CFG node's counts.
@@ -132,6 +135,7 @@ func (p *Profile) Merge(q *Profile) error {
 			return fmt.Errorf("function %s: the profiles were measured on different source (hash %s vs %s)", name, f.Hash, g.Hash)
 		}
 		f.Invocations += g.Invocations
+		f.Concurrent = f.Concurrent || g.Concurrent
 		for i := range f.Nodes {
 			a, b := &f.Nodes[i], g.Nodes[i]
 			if len(a.Outcomes) != len(b.Outcomes) {

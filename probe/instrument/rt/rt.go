@@ -55,6 +55,11 @@ func Pin() int
 //go:linkname Unpin runtime.procUnpin
 func Unpin()
 
+// getm returns the running thread's runtime descriptor (an M).
+//
+//go:linkname getm runtime.getm
+func getm() uintptr
+
 // Counters are one package's counter blocks: one per P, then the overflow block the Ps beyond
 // them share under a spin lock. A block is n counters, the length of its journal and the
 // journal, pairs (counter, new value) (see commit).
@@ -63,15 +68,26 @@ type Counters struct {
 	blocks  [][]uint64
 	ov      []uint64
 	lock    uint32
+	// owners holds, per function, the goroutine (getg) of one invocation in flight, or 0
+	// (see Enter).
+	owners []uintptr
 }
 
-// Open makes the counter blocks of a package with n counters and flushes of at most j at once:
+// Open makes the counter blocks of a package with n counters, flushes of at most j at once and
+// nf functions:
 // a MAP_SHARED mapping of a file in the directory the environment variable env names (with the
 // header before them), so that counts survive os.Exit and crashes, anonymous memory otherwise.
 // The race detector does not shadow mappings: the probes' plain adds, exclusive by pinning, are
 // not reported as races.
-func Open(env, magic, header, stem string, n, j int) *Counters {
+func Open(env, magic, header, stem string, n, j, nf int) *Counters {
 	c := &Counters{n: n, j: j, b: n + 1 + 2*j}
+	// In a mapping too, for the race detector: the owners are read and written by any
+	// goroutine, atomically.
+	if own, err := syscall.Mmap(-1, 0, 8*max(nf, 1), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE); err == nil {
+		c.owners = unsafe.Slice((*uintptr)(unsafe.Pointer(&own[0])), nf)
+	} else {
+		c.owners = make([]uintptr, nf)
+	}
 	// At least 8 blocks: go test -cpu raises GOMAXPROCS after the package is initialised.
 	ns := max(runtime.NumCPU(), runtime.GOMAXPROCS(0), 8)
 	size := 8 * c.b * (ns + 1)
@@ -181,7 +197,10 @@ func (c *Counters) Apply(ix []int32, v []uint64) {
 // commit is a redo log in block b, which the caller owns (pinned to its P, or holding the
 // overflow lock): the new values go to the journal, one store of its length commits them, and
 // they are copied to the counters. The reader of a counter file whose journal length is not
-// zero copies them again.
+// zero copies them again. Only the end of the process interrupts it, and an ended process has
+// made exactly the stores before the instruction it ended at: the stores need no fences (an
+// atomic store costs an XCHG on amd64), only to stay in program order, which the indexes the
+// compiler cannot tell apart (b[c.n] against b[ix[j]]) keep.
 func (c *Counters) commit(b []uint64, ix []int32, v []uint64) {
 	k := 0
 	for j, x := range v {
@@ -194,11 +213,48 @@ func (c *Counters) commit(b []uint64, ix []int32, v []uint64) {
 	if k == 0 {
 		return
 	}
-	atomic.StoreUint64(&b[c.n], uint64(k))
+	b[c.n] = uint64(k)
 	for j := 0; j < k; j++ {
 		b[b[c.n+1+2*j]] = b[c.n+2+2*j]
 	}
-	atomic.StoreUint64(&b[c.n], 0)
+	b[c.n] = 0
+}
+
+// Enter records that a goroutine running on this thread is in function f, unless a goroutine
+// on another thread already is: then it counts an overlap in counter ctr, two goroutines in f at
+// once. It returns the thread when it became f's owner (Leave ends that), else 0. Go gives no
+// goroutine identity, and threads tell apart those that run in parallel, which is what makes
+// wall time not additive: two goroutines in f on one thread, one of them blocked, go unseen; a
+// goroutine that blocks in f, resumes on another thread and enters f again is counted.
+// Invocations that may unwind without Leave use Check instead.
+func (c *Counters) Enter(f int, ctr int32) uintptr {
+	g := getm()
+	for {
+		o := atomic.LoadUintptr(&c.owners[f])
+		switch {
+		case o == g:
+			return 0 // recursion
+		case o != 0:
+			c.Apply([]int32{ctr}, []uint64{1})
+			return 0
+		case atomic.CompareAndSwapUintptr(&c.owners[f], 0, g):
+			return g
+		}
+	}
+}
+
+// Check counts an overlap in counter ctr if a goroutine on another thread is in f, without
+// becoming f's owner: for invocations that could unwind without Leave (a function without a
+// frame that may panic), which would leave a stale owner behind.
+func (c *Counters) Check(f int, ctr int32) {
+	if o := atomic.LoadUintptr(&c.owners[f]); o != 0 && o != getm() {
+		c.Apply([]int32{ctr}, []uint64{1})
+	}
+}
+
+// Leave ends the ownership Enter gave o.
+func (c *Counters) Leave(f int, o uintptr) {
+	atomic.CompareAndSwapUintptr(&c.owners[f], o, 0)
 }
 
 // Frame is the per-invocation state of a function that may panic or defers.
@@ -209,6 +265,7 @@ type Frame struct {
 	// deferred calls the CFG does not show (Cur panicked), 6 that panic recovered
 	Chain uint8
 	N     []uint64 // the invocation's counts, by slot (see Desc.Sl)
+	O     uintptr  // what Enter returned
 }
 
 // Desc describes one function for the hooks.
@@ -223,6 +280,7 @@ type Desc struct {
 	Base     int32      // counter index of the invocations
 	Sl       []int32    // per counter from Base: its slot in Frame.N, or -1
 	Ctr      []int32    // per slot of Frame.N: its counter index
+	F        int32      // the function's number in its package
 }
 
 // inc counts counter i of the invocation s.
@@ -282,6 +340,9 @@ func (c *Counters) Exit(s *Frame, d *Desc) {
 		}
 	}
 	c.Apply(d.Ctr, s.N)
+	if s.O != 0 {
+		c.Leave(int(d.F), s.O)
+	}
 }
 
 // Pre runs before deferred call k.

@@ -1,0 +1,91 @@
+package rt
+
+import (
+	"sync"
+	"sync/atomic"
+	"testing"
+)
+
+// The choice of probe (see package instrument's probe): a function with two probes per call,
+// called from 64 goroutines, counting with plain adds to one block (inexact: increments race),
+// adds pinned to the P's block (what probes do), and sync/atomic adds to one block.
+
+var (
+	sharedBlock [64]uint64
+	benchC      = Open("AUGUR_RT_BENCH_UNSET", "", "", "", 64, 1, 1)
+	benchCs     = Blocks[[64 + 1 + 2]uint64](benchC)
+)
+
+//go:noinline
+func plainWork(x int) int {
+	sharedBlock[1]++
+	if x&1 == 0 {
+		sharedBlock[2]++
+		return x + 1
+	}
+	return x - 1
+}
+
+//go:noinline
+func pinnedWork(x int) int {
+	{
+		p := Pin()
+		if p < len(benchCs) {
+			benchCs[p][1]++
+		} else {
+			benchC.Over(1, 1)
+		}
+		Unpin()
+	}
+	if x&1 == 0 {
+		p := Pin()
+		if p < len(benchCs) {
+			benchCs[p][2]++
+		} else {
+			benchC.Over(2, 1)
+		}
+		Unpin()
+		return x + 1
+	}
+	return x - 1
+}
+
+//go:noinline
+func atomicWork(x int) int {
+	atomic.AddUint64(&sharedBlock[1], 1)
+	if x&1 == 0 {
+		atomic.AddUint64(&sharedBlock[2], 1)
+		return x + 1
+	}
+	return x - 1
+}
+
+//go:noinline
+func bareWork(x int) int {
+	if x&1 == 0 {
+		return x + 1
+	}
+	return x - 1
+}
+
+func benchGoroutines(b *testing.B, f func(int) int) {
+	var wg sync.WaitGroup
+	n := b.N/64 + 1
+	for range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s := 0
+			for i := range n {
+				s += f(i)
+			}
+			_ = s
+		}()
+	}
+	wg.Wait()
+}
+
+func BenchmarkProbeNone(b *testing.B)   { benchGoroutines(b, bareWork) }
+func BenchmarkProbePlain(b *testing.B)  { benchGoroutines(b, plainWork) }
+func BenchmarkProbePinned(b *testing.B) { benchGoroutines(b, pinnedWork) }
+func BenchmarkProbeAtomic(b *testing.B) { benchGoroutines(b, atomicWork) }
