@@ -42,15 +42,17 @@ WORKLOAD after "--" is run on an instrumented copy of FUNC first (its output goe
 With --time the model also gets a measured reward, "time" ("time_measured" if an annotation
 already uses "time"), so a model of expected time needs no annotation at all: after the counting
 run, the go test WORKLOAD runs again on the code as it is (no counting probes: one call counter
-in FUNC, about a nanosecond) with a CPU profile, and each statement gets the CPU nanoseconds
-sampled while it ran (with the functions it calls) divided by how often it ran. It is CPU time,
-not wall time, per call of FUNC, excluding a benchmark harness's own loop; calls on several
-goroutines add their CPU time. The timed run is repeated until the expected time per call is
-known to --precision (default 5%: a relative standard error, from the number of samples, about
-400) under the baseline and every --profile, at most --max-runs times; each value is printed
-with its standard error (±). A statement another profile runs but the timed workload never ran
-has no time: that scenario says so instead of a number. 'augur profile --time' saves the time
-for reuse with --rewards FILE.time.json.
+in FUNC, about a nanosecond) with a CPU profile, and each statement gets its share of the test
+binary's CPU time (the kernel's exact count, shared out by the CPU samples taken while the
+statement or the functions it calls ran) divided by how often it ran. It is CPU time, not wall
+time, per call of FUNC, with the callers' own work on the line of the call (passing the
+arguments) but not a benchmark harness's loop; calls on several goroutines add their CPU time.
+The timed run is repeated until the 95% interval of the expected time per call is within
+±--precision (default 5%) under the baseline and every --profile, at most --max-runs times
+(default 20); each value is printed with its standard error (±), each statement with the
+samples behind it. A statement another profile runs but the timed workload never ran has no
+time: that scenario says so instead of a number. 'augur profile --time' saves the time for
+reuse with --rewards FILE.time.json; 'augur validate' checks a prediction against a run.
 
 What-if, without running the code again:
   --set time@distance.go:21=1.8    the statement at that line costs 1.8 instead (a faster call)

@@ -55,7 +55,7 @@ Examples:
 
 With --time (go test workloads) the workload then runs again, on the code as it is, with a CPU
 profile, until every function --func names (without --func: every function sampled) has its
-expected time per call known to --precision (default 5%), at most --max-runs times; the time
+expected time per call known to ±--precision at 95% (default 5%), at most --max-runs times; the time
 of each statement, with the samples behind it, the workload, Go version, GOOS/GOARCH and CPU,
 goes to FILE.time.json (format augur-rewards/1) beside -o FILE.json. 'augur analyze --profile
 OTHER.json --rewards FILE.time.json' then predicts time for another usage without running

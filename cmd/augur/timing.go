@@ -20,18 +20,20 @@ import (
 
 // timeOptions are the flags of a timed measurement.
 type timeOptions struct {
-	precision float64 // the relative standard error to reach
+	precision float64 // the relative half-width of the 95 % interval to reach
 	maxRuns   int
+	hz        int
 }
 
 func (o *timeOptions) register(fs *flag.FlagSet) {
-	o.precision, o.maxRuns = 0.05, 10
-	fs.Func("precision", "with --time: repeat the timed workload until the expected time per call is known to this relative standard error (default 5%)", func(s string) error {
+	o.precision, o.maxRuns = 0.05, 20
+	fs.Func("precision", "with --time: repeat the timed workload until the 95% interval of the expected time per call is within ± this (default 5%)", func(s string) error {
 		p, err := parsePrecision(s)
 		o.precision = p
 		return err
 	})
-	fs.IntVar(&o.maxRuns, "max-runs", 10, "with --time: run the timed workload at most this many times")
+	fs.IntVar(&o.maxRuns, "max-runs", 20, "with --time: run the timed workload at most this many times")
+	fs.IntVar(&o.hz, "hz", 1000, "with --time: CPU samples asked for per second of CPU (go test's own rate is 100; Linux gives at most its timer tick, often 250)")
 }
 
 // parsePrecision reads 5% or 0.05.
@@ -106,7 +108,7 @@ func measureTime(prog *frontend.Program, fns []*frontend.Func, counted *profile.
 	}
 	exact := true
 	for t.runs < o.maxRuns {
-		m, err := instrument.Time(prog, fns, w, self)
+		m, err := instrument.Time(prog, fns, w, self, o.hz)
 		if err != nil {
 			return nil, err
 		}
@@ -137,7 +139,7 @@ func measureTime(prog *frontend.Program, fns []*frontend.Func, counted *profile.
 				continue
 			}
 			cf := counted.Funcs[tg.fn.Name]
-			if p := predict.MeasuredPrecision(tg.fn, t.nodeTime(tg.fn, cf), tg.f); p > worst || worstAt == "" {
+			if p := z95 * predict.MeasuredPrecision(tg.fn, t.nodeTime(tg.fn, cf), tg.f); p > worst || worstAt == "" {
 				worst, worstAt = p, tg.label
 			}
 		}
@@ -145,7 +147,7 @@ func measureTime(prog *frontend.Program, fns []*frontend.Func, counted *profile.
 		for _, fn := range fns {
 			samples += t.cpu.Funcs[fn.Name].Total().Samples
 		}
-		fmt.Fprintf(stderr, "augur: timed run %d: %s of %d in %s, expected time per call ±%s (%s; target ±%s)\n",
+		fmt.Fprintf(stderr, "augur: timed run %d: %s of %d in %s, expected time per call ±%s at 95%% (%s; target ±%s)\n",
 			t.runs, plural(int(samples), "CPU sample"), t.cpu.Samples, plural(len(fns), "function"),
 			pct(worst), worstAt, pct(o.precision))
 		if worst <= o.precision {
@@ -156,8 +158,12 @@ func measureTime(prog *frontend.Program, fns []*frontend.Func, counted *profile.
 			if samples > 0 && !math.IsInf(worst, 1) {
 				need = strconv.Itoa(int(math.Ceil(worst*worst/(o.precision*o.precision)))) + " runs"
 			}
-			fmt.Fprintf(stderr, "augur: warning: the workload is too short to time: %s per run, each standing for %s of CPU (pprof samples at %d Hz); reaching ±%s takes %s: make it longer (go test -benchtime, -count)\n",
-				plural(int(samples), "CPU sample"), fmtNS(float64(t.cpu.PeriodNS)), int64(1e9)/max(t.cpu.PeriodNS, 1), pct(o.precision), need)
+			per := float64(t.cpu.PeriodNS)
+			if t.cpuNS > 0 && t.cpu.Samples > 0 {
+				per = float64(t.cpuNS) / float64(t.cpu.Samples)
+			}
+			fmt.Fprintf(stderr, "augur: warning: the workload is too short to time: %s per run, each standing for %s of CPU; reaching ±%s takes %s: make it longer (go test -benchtime, -count)\n",
+				plural(int(samples), "CPU sample"), fmtNS(per), pct(o.precision), need)
 		}
 	}
 	fmt.Fprintf(stderr, "augur: warning: the expected time per call is known to ±%s only after %s (target ±%s): raise --max-runs or lengthen the workload\n",
@@ -171,10 +177,13 @@ func worstPrecision(t *timed, counted *profile.Profile, targets []timeTarget) fl
 		if tg.optional && t.cpu.Funcs[tg.fn.Name].Total().Samples == 0 {
 			continue
 		}
-		worst = max(worst, predict.MeasuredPrecision(tg.fn, t.nodeTime(tg.fn, counted.Funcs[tg.fn.Name]), tg.f))
+		worst = max(worst, z95*predict.MeasuredPrecision(tg.fn, t.nodeTime(tg.fn, counted.Funcs[tg.fn.Name]), tg.f))
 	}
 	return worst
 }
+
+// z95 is the normal quantile of a two-sided 95 % interval.
+const z95 = 1.96
 
 // pct prints a relative error as a percentage.
 func pct(v float64) string {

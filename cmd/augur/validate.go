@@ -26,7 +26,7 @@ func init() {
 usage, and saved by 'augur profile --time' (FILE.time.json); validate predicts FUNC's expected
 time per call under the usage of the go test WORKLOAD from it, then runs the WORKLOAD on the
 code as it is (no counting probes: one call counter in FUNC) with a CPU profile, repeated until
-the measured time per call is known to --precision (default 5%, at most --max-runs runs), and
+the measured time per call is known to ±--precision at 95% (default 5%, at most --max-runs runs), and
 prints the prediction against the measurement: both values with their standard errors and 95 %
 intervals, and the relative error of the prediction.
 

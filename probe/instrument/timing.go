@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -22,6 +23,13 @@ import (
 
 // TimingFile is the name of the file the timing build adds to each package of a timed function.
 const TimingFile = "zz_augur_time.go"
+
+// EnvHz names the environment variable that sets the timing build's CPU sampling rate.
+const EnvHz = "AUGUR_CPU_HZ"
+
+// rateMessage is what the runtime prints when go test starts its CPU profile after the timing
+// build set the rate: the rate set first stays. RunExec drops the line.
+const rateMessage = "runtime: cannot set cpu profile rate until previous profile has finished."
 
 // invocationMagic starts every invocation counter file, laid out as counter files are.
 const invocationMagic = "AUGURINV "
@@ -46,17 +54,19 @@ type Timing struct {
 // timing build's one increment per call costs about a nanosecond. Positions in the CPU profile
 // are the user's own: the timing build changes no line.
 //
-// The sampling rate is go test's, 100 Hz: one sample per 10 ms of CPU, so a second of workload
-// gives a function about a hundred samples, a time known to ±10 %; the caller repeats the run
-// for more. A higher rate (runtime.SetCPUProfileRate before go test starts its profile) does
-// not help on Linux: CPU timers fire on the kernel's tick (often 250 Hz), and the samples a
-// faster timer misses are lost, not added up, so the time comes out too low.
-//
 // The test binary runs under "go test -exec 'self ExecCommand'" (self is a program that calls
 // RunExec when given ExecCommand: augur): the kernel's count of its CPU time is exact, so a
 // function's time is that total times its share of the samples, whose error is binomial, much
 // smaller for a function that takes most of the time than the Poisson error of a sample count.
-func Time(prog *frontend.Program, fns []*frontend.Func, w Workload, self string) (*Timing, error) {
+//
+// hz is the sampling rate asked for (go test's own is 100 Hz: a second of workload gives a
+// function about a hundred samples). The timing build sets it in the init function of the first
+// package timed, before go test starts its profile (whose own rate the runtime then refuses, as
+// RunExec does not show). On Linux CPU timers fire on the kernel's tick (often 250 Hz): a faster
+// rate gives as many samples as ticks, and those that do not come are lost, not added up; that
+// costs nothing here, because the samples only share out the exact CPU time, but it would make
+// the samples' own period too short, so a run whose CPU time could not be had is an error.
+func Time(prog *frontend.Program, fns []*frontend.Func, w Workload, self string, hz int) (*Timing, error) {
 	if err := CheckTimed(w.Args); err != nil {
 		return nil, err
 	}
@@ -74,7 +84,8 @@ func Time(prog *frontend.Program, fns []*frontend.Func, w Workload, self string)
 		return nil, err
 	}
 	w.cpuFile = filepath.Join(work, "cpu.pprof")
-	m, err := runGo(w, []string{"-overlay=" + overlay, "-exec=" + strconv.Quote(self) + " " + ExecCommand}, []string{EnvDir + "=" + counters})
+	m, err := runGo(w, []string{"-overlay=" + overlay, "-exec=" + strconv.Quote(self) + " " + ExecCommand},
+		[]string{EnvDir + "=" + counters, EnvHz + "=" + strconv.Itoa(hz)})
 	if err != nil {
 		return nil, err
 	}
@@ -97,8 +108,12 @@ func Time(prog *frontend.Program, fns []*frontend.Func, w Workload, self string)
 	if t.CPU, err = profile.ReadCPU(f, names); err != nil {
 		return nil, fmt.Errorf("--time: %v", err)
 	}
-	if t.CPUTimeNS, _, err = readCPUTime(counters); err != nil {
+	var ok bool
+	if t.CPUTimeNS, ok, err = readCPUTime(counters); err != nil {
 		return nil, err
+	}
+	if !ok && hz != 100 {
+		return nil, errors.New("--time: the test binary's CPU time was not recorded (it runs under go test -exec augur " + ExecCommand + ")")
 	}
 	return t, nil
 }
@@ -192,7 +207,7 @@ func timingBuild(prog *frontend.Program, fns []*frontend.Func, dir string) (stri
 		tp, fn := byPkg[p], pkgOf[p]
 		header, _ := json.Marshal(tp)
 		dst := filepath.Join(dir, "rt"+strconv.Itoa(i)+".go")
-		if err := os.WriteFile(dst, []byte(timingRuntime(fn.Pkg.Types.Name(), tp, string(header))), 0o644); err != nil {
+		if err := os.WriteFile(dst, []byte(timingRuntime(fn.Pkg.Types.Name(), tp, string(header), i == 0)), 0o644); err != nil {
 			return "", nil, err
 		}
 		replace[filepath.Join(filepath.Dir(fn.Pkg.GoFiles[0]), TimingFile)] = dst
@@ -207,19 +222,33 @@ func timingBuild(prog *frontend.Program, fns []*frontend.Func, dir string) (stri
 // memory-mapped file when EnvDir names a directory (so that they survive os.Exit, as the
 // counting runtime's do). Every name it declares starts with _augurT_ and every package it uses
 // is imported under such a name, so that it cannot clash with the user's.
-func timingRuntime(pkgName string, tp *timingPkg, header string) string {
+func timingRuntime(pkgName string, tp *timingPkg, header string, rate bool) string {
 	stem := strings.NewReplacer("/", "_", ".", "_").Replace(tp.Path)
+	setRate := ""
+	if rate {
+		setRate = `
+// The CPU profile's rate, set before go test starts the profile at its own.
+func init() {
+	if hz, err := _augurT_strconv.Atoi(_augurT_os.Getenv(` + strconv.Quote(EnvHz) + `)); err == nil && hz > 0 && hz != 100 {
+		_augurT_rt.SetCPUProfileRate(hz)
+	}
+}
+`
+	}
 	return `// Code generated by augur --time; DO NOT EDIT.
 
 package ` + pkgName + `
 
 import (
 	_augurT_os "os"
+	_augurT_rt "runtime"
 	_augurT_strconv "strconv"
 	_augurT_sys "syscall"
 	_augurT_unsafe "unsafe"
 )
 
+var _ = _augurT_rt.SetCPUProfileRate
+` + setRate + `
 const _augurT_n = ` + strconv.Itoa(len(tp.Funcs)) + `
 
 // _augurT_c counts the calls of the timed functions.
@@ -323,8 +352,10 @@ func RunExec(args []string) int {
 	}
 	signal.Notify(make(chan os.Signal, 1), os.Interrupt, syscall.SIGTERM)
 	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	drop := &dropLine{w: os.Stderr, line: rateMessage}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, drop
 	err := cmd.Run()
+	os.Stderr.Write(drop.part) // an unfinished last line
 	if cmd.ProcessState == nil {
 		fmt.Fprintf(os.Stderr, "augur %s: %v\n", ExecCommand, err)
 		return 1
@@ -360,4 +391,27 @@ func readCPUTime(dir string) (ns int64, ok bool, err error) {
 		ns += v
 	}
 	return ns, len(names) > 0, nil
+}
+
+// dropLine passes what is written to it on to w, but for the lines equal to line.
+type dropLine struct {
+	w    io.Writer
+	line string
+	part []byte
+}
+
+func (d *dropLine) Write(p []byte) (int, error) {
+	d.part = append(d.part, p...)
+	for {
+		i := bytes.IndexByte(d.part, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		if l := d.part[:i+1]; string(bytes.TrimRight(l, "\r\n")) != d.line {
+			if _, err := d.w.Write(l); err != nil {
+				return len(p), err
+			}
+		}
+		d.part = d.part[i+1:]
+	}
 }
