@@ -318,7 +318,13 @@ func printAnalysis(w io.Writer, fn *frontend.Func, outs []*predict.Outcome, fl a
 			switch {
 			case r == nil:
 				row += "\tn/a"
-				notes = append(notes, fmt.Sprintf("%s, %s: %s", o.Scenario.Name, p, why))
+				note := fmt.Sprintf("%s, %s: %s", o.Scenario.Name, p, why)
+				if o.Why != "" {
+					note = o.Scenario.Name + ": " + why // the whole scenario, said once
+				}
+				if !slices.Contains(notes, note) {
+					notes = append(notes, note)
+				}
 			case o.StdErr[rewardOf(p)] > 0:
 				row += "\t" + describeShort(r) + " ± " + num2(o.StdErr[rewardOf(p)])
 			default:

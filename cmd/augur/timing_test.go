@@ -203,3 +203,23 @@ func TestProfileScenarioGetsChanges(t *testing.T) {
 		t.Errorf("the baseline has no energy reward: want null and why, got %v %q", v, base.Unanswered)
 	}
 }
+
+// TestScenarioWithoutFunction: a --profile that never measured the function cannot be predicted
+// and says so in its own column; the other scenarios are still given.
+func TestScenarioWithoutFunction(t *testing.T) {
+	code, out, errs := runCLI(t, "analyze", l1, "--profile", "examples/distance/usage.json", "--profile", "examples/router/mixB.prof.json", "--compare", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	var got analyzeJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(got.Scenarios) != 2 || got.Scenarios[0].Values[timeProp] == nil {
+		t.Fatalf("scenarios %+v", got.Scenarios)
+	}
+	b := got.Scenarios[1]
+	if v, ok := b.Values[timeProp]; !ok || v != nil || !strings.Contains(b.Unanswered[timeProp], "has no counts for") {
+		t.Errorf("the router's profile has no counts of L1: want null and why, got %v %q", v, b.Unanswered)
+	}
+}
