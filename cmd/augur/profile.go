@@ -134,6 +134,7 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("the workload never invoked %s: no profile written (--allow-uninvoked writes it anyway)", strings.Join(never, ", "))
 		}
 	}
+	fresh := p // this run's counts
 	if *merge {
 		if old, rerr := profile.Read(*out); rerr == nil {
 			if err := old.Merge(p); err != nil {
@@ -144,25 +145,6 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 		} else if !errors.Is(rerr, os.ErrNotExist) {
 			return fmt.Errorf("--merge: %v", rerr)
 		}
-	}
-	if *cpu && intr == nil {
-		// Named functions must reach the precision; without --func, every function sampled.
-		var targets []timeTarget
-		for _, fn := range fns {
-			if f := p.Funcs[fn.Name]; f != nil && f.Invocations > 0 && (len(named) == 0 || named[fn.Name]) {
-				targets = append(targets, timeTarget{fn: fn, f: f, label: fn.Name, optional: len(named) == 0})
-			}
-		}
-		t, err := measureTime(prog, fns, p, instrument.Workload{Args: workload, Dir: *dir,
-			Stdin: os.Stdin, Stdout: stdout, Stderr: stderr}, topt, targets, stderr)
-		if err != nil {
-			return err
-		}
-		tpath := strings.TrimSuffix(*out, ".json") + ".time.json"
-		if err := timeFile(t, fns, p, workload, *dir).Write(tpath); err != nil {
-			return err
-		}
-		fmt.Fprintf(stderr, "augur profile: wrote the measured time to %s (for analyze --rewards)\n", tpath)
 	}
 	if err := p.Write(*out); err != nil {
 		return err
@@ -180,6 +162,27 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stderr, "augur profile: %s, %d invoked, %s; wrote %s (%s)\n",
 		plural(len(p.Funcs), "function"), invoked, plural(int(total), "invocation"), *out, plural(p.Runs, "run"))
+	if *cpu {
+		// The counts are written first: they stand even if timing fails. The time is of this
+		// run's workload, so its counts (not merged ones) scale it. Named functions must reach
+		// the precision; without --func, the most sampled one.
+		var targets []timeTarget
+		for _, fn := range fns {
+			if f := fresh.Funcs[fn.Name]; f != nil && f.Invocations > 0 && (len(named) == 0 || named[fn.Name]) {
+				targets = append(targets, timeTarget{fn: fn, f: f, label: fn.Name, optional: len(named) == 0})
+			}
+		}
+		t, err := measureTime(prog, fns, fresh, instrument.Workload{Args: workload, Dir: *dir,
+			Stdin: os.Stdin, Stdout: stdout, Stderr: stderr}, topt, targets, stderr)
+		if err != nil {
+			return err
+		}
+		tpath := strings.TrimSuffix(*out, ".json") + ".time.json"
+		if err := timeFile(t, fns, fresh, workload, *dir).Write(tpath); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "augur profile: wrote the measured time to %s (for analyze --rewards)\n", tpath)
+	}
 	return nil
 }
 
