@@ -223,3 +223,32 @@ func TestScenarioWithoutFunction(t *testing.T) {
 		t.Errorf("the router's profile has no counts of L1: want null and why, got %v %q", v, b.Unanswered)
 	}
 }
+
+// TestValidate: augur validate predicts mix B from the saved time of mix A and measures B on the
+// code as it is; both come with 95 % intervals and the error is theirs.
+func TestValidate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a workload")
+	}
+	code, out, errs := runCLI(t, "validate", "github.com/augur-perf/augur/examples/router.Route", "--rewards", "examples/router/mixA.time.json",
+		"--profile", "examples/router/mixB.prof.json", "--precision", "30%", "--max-runs", "2", "--json",
+		"--", "go", "test", "./examples/router", "-run", "^$", "-bench", "MixB$", "-benchtime", "300000x")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	var v validation
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, e := range []estimate{v.Predicted, v.Measured} {
+		if !(e.NS > 0 && e.StdErr > 0 && e.CI95[0] < e.NS && e.NS < e.CI95[1]) {
+			t.Errorf("estimate %+v: want a positive time inside its interval", e)
+		}
+	}
+	if want := (v.Predicted.NS - v.Measured.NS) / v.Measured.NS; math.Abs(v.RelErr-want) > 1e-12 {
+		t.Errorf("relative error %v, want %v", v.RelErr, want)
+	}
+	if !strings.Contains(v.What, "CPU time (not wall time)") {
+		t.Errorf("what is measured: %q", v.What)
+	}
+}
