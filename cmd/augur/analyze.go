@@ -293,7 +293,7 @@ func printAnalysis(w io.Writer, fn *frontend.Func, outs []*predict.Outcome, fl a
 	fmt.Fprintf(w, "Profile:  %s (%s)\n", base.Scenario.ProfileName, plural(int(base.Func.Invocations), "invocation"))
 	fmt.Fprintf(w, "Model:    %s, %s\n", plural(m.N, "state"), plural(m.NumTransitions(), "transition"))
 	if t := base.Scenario.Measured; t != nil {
-		fmt.Fprintf(w, "Time:     %s: CPU ns per call of %s, with its callees (not wall time; goroutines add up); ± one standard error\n",
+		fmt.Fprintf(w, "Time:     %s: CPU ns per call of %s, with its callees and the call itself (not wall time; goroutines add up); ± one standard error\n",
 			base.Scenario.MeasuredName, fn.Decl.Name.Name)
 	}
 	fmt.Fprintln(w)

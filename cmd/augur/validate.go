@@ -148,7 +148,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "Function:  %s\n", fn.Name)
 	fmt.Fprintf(stdout, "Workload:  %s\n", strings.Join(workload, " "))
-	fmt.Fprintf(stdout, "Time:      CPU ns per call, with its callees (not wall time; goroutines add up)\n\n")
+	fmt.Fprintf(stdout, "Time:      CPU ns per call, with its callees and the call itself (not wall time; goroutines add up)\n\n")
 	fmt.Fprintf(stdout, "predicted  %s ± %s ns  (95%%: %s – %s)  from %s, %s\n", num(v.Predicted.NS), num2(v.Predicted.StdErr),
 		num(v.Predicted.CI95[0]), num(v.Predicted.CI95[1]), filepath.Base(rewards[0]), "usage "+name)
 	fmt.Fprintf(stdout, "measured   %s ± %s ns  (95%%: %s – %s)  %s\n", num(v.Measured.NS), num2(v.Measured.StdErr),
