@@ -54,9 +54,9 @@ Examples:
   augur profile ./examples/router --time -o a.json -- go test ./examples/router -run '^$' -bench MixA
 
 With --time (go test workloads) the workload then runs again, on the code as it is, with a CPU
-profile, until every function --func names (without --func: every function sampled) has its
-expected time per call known to ±--precision at 95% (default 5%), at most --max-runs times; the time
-of each statement, with the samples behind it, the workload, Go version, GOOS/GOARCH and CPU,
+profile, until every function --func names (without --func: the most sampled one) has the 95%
+interval of its expected time per call within ±--precision (default 5%), at most --max-runs
+times (each function gets a call counter: name the ones to time); the time of each statement, with the samples behind it, the workload, Go version, GOOS/GOARCH and CPU,
 goes to FILE.time.json (format augur-rewards/1) beside -o FILE.json. 'augur analyze --profile
 OTHER.json --rewards FILE.time.json' then predicts time for another usage without running
 anything. See 'augur analyze --help' for what the time is.`,
