@@ -252,3 +252,16 @@ func TestValidate(t *testing.T) {
 		t.Errorf("what is measured: %q", v.What)
 	}
 }
+
+// FuzzParsePrecision: --precision reads 5% or 0.05, refuses anything else, never panics.
+func FuzzParsePrecision(f *testing.F) {
+	for _, s := range []string{"5%", "0.05", "100%", "0", "-1%", "abc", "1e-3", "NaN%", "%"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := parsePrecision(s)
+		if err == nil && !(v > 0 && v < 1) {
+			t.Fatalf("%q read as %v", s, v)
+		}
+	})
+}
