@@ -217,10 +217,13 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 		var targets []timeTarget
 		for i, p := range profs {
 			if f := p.Funcs[fn.Name]; f != nil && f.Invocations > 0 {
-				targets = append(targets, timeTarget{fn: fn, f: f, label: fl.profiles[i]})
+				label := fl.profiles[i]
+				if i == 0 {
+					label = "baseline"
+				}
+				targets = append(targets, timeTarget{fn: fn, f: f, label: label})
 			}
 		}
-		targets[0].label = "baseline"
 		t, err := measureTime(prog, []*frontend.Func{fn}, profs[0], instrument.Workload{Args: workload, Dir: fl.dir,
 			Stdin: os.Stdin, Stdout: stderr, Stderr: stderr}, fl.timing, targets, stderr)
 		if err != nil {
