@@ -31,6 +31,15 @@ const EnvHz = "AUGUR_CPU_HZ"
 // build set the rate: the rate set first stays. RunExec drops the line.
 const rateMessage = "runtime: cannot set cpu profile rate until previous profile has finished."
 
+// Each timed function has slots counters, slotStride uint64s (a cache line) apart, and a call
+// increments the one its goroutine's stack address picks: calls on several goroutines at once
+// (on different stacks) then mostly neither lose increments nor pass the line between
+// processors, at the cost of a shift and a mask; the slots are added up when read.
+const (
+	slots      = 64
+	slotStride = 8
+)
+
 // invocationMagic starts every invocation counter file, laid out as counter files are.
 const invocationMagic = "AUGURINV "
 
@@ -142,8 +151,8 @@ type timingPkg struct {
 }
 
 // timingBuild writes the timing build of fns into dir: each file holding one of them, with
-// "_augurT_c[k]++;" after the opening brace of its body (on the brace's line, so that no line
-// moves), and one runtime file per package. It returns the overlay's path.
+// "_augurT_c[k·512+_augurT_slot()]++;" after the opening brace of its body (on the brace's line,
+// so that no line moves), and one runtime file per package. It returns the overlay's path.
 func timingBuild(prog *frontend.Program, fns []*frontend.Func, dir string) (string, []*timingPkg, error) {
 	if len(fns) == 0 {
 		return "", nil, errors.New("--time: no functions selected")
@@ -191,7 +200,8 @@ func timingBuild(prog *frontend.Program, fns []*frontend.Func, dir string) (stri
 			if e.off > len(src) || src[e.off-1] != '{' {
 				return "", nil, fmt.Errorf("%s: the file changed while augur read it", name)
 			}
-			src = append(src[:e.off], append([]byte("_augurT_c["+strconv.Itoa(e.k)+"]++;"), src[e.off:]...)...)
+			inc := "_augurT_c[" + strconv.Itoa(e.k*slotStride*slots) + "+_augurT_slot()]++;"
+			src = append(src[:e.off], append([]byte(inc), src[e.off:]...)...)
 		}
 		dst := filepath.Join(dir, strconv.Itoa(i)+"_"+filepath.Base(name))
 		if err := os.WriteFile(dst, src, 0o644); err != nil {
@@ -251,7 +261,14 @@ import (
 
 var _ = _augurT_rt.SetCPUProfileRate
 ` + setRate + `
-const _augurT_n = ` + strconv.Itoa(len(tp.Funcs)) + `
+const _augurT_n = ` + strconv.Itoa(len(tp.Funcs)*slots*slotStride) + `
+
+// _augurT_slot picks the calling goroutine's counter of a function: its stack's 8 KiB page, as
+// one of ` + strconv.Itoa(slots) + ` cache lines.
+func _augurT_slot() uintptr {
+	var b byte
+	return uintptr(_augurT_unsafe.Pointer(&b)) >> 13 & ` + strconv.Itoa(slots-1) + ` * ` + strconv.Itoa(slotStride) + `
+}
 
 // _augurT_c counts the calls of the timed functions.
 var _augurT_c = _augurT_open()
@@ -328,11 +345,14 @@ func readInvocations(dir string, pkgs []*timingPkg, inv map[string]uint64) (int,
 			err = json.Unmarshal(bytes.TrimSpace(data[nl+1:hlen]), &tp)
 		}
 		p := want[tp.Path]
-		if err != nil || hlen > len(data) || p == nil || len(data)-hlen != 8*len(p.Funcs) {
+		block := slots * slotStride
+		if err != nil || hlen > len(data) || p == nil || len(data)-hlen != 8*block*len(p.Funcs) {
 			return files, fmt.Errorf("%s: bad invocation counter file", name)
 		}
 		for k, f := range p.Funcs {
-			inv[f] += binary.NativeEndian.Uint64(data[hlen+8*k:])
+			for j := range block {
+				inv[f] += binary.NativeEndian.Uint64(data[hlen+8*(k*block+j):])
+			}
 		}
 		files++
 	}
