@@ -62,8 +62,9 @@ type Timing struct {
 // function of 100 ns), so time measured under them is not the time of the code users run; the
 // timing build's one increment per call costs about a nanosecond. Positions in the CPU profile
 // are the user's own: the timing build changes no line. The increment is a plain one, as an
-// atomic one would cost several nanoseconds: calls on several goroutines at the same moment may
-// lose counts, which makes their time per call come out high.
+// atomic one would cost several nanoseconds, into one of 64 slots picked by the goroutine's stack
+// (see slots): calls on several goroutines at once lose a count only when two stacks pick the
+// same slot, which makes their time per call come out high.
 //
 // The test binary runs under "go test -exec 'self ExecCommand'" (self is a program that calls
 // RunExec when given ExecCommand: augur): the kernel's count of its CPU time is exact, so a
