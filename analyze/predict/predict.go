@@ -353,7 +353,11 @@ func ByShare(stmts []Stmt, name string) (sorted []Stmt, shares []float64) {
 // measuredError fills StdErr, or Unanswered, for the measured time.
 func (o *Outcome) measuredError(fn *frontend.Func) {
 	t, name := o.Scenario.Measured, o.Scenario.MeasuredName
-	if t == nil || o.Func.Invocations == 0 {
+	if t == nil {
+		return
+	}
+	if o.Func.Invocations == 0 {
+		o.Unanswered = map[string]string{name: "the profile never invoked the function: there is no time per call"}
 		return
 	}
 	_, se, unknown := measuredSE(fn, t, o.Scenario.Rewards[name], o.Func)

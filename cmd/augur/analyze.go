@@ -42,15 +42,17 @@ WORKLOAD after "--" is run on an instrumented copy of FUNC first (its output goe
 With --time the model also gets a measured reward, "time" ("time_measured" if an annotation
 already uses "time"), so a model of expected time needs no annotation at all: after the counting
 run, the go test WORKLOAD runs again on the code as it is (no counting probes: one call counter
-in FUNC, about a nanosecond) with a CPU profile, and each statement gets the CPU nanoseconds
-sampled while it ran (with the functions it calls) divided by how often it ran. It is CPU time,
-not wall time, per call of FUNC, excluding a benchmark harness's own loop; calls on several
-goroutines add their CPU time. The timed run is repeated until the expected time per call is
-known to --precision (default 5%: a relative standard error, from the number of samples, about
-400) under the baseline and every --profile, at most --max-runs times; each value is printed
-with its standard error (±). A statement another profile runs but the timed workload never ran
-has no time: that scenario says so instead of a number. 'augur profile --time' saves the time
-for reuse with --rewards FILE.time.json.
+in FUNC, about a nanosecond) with a CPU profile, and each statement gets its share of the test
+binary's CPU time (the kernel's exact count, shared out by the CPU samples taken while the
+statement or the functions it calls ran) divided by how often it ran. It is CPU time, not wall
+time, per call of FUNC, with the callers' own work on the line of the call (passing the
+arguments) but not a benchmark harness's loop; calls on several goroutines add their CPU time.
+The timed run is repeated until the 95% interval of the expected time per call is within
+±--precision (default 5%) under the baseline and every --profile, at most --max-runs times
+(default 20); each value is printed with its standard error (±), each statement with the
+samples behind it. A statement another profile runs but the timed workload never ran has no
+time: that scenario says so instead of a number. 'augur profile --time' saves the time for
+reuse with --rewards FILE.time.json; 'augur validate' checks a prediction against a run.
 
 What-if, without running the code again:
   --set time@distance.go:21=1.8    the statement at that line costs 1.8 instead (a faster call)
@@ -222,10 +224,13 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 		var targets []timeTarget
 		for i, p := range profs {
 			if f := p.Funcs[fn.Name]; f != nil && f.Invocations > 0 {
-				targets = append(targets, timeTarget{fn: fn, f: f, label: fl.profiles[i]})
+				label := fl.profiles[i]
+				if i == 0 {
+					label = "baseline"
+				}
+				targets = append(targets, timeTarget{fn: fn, f: f, label: label})
 			}
 		}
-		targets[0].label = "baseline"
 		t, err := measureTime(prog, []*frontend.Func{fn}, profs[0], instrument.Workload{Args: workload, Dir: fl.dir,
 			Stdin: os.Stdin, Stdout: stderr, Stderr: stderr}, fl.timing, targets, stderr)
 		if err != nil {
@@ -306,7 +311,7 @@ func printAnalysis(w io.Writer, fn *frontend.Func, outs []*predict.Outcome, fl a
 	}
 	fmt.Fprintf(w, "Model:    %s, %s\n", plural(m.N, "state"), plural(m.NumTransitions(), "transition"))
 	if t := base.Scenario.Measured; t != nil {
-		fmt.Fprintf(w, "Time:     %s: CPU ns per call of %s, with its callees (not wall time; goroutines add up); ± one standard error\n",
+		fmt.Fprintf(w, "Time:     %s: CPU ns per call of %s, with its callees and the call itself (not wall time; goroutines add up); ± one standard error\n",
 			base.Scenario.MeasuredName, fn.Decl.Name.Name)
 	}
 	fmt.Fprintln(w)
@@ -331,7 +336,13 @@ func printAnalysis(w io.Writer, fn *frontend.Func, outs []*predict.Outcome, fl a
 			switch {
 			case r == nil:
 				row += "\tn/a"
-				notes = append(notes, fmt.Sprintf("%s, %s: %s", o.Scenario.Name, p, why))
+				note := fmt.Sprintf("%s, %s: %s", o.Scenario.Name, p, why)
+				if o.Why != "" {
+					note = o.Scenario.Name + ": " + why // the whole scenario, said once
+				}
+				if !slices.Contains(notes, note) {
+					notes = append(notes, note)
+				}
 			case o.StdErr[rewardOf(p)] > 0:
 				row += "\t" + describeShort(r) + " ± " + num2(o.StdErr[rewardOf(p)])
 			default:

@@ -68,6 +68,16 @@ func exitCode(err error) int {
 	return exitFailed
 }
 
+// init runs the test binary of a timed workload when augur is started as go test's -exec
+// program (instrument.Time starts it so). It is done here, not in main, so that a test binary
+// of this package, which runs the commands in its own process and so is the program started,
+// does it too.
+func init() {
+	if len(os.Args) > 1 && os.Args[1] == instrument.ExecCommand {
+		os.Exit(instrument.RunExec(os.Args[2:]))
+	}
+}
+
 func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
@@ -84,10 +94,6 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	if name == "help" {
 		name, args = args[1], []string{args[1], "--help"}
-	}
-	if name == instrument.ExecCommand {
-		// Not a command: augur runs itself so when it times a go test workload.
-		return instrument.RunExec(args[1:])
 	}
 	for _, c := range commands {
 		if c.name == name {

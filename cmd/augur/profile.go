@@ -57,9 +57,9 @@ Examples:
   augur profile ./examples/router --time -o a.json -- go test ./examples/router -run '^$' -bench MixA
 
 With --time (go test workloads) the workload then runs again, on the code as it is, with a CPU
-profile, until every function --func names (without --func: every function sampled) has its
-expected time per call known to --precision (default 5%), at most --max-runs times; the time
-of each statement, with the samples behind it, the workload, Go version, GOOS/GOARCH and CPU,
+profile, until every function --func names (without --func: the most sampled one) has the 95%
+interval of its expected time per call within ±--precision (default 5%), at most --max-runs
+times (each function gets a call counter: name the ones to time); the time of each statement, with the samples behind it, the workload, Go version, GOOS/GOARCH and CPU,
 goes to FILE.time.json (format augur-rewards/1) beside -o FILE.json. 'augur analyze --profile
 OTHER.json --rewards FILE.time.json' then predicts time for another usage without running
 anything. See 'augur analyze --help' for what the time is.`,
@@ -137,6 +137,7 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("the workload never invoked %s: no profile written (--allow-uninvoked writes it anyway)", strings.Join(never, ", "))
 		}
 	}
+	fresh := p // this run's counts
 	if *merge {
 		if old, rerr := profile.Read(*out); rerr == nil {
 			if err := old.Merge(p); err != nil {
@@ -147,25 +148,6 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 		} else if !errors.Is(rerr, os.ErrNotExist) {
 			return fmt.Errorf("--merge: %v", rerr)
 		}
-	}
-	if *cpu && intr == nil {
-		// Named functions must reach the precision; without --func, every function sampled.
-		var targets []timeTarget
-		for _, fn := range fns {
-			if f := p.Funcs[fn.Name]; f != nil && f.Invocations > 0 && (len(named) == 0 || named[fn.Name]) {
-				targets = append(targets, timeTarget{fn: fn, f: f, label: fn.Name, optional: len(named) == 0})
-			}
-		}
-		t, err := measureTime(prog, fns, p, instrument.Workload{Args: workload, Dir: *dir,
-			Stdin: os.Stdin, Stdout: stdout, Stderr: stderr}, topt, targets, stderr)
-		if err != nil {
-			return err
-		}
-		tpath := strings.TrimSuffix(*out, ".json") + ".time.json"
-		if err := timeFile(t, fns, p, workload, *dir).Write(tpath); err != nil {
-			return err
-		}
-		fmt.Fprintf(stderr, "augur profile: wrote the measured time to %s (for analyze --rewards)\n", tpath)
 	}
 	if err := p.Write(*out); err != nil {
 		return err
@@ -183,6 +165,27 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stderr, "augur profile: %s, %d invoked, %s; wrote %s (%s)\n",
 		plural(len(p.Funcs), "function"), invoked, plural(int(total), "invocation"), *out, plural(p.Runs, "run"))
+	if *cpu {
+		// The counts are written first: they stand even if timing fails. The time is of this
+		// run's workload, so its counts (not merged ones) scale it. Named functions must reach
+		// the precision; without --func, the most sampled one.
+		var targets []timeTarget
+		for _, fn := range fns {
+			if f := fresh.Funcs[fn.Name]; f != nil && f.Invocations > 0 && (len(named) == 0 || named[fn.Name]) {
+				targets = append(targets, timeTarget{fn: fn, f: f, label: fn.Name, optional: len(named) == 0})
+			}
+		}
+		t, err := measureTime(prog, fns, fresh, instrument.Workload{Args: workload, Dir: *dir,
+			Stdin: os.Stdin, Stdout: stdout, Stderr: stderr}, topt, targets, stderr)
+		if err != nil {
+			return err
+		}
+		tpath := strings.TrimSuffix(*out, ".json") + ".time.json"
+		if err := timeFile(t, fns, fresh, workload, *dir).Write(tpath); err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "augur profile: wrote the measured time to %s (for analyze --rewards)\n", tpath)
+	}
 	return nil
 }
 

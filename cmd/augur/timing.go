@@ -20,18 +20,20 @@ import (
 
 // timeOptions are the flags of a timed measurement.
 type timeOptions struct {
-	precision float64 // the relative standard error to reach
+	precision float64 // the relative half-width of the 95 % interval to reach
 	maxRuns   int
+	hz        int
 }
 
 func (o *timeOptions) register(fs *flag.FlagSet) {
-	o.precision, o.maxRuns = 0.05, 10
-	fs.Func("precision", "with --time: repeat the timed workload until the expected time per call is known to this relative standard error (default 5%)", func(s string) error {
+	o.precision, o.maxRuns = 0.05, 20
+	fs.Func("precision", "with --time: repeat the timed workload until the 95% interval of the expected time per call is within ± this (default 5%)", func(s string) error {
 		p, err := parsePrecision(s)
 		o.precision = p
 		return err
 	})
-	fs.IntVar(&o.maxRuns, "max-runs", 10, "with --time: run the timed workload at most this many times")
+	fs.IntVar(&o.maxRuns, "max-runs", 20, "with --time: run the timed workload at most this many times")
+	fs.IntVar(&o.hz, "hz", 1000, "with --time: CPU samples asked for per second of CPU (go test's own rate is 100; Linux gives at most its timer tick, often 250)")
 }
 
 // parsePrecision reads 5% or 0.05.
@@ -53,7 +55,9 @@ type timeTarget struct {
 	fn    *frontend.Func
 	f     *profile.Func
 	label string
-	// optional targets count only once their function has been sampled.
+	// Of the optional targets (every function of a package, none named) only the one with the
+	// most samples counts: the precision of helpers that take a few nanoseconds of it would need
+	// a long workload and say little.
 	optional bool
 }
 
@@ -106,7 +110,7 @@ func measureTime(prog *frontend.Program, fns []*frontend.Func, counted *profile.
 	}
 	exact := true
 	for t.runs < o.maxRuns {
-		m, err := instrument.Time(prog, fns, w, self)
+		m, err := instrument.Time(prog, fns, w, self, o.hz)
 		if err != nil {
 			return nil, err
 		}
@@ -128,27 +132,20 @@ func measureTime(prog *frontend.Program, fns []*frontend.Func, counted *profile.
 		if !exact {
 			t.cpuNS = 0
 		}
-		worst, worstAt := 0.0, ""
 		for _, tg := range targets {
 			if t.inv[tg.fn.Name] == 0 && !tg.optional {
 				return nil, fmt.Errorf("the timed workload never called %s (the counted run did): is it deterministic?", tg.fn.Name)
 			}
-			if tg.optional && t.cpu.Funcs[tg.fn.Name].Total().Samples == 0 {
-				continue
-			}
-			cf := counted.Funcs[tg.fn.Name]
-			if p := predict.MeasuredPrecision(tg.fn, t.nodeTime(tg.fn, cf), tg.f); p > worst || worstAt == "" {
-				worst, worstAt = p, tg.label
-			}
 		}
+		worst, at := t.worst(counted, targets)
 		samples := int64(0)
-		for _, fn := range fns {
-			samples += t.cpu.Funcs[fn.Name].Total().Samples
+		if at != nil {
+			samples = t.cpu.Funcs[at.fn.Name].Total().Samples
+			fmt.Fprintf(stderr, "augur: timed run %d: %s in %s of %d, expected time per call ±%s at 95%% (%s; target ±%s)\n",
+				t.runs, plural(int(samples), "CPU sample"), at.fn.Decl.Name.Name, t.cpu.Samples, pct(worst), at.label, pct(o.precision))
 		}
-		fmt.Fprintf(stderr, "augur: timed run %d: %s of %d in %s, expected time per call ±%s (%s; target ±%s)\n",
-			t.runs, plural(int(samples), "CPU sample"), t.cpu.Samples, plural(len(fns), "function"),
-			pct(worst), worstAt, pct(o.precision))
 		if worst <= o.precision {
+			t.warnTiny(fns, stderr)
 			return t, nil
 		}
 		if t.runs == 1 && samples < 100 {
@@ -156,25 +153,64 @@ func measureTime(prog *frontend.Program, fns []*frontend.Func, counted *profile.
 			if samples > 0 && !math.IsInf(worst, 1) {
 				need = strconv.Itoa(int(math.Ceil(worst*worst/(o.precision*o.precision)))) + " runs"
 			}
-			fmt.Fprintf(stderr, "augur: warning: the workload is too short to time: %s per run, each standing for %s of CPU (pprof samples at %d Hz); reaching ±%s takes %s: make it longer (go test -benchtime, -count)\n",
-				plural(int(samples), "CPU sample"), fmtNS(float64(t.cpu.PeriodNS)), int64(1e9)/max(t.cpu.PeriodNS, 1), pct(o.precision), need)
+			per := float64(t.cpu.PeriodNS)
+			if t.cpuNS > 0 && t.cpu.Samples > 0 {
+				per = float64(t.cpuNS) / float64(t.cpu.Samples)
+			}
+			fmt.Fprintf(stderr, "augur: warning: the workload is too short to time: %s per run, each standing for %s of CPU; reaching ±%s takes %s: make it longer (go test -benchtime, -count)\n",
+				plural(int(samples), "CPU sample"), fmtNS(per), pct(o.precision), need)
 		}
 	}
+	t.warnTiny(fns, stderr)
+	worst, _ := t.worst(counted, targets)
 	fmt.Fprintf(stderr, "augur: warning: the expected time per call is known to ±%s only after %s (target ±%s): raise --max-runs or lengthen the workload\n",
-		pct(worstPrecision(t, counted, targets)), plural(t.runs, "run"), pct(o.precision))
+		pct(worst), plural(t.runs, "run"), pct(o.precision))
 	return t, nil
 }
 
-func worstPrecision(t *timed, counted *profile.Profile, targets []timeTarget) float64 {
-	worst := 0.0
-	for _, tg := range targets {
-		if tg.optional && t.cpu.Funcs[tg.fn.Name].Total().Samples == 0 {
+// tinyNS is the time per call under which the timing build's call counter (an increment of
+// memory, about a nanosecond, and a chain of them in a loop of calls) is a noticeable part.
+const tinyNS = 20
+
+// warnTiny warns of the timed functions whose calls take under tinyNS.
+func (t *timed) warnTiny(fns []*frontend.Func, stderr io.Writer) {
+	if t.cpuNS == 0 || t.cpu.Samples == 0 {
+		return
+	}
+	per := float64(t.cpuNS) / float64(t.cpu.Samples)
+	for _, fn := range fns {
+		n := t.cpu.Funcs[fn.Name].Total().Samples
+		if inv := t.inv[fn.Name]; n > 0 && inv > 0 && float64(n)*per/float64(inv) < tinyNS {
+			fmt.Fprintf(stderr, "augur: warning: %s takes %s per call: the timing build's call counter (about 1 ns) is a noticeable part of that; time its callers instead (--func)\n",
+				fn.Decl.Name.Name, fmtNS(float64(n)*per/float64(inv)))
+		}
+	}
+}
+
+// worst gives the widest relative 95 % half-width of the targets' expected time per call (of
+// the optional ones, only the most sampled counts), and which target has it.
+func (t *timed) worst(counted *profile.Profile, targets []timeTarget) (float64, *timeTarget) {
+	var hot *timeTarget
+	for i, tg := range targets {
+		if n := t.cpu.Funcs[tg.fn.Name].Total().Samples; tg.optional && n > 0 && (hot == nil || n > t.cpu.Funcs[hot.fn.Name].Total().Samples) {
+			hot = &targets[i]
+		}
+	}
+	worst, at := 0.0, (*timeTarget)(nil)
+	for i, tg := range targets {
+		if tg.optional && &targets[i] != hot {
 			continue
 		}
-		worst = max(worst, predict.MeasuredPrecision(tg.fn, t.nodeTime(tg.fn, counted.Funcs[tg.fn.Name]), tg.f))
+		p := z95 * predict.MeasuredPrecision(tg.fn, t.nodeTime(tg.fn, counted.Funcs[tg.fn.Name]), tg.f)
+		if at == nil || p > worst {
+			worst, at = p, &targets[i]
+		}
 	}
-	return worst
+	return worst, at
 }
+
+// z95 is the normal quantile of a two-sided 95 % interval.
+const z95 = 1.96
 
 // pct prints a relative error as a percentage.
 func pct(v float64) string {

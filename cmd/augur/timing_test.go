@@ -203,3 +203,65 @@ func TestProfileScenarioGetsChanges(t *testing.T) {
 		t.Errorf("the baseline has no energy reward: want null and why, got %v %q", v, base.Unanswered)
 	}
 }
+
+// TestScenarioWithoutFunction: a --profile that never measured the function cannot be predicted
+// and says so in its own column; the other scenarios are still given.
+func TestScenarioWithoutFunction(t *testing.T) {
+	code, out, errs := runCLI(t, "analyze", l1, "--profile", "examples/distance/usage.json", "--profile", "examples/router/mixB.prof.json", "--compare", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	var got analyzeJSON
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(got.Scenarios) != 2 || got.Scenarios[0].Values[timeProp] == nil {
+		t.Fatalf("scenarios %+v", got.Scenarios)
+	}
+	b := got.Scenarios[1]
+	if v, ok := b.Values[timeProp]; !ok || v != nil || !strings.Contains(b.Unanswered[timeProp], "has no counts for") {
+		t.Errorf("the router's profile has no counts of L1: want null and why, got %v %q", v, b.Unanswered)
+	}
+}
+
+// TestValidate: augur validate predicts mix B from the saved time of mix A and measures B on the
+// code as it is; both come with 95 % intervals and the error is theirs.
+func TestValidate(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a workload")
+	}
+	code, out, errs := runCLI(t, "validate", "github.com/augur-perf/augur/examples/router.Route", "--rewards", "examples/router/mixA.time.json",
+		"--profile", "examples/router/mixB.prof.json", "--precision", "30%", "--max-runs", "2", "--json",
+		"--", "go", "test", "./examples/router", "-run", "^$", "-bench", "MixB$", "-benchtime", "300000x")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	var v validation
+	if err := json.Unmarshal([]byte(out), &v); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	for _, e := range []estimate{v.Predicted, v.Measured} {
+		if !(e.NS > 0 && e.StdErr > 0 && e.CI95[0] < e.NS && e.NS < e.CI95[1]) {
+			t.Errorf("estimate %+v: want a positive time inside its interval", e)
+		}
+	}
+	if want := (v.Predicted.NS - v.Measured.NS) / v.Measured.NS; math.Abs(v.RelErr-want) > 1e-12 {
+		t.Errorf("relative error %v, want %v", v.RelErr, want)
+	}
+	if !strings.Contains(v.What, "CPU time (not wall time)") {
+		t.Errorf("what is measured: %q", v.What)
+	}
+}
+
+// FuzzParsePrecision: --precision reads 5% or 0.05, refuses anything else, never panics.
+func FuzzParsePrecision(f *testing.F) {
+	for _, s := range []string{"5%", "0.05", "100%", "0", "-1%", "abc", "1e-3", "NaN%", "%"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := parsePrecision(s)
+		if err == nil && !(v > 0 && v < 1) {
+			t.Fatalf("%q read as %v", s, v)
+		}
+	})
+}

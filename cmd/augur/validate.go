@@ -26,13 +26,14 @@ func init() {
 usage, and saved by 'augur profile --time' (FILE.time.json); validate predicts FUNC's expected
 time per call under the usage of the go test WORKLOAD from it, then runs the WORKLOAD on the
 code as it is (no counting probes: one call counter in FUNC) with a CPU profile, repeated until
-the measured time per call is known to --precision (default 5%, at most --max-runs runs), and
-prints the prediction against the measurement: both values with their standard errors and 95 %
-intervals, and the relative error of the prediction.
+the 95% interval of the measured time per call is within ±--precision (default 5%, at most
+--max-runs runs), and prints the prediction against the measurement: both values with their
+standard errors and 95% intervals, and the relative error of the prediction.
 
 The usage is counted by running the WORKLOAD on an instrumented build first, unless --profile
 gives it (measured by 'augur profile' from the same workload). Both times are CPU time per call
-of FUNC, inclusive of the functions it calls, not wall time; see 'augur analyze --help'.
+of FUNC, inclusive of the functions it calls and of the call itself, not wall time; see 'augur
+analyze --help'.
 
 Examples:
   augur profile ./examples/router --func github.com/augur-perf/augur/examples/router.Route \
@@ -148,7 +149,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "Function:  %s\n", fn.Name)
 	fmt.Fprintf(stdout, "Workload:  %s\n", strings.Join(workload, " "))
-	fmt.Fprintf(stdout, "Time:      CPU ns per call, with its callees (not wall time; goroutines add up)\n\n")
+	fmt.Fprintf(stdout, "Time:      CPU ns per call, with its callees and the call itself (not wall time; goroutines add up)\n\n")
 	fmt.Fprintf(stdout, "predicted  %s ± %s ns  (95%%: %s – %s)  from %s, %s\n", num(v.Predicted.NS), num2(v.Predicted.StdErr),
 		num(v.Predicted.CI95[0]), num(v.Predicted.CI95[1]), filepath.Base(rewards[0]), "usage "+name)
 	fmt.Fprintf(stdout, "measured   %s ± %s ns  (95%%: %s – %s)  %s\n", num(v.Measured.NS), num2(v.Measured.StdErr),

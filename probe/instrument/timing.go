@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"io"
 	"os"
 	"os/exec"
 	"os/signal"
@@ -22,6 +23,22 @@ import (
 
 // TimingFile is the name of the file the timing build adds to each package of a timed function.
 const TimingFile = "zz_augur_time.go"
+
+// EnvHz names the environment variable that sets the timing build's CPU sampling rate.
+const EnvHz = "AUGUR_CPU_HZ"
+
+// rateMessage is what the runtime prints when go test starts its CPU profile after the timing
+// build set the rate: the rate set first stays. RunExec drops the line.
+const rateMessage = "runtime: cannot set cpu profile rate until previous profile has finished."
+
+// Each timed function has slots counters, slotStride uint64s (a cache line) apart, and a call
+// increments the one its goroutine's stack address picks: calls on several goroutines at once
+// (on different stacks) then mostly neither lose increments nor pass the line between
+// processors, at the cost of a shift and a mask; the slots are added up when read.
+const (
+	slots      = 64
+	slotStride = 8
+)
 
 // invocationMagic starts every invocation counter file, laid out as counter files are.
 const invocationMagic = "AUGURINV "
@@ -44,19 +61,24 @@ type Timing struct {
 // statement-level probes of Measure cost more than many statements they count (+70 % on a
 // function of 100 ns), so time measured under them is not the time of the code users run; the
 // timing build's one increment per call costs about a nanosecond. Positions in the CPU profile
-// are the user's own: the timing build changes no line.
-//
-// The sampling rate is go test's, 100 Hz: one sample per 10 ms of CPU, so a second of workload
-// gives a function about a hundred samples, a time known to ±10 %; the caller repeats the run
-// for more. A higher rate (runtime.SetCPUProfileRate before go test starts its profile) does
-// not help on Linux: CPU timers fire on the kernel's tick (often 250 Hz), and the samples a
-// faster timer misses are lost, not added up, so the time comes out too low.
+// are the user's own: the timing build changes no line. The increment is a plain one, as an
+// atomic one would cost several nanoseconds, into one of 64 slots picked by the goroutine's stack
+// (see slots): calls on several goroutines at once lose a count only when two stacks pick the
+// same slot, which makes their time per call come out high.
 //
 // The test binary runs under "go test -exec 'self ExecCommand'" (self is a program that calls
 // RunExec when given ExecCommand: augur): the kernel's count of its CPU time is exact, so a
 // function's time is that total times its share of the samples, whose error is binomial, much
 // smaller for a function that takes most of the time than the Poisson error of a sample count.
-func Time(prog *frontend.Program, fns []*frontend.Func, w Workload, self string) (*Timing, error) {
+//
+// hz is the sampling rate asked for (go test's own is 100 Hz: a second of workload gives a
+// function about a hundred samples). The timing build sets it in the init function of the first
+// package timed, before go test starts its profile (whose own rate the runtime then refuses, as
+// RunExec does not show). On Linux CPU timers fire on the kernel's tick (often 250 Hz): a faster
+// rate gives as many samples as ticks, and those that do not come are lost, not added up; that
+// costs nothing here, because the samples only share out the exact CPU time, but it would make
+// the samples' own period too short, so a run whose CPU time could not be had is an error.
+func Time(prog *frontend.Program, fns []*frontend.Func, w Workload, self string, hz int) (*Timing, error) {
 	if err := CheckTimed(w.Args); err != nil {
 		return nil, err
 	}
@@ -74,7 +96,8 @@ func Time(prog *frontend.Program, fns []*frontend.Func, w Workload, self string)
 		return nil, err
 	}
 	w.cpuFile = filepath.Join(work, "cpu.pprof")
-	m, err := runGo(w, []string{"-overlay=" + overlay, "-exec=" + strconv.Quote(self) + " " + ExecCommand}, []string{EnvDir + "=" + counters})
+	m, err := runGo(w, []string{"-overlay=" + overlay, "-exec=" + strconv.Quote(self) + " " + ExecCommand},
+		[]string{EnvDir + "=" + counters, EnvHz + "=" + strconv.Itoa(hz)})
 	if err != nil {
 		return nil, err
 	}
@@ -97,8 +120,12 @@ func Time(prog *frontend.Program, fns []*frontend.Func, w Workload, self string)
 	if t.CPU, err = profile.ReadCPU(f, names); err != nil {
 		return nil, fmt.Errorf("--time: %v", err)
 	}
-	if t.CPUTimeNS, _, err = readCPUTime(counters); err != nil {
+	var ok bool
+	if t.CPUTimeNS, ok, err = readCPUTime(counters); err != nil {
 		return nil, err
+	}
+	if !ok && hz != 100 {
+		return nil, errors.New("--time: the test binary's CPU time was not recorded (it runs under go test -exec augur " + ExecCommand + ")")
 	}
 	return t, nil
 }
@@ -125,8 +152,8 @@ type timingPkg struct {
 }
 
 // timingBuild writes the timing build of fns into dir: each file holding one of them, with
-// "_augurT_c[k]++;" after the opening brace of its body (on the brace's line, so that no line
-// moves), and one runtime file per package. It returns the overlay's path.
+// "_augurT_c[k·512+_augurT_slot()]++;" after the opening brace of its body (on the brace's line,
+// so that no line moves), and one runtime file per package. It returns the overlay's path.
 func timingBuild(prog *frontend.Program, fns []*frontend.Func, dir string) (string, []*timingPkg, error) {
 	if len(fns) == 0 {
 		return "", nil, errors.New("--time: no functions selected")
@@ -174,7 +201,8 @@ func timingBuild(prog *frontend.Program, fns []*frontend.Func, dir string) (stri
 			if e.off > len(src) || src[e.off-1] != '{' {
 				return "", nil, fmt.Errorf("%s: the file changed while augur read it", name)
 			}
-			src = append(src[:e.off], append([]byte("_augurT_c["+strconv.Itoa(e.k)+"]++;"), src[e.off:]...)...)
+			inc := "_augurT_c[" + strconv.Itoa(e.k*slotStride*slots) + "+_augurT_slot()]++;"
+			src = append(src[:e.off], append([]byte(inc), src[e.off:]...)...)
 		}
 		dst := filepath.Join(dir, strconv.Itoa(i)+"_"+filepath.Base(name))
 		if err := os.WriteFile(dst, src, 0o644); err != nil {
@@ -192,7 +220,7 @@ func timingBuild(prog *frontend.Program, fns []*frontend.Func, dir string) (stri
 		tp, fn := byPkg[p], pkgOf[p]
 		header, _ := json.Marshal(tp)
 		dst := filepath.Join(dir, "rt"+strconv.Itoa(i)+".go")
-		if err := os.WriteFile(dst, []byte(timingRuntime(fn.Pkg.Types.Name(), tp, string(header))), 0o644); err != nil {
+		if err := os.WriteFile(dst, []byte(timingRuntime(fn.Pkg.Types.Name(), tp, string(header), i == 0)), 0o644); err != nil {
 			return "", nil, err
 		}
 		replace[filepath.Join(filepath.Dir(fn.Pkg.GoFiles[0]), TimingFile)] = dst
@@ -207,20 +235,41 @@ func timingBuild(prog *frontend.Program, fns []*frontend.Func, dir string) (stri
 // memory-mapped file when EnvDir names a directory (so that they survive os.Exit, as the
 // counting runtime's do). Every name it declares starts with _augurT_ and every package it uses
 // is imported under such a name, so that it cannot clash with the user's.
-func timingRuntime(pkgName string, tp *timingPkg, header string) string {
+func timingRuntime(pkgName string, tp *timingPkg, header string, rate bool) string {
 	stem := strings.NewReplacer("/", "_", ".", "_").Replace(tp.Path)
+	setRate := ""
+	if rate {
+		setRate = `
+// The CPU profile's rate, set before go test starts the profile at its own.
+func init() {
+	if hz, err := _augurT_strconv.Atoi(_augurT_os.Getenv(` + strconv.Quote(EnvHz) + `)); err == nil && hz > 0 && hz != 100 {
+		_augurT_rt.SetCPUProfileRate(hz)
+	}
+}
+`
+	}
 	return `// Code generated by augur --time; DO NOT EDIT.
 
 package ` + pkgName + `
 
 import (
 	_augurT_os "os"
+	_augurT_rt "runtime"
 	_augurT_strconv "strconv"
 	_augurT_sys "syscall"
 	_augurT_unsafe "unsafe"
 )
 
-const _augurT_n = ` + strconv.Itoa(len(tp.Funcs)) + `
+var _ = _augurT_rt.SetCPUProfileRate
+` + setRate + `
+const _augurT_n = ` + strconv.Itoa(len(tp.Funcs)*slots*slotStride) + `
+
+// _augurT_slot picks the calling goroutine's counter of a function: its stack's 8 KiB page, as
+// one of ` + strconv.Itoa(slots) + ` cache lines.
+func _augurT_slot() uintptr {
+	var b byte
+	return uintptr(_augurT_unsafe.Pointer(&b)) >> 13 & ` + strconv.Itoa(slots-1) + ` * ` + strconv.Itoa(slotStride) + `
+}
 
 // _augurT_c counts the calls of the timed functions.
 var _augurT_c = _augurT_open()
@@ -297,11 +346,14 @@ func readInvocations(dir string, pkgs []*timingPkg, inv map[string]uint64) (int,
 			err = json.Unmarshal(bytes.TrimSpace(data[nl+1:hlen]), &tp)
 		}
 		p := want[tp.Path]
-		if err != nil || hlen > len(data) || p == nil || len(data)-hlen != 8*len(p.Funcs) {
+		block := slots * slotStride
+		if err != nil || hlen > len(data) || p == nil || len(data)-hlen != 8*block*len(p.Funcs) {
 			return files, fmt.Errorf("%s: bad invocation counter file", name)
 		}
 		for k, f := range p.Funcs {
-			inv[f] += binary.NativeEndian.Uint64(data[hlen+8*k:])
+			for j := range block {
+				inv[f] += binary.NativeEndian.Uint64(data[hlen+8*(k*block+j):])
+			}
 		}
 		files++
 	}
@@ -323,8 +375,10 @@ func RunExec(args []string) int {
 	}
 	signal.Notify(make(chan os.Signal, 1), os.Interrupt, syscall.SIGTERM)
 	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
+	drop := &dropLine{w: os.Stderr, line: rateMessage}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, drop
 	err := cmd.Run()
+	os.Stderr.Write(drop.part) // an unfinished last line
 	if cmd.ProcessState == nil {
 		fmt.Fprintf(os.Stderr, "augur %s: %v\n", ExecCommand, err)
 		return 1
@@ -360,4 +414,27 @@ func readCPUTime(dir string) (ns int64, ok bool, err error) {
 		ns += v
 	}
 	return ns, len(names) > 0, nil
+}
+
+// dropLine passes what is written to it on to w, but for the lines equal to line.
+type dropLine struct {
+	w    io.Writer
+	line string
+	part []byte
+}
+
+func (d *dropLine) Write(p []byte) (int, error) {
+	d.part = append(d.part, p...)
+	for {
+		i := bytes.IndexByte(d.part, '\n')
+		if i < 0 {
+			return len(p), nil
+		}
+		if l := d.part[:i+1]; string(bytes.TrimRight(l, "\r\n")) != d.line {
+			if _, err := d.w.Write(l); err != nil {
+				return len(p), err
+			}
+		}
+		d.part = d.part[i+1:]
+	}
 }

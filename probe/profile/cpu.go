@@ -5,6 +5,7 @@ import (
 	"go/ast"
 	"io"
 	"math"
+	"slices"
 	"strings"
 
 	pprof "github.com/google/pprof/profile"
@@ -17,7 +18,15 @@ import (
 // call's line is charged for the callee's time: inclusive time). A sample is charged once, to
 // the outermost frame, so that recursion does not count it twice and the lines add up to the
 // function's inclusive time.
+//
+// Line CallSite holds what calling the function costs its callers: the samples whose innermost
+// frame is a caller's own code on a line that calls the function (passing the arguments, the
+// call and the return, outside the function), as seen in the samples that hold the function.
+// The caller's other work on that line, in other functions, is not the call's.
 type Lines map[int]Sampled
+
+// CallSite is the key of Lines under which the callers' cost of making the call is kept.
+const CallSite = 0
 
 // Sampled is what the CPU samples of one place add up to.
 type Sampled struct {
@@ -100,32 +109,64 @@ func ReadCPU(r io.Reader, funcs []string) (*CPU, error) {
 	for _, f := range funcs {
 		c.Funcs[f] = Lines{}
 	}
-	for _, s := range p.Sample {
+	// frame is one frame of a sample, from its root (index 0 of the slice a sample has).
+	type frame struct {
+		fn   string
+		line int
+	}
+	stacks := make([][]frame, len(p.Sample))
+	weight := make([]int64, len(p.Sample))
+	sites := map[string]map[frame]bool{} // function → its callers' frames at the call
+	for k, s := range p.Sample {
 		n := max(1, s.Value[ns]/p.Period)
 		if count >= 0 {
 			n = s.Value[count]
 		}
+		weight[k] = n
 		c.Samples += n
-		charged := map[string]bool{}
 		// From the root of the stack to its leaf, and within a location from the outermost
-		// inlined frame to the innermost: the first frame of a function is its outermost.
+		// inlined frame to the innermost.
+		var st []frame
 		for i := len(s.Location) - 1; i >= 0; i-- {
 			loc := s.Location[i]
 			for j := len(loc.Line) - 1; j >= 0; j-- {
-				ln := loc.Line[j]
-				if ln.Function == nil || ln.Line <= 0 {
-					continue
+				if ln := loc.Line[j]; ln.Function != nil && ln.Line > 0 {
+					st = append(st, frame{funcName(ln.Function.Name), int(ln.Line)})
 				}
-				name := funcName(ln.Function.Name)
-				lines, ok := c.Funcs[name]
-				if !ok || charged[name] {
-					continue
+			}
+		}
+		stacks[k] = st
+		charged := map[string]bool{}
+		for i, f := range st {
+			lines, ok := c.Funcs[f.fn]
+			if !ok || charged[f.fn] {
+				continue
+			}
+			// The function's outermost frame.
+			charged[f.fn] = true
+			t := lines[f.line]
+			t.NS += s.Value[ns]
+			t.Samples += n
+			lines[f.line] = t
+			if i > 0 {
+				if sites[f.fn] == nil {
+					sites[f.fn] = map[frame]bool{}
 				}
-				charged[name] = true
-				t := lines[int(ln.Line)]
-				t.NS += s.Value[ns]
-				t.Samples += n
-				lines[int(ln.Line)] = t
+				sites[f.fn][st[i-1]] = true
+			}
+		}
+	}
+	for k, st := range stacks {
+		if len(st) == 0 {
+			continue
+		}
+		leaf := st[len(st)-1]
+		for fn, calls := range sites {
+			if calls[leaf] && !slices.ContainsFunc(st, func(f frame) bool { return f.fn == fn }) {
+				t := c.Funcs[fn][CallSite]
+				t.NS += weight[k] * p.Period
+				t.Samples += weight[k]
+				c.Funcs[fn][CallSite] = t
 			}
 		}
 	}
@@ -210,7 +251,8 @@ func (t *NodeTime) Variance(w []float64) float64 {
 // is with the same time per execution. A line no node's extent covers (a case clause, an else)
 // goes to the innermost statement whose syntax spans it (the switch, the if), and a line
 // outside every statement (the function's prologue on the func line, the epilogue on its
-// closing brace) to the entry node, scaled to run once per call, because that is what it costs.
+// closing brace), and the callers' cost of the call (CallSite), to the entry node, scaled to run
+// once per call, because that is what they cost.
 func FromCPU(g *frontend.CFG, f *Func, lines Lines, invocations uint64, nsPerSample, total float64) *NodeTime {
 	n := len(g.Nodes)
 	t := &NodeTime{NS: make([]float64, n), Samples: make([]float64, n), Runs: make([]float64, n), NSPerSample: nsPerSample, TotalSamples: total}
@@ -244,6 +286,9 @@ func FromCPU(g *frontend.CFG, f *Func, lines Lines, invocations uint64, nsPerSam
 
 // lineOwners gives the nodes a sample at line of file is charged to (see FromCPU).
 func lineOwners(g *frontend.CFG, f *Func, file string, line int) []int {
+	if line == CallSite {
+		return []int{g.Entry}
+	}
 	best, span := []int(nil), math.MaxInt
 	for id, nd := range g.Nodes {
 		if nd.IsExit() || nd.Kind == frontend.KindDeferDispatch || nd.Pos.Filename != file || f.Nodes[id].Count == 0 {

@@ -134,7 +134,8 @@ func TestFromCPU(t *testing.T) {
 }
 
 // TestCPUByFunc: a sample is charged once per function, to its outermost frame (inlined frames
-// included), and only to the functions asked for.
+// included), and only to the functions asked for; a sample in a caller's own code on the line
+// that calls the function is the call's cost (CallSite), one on another line is not.
 func TestCPUByFunc(t *testing.T) {
 	fnF := &pprof.Function{ID: 1, Name: "example.com/p.F", Filename: "/p/f.go"}
 	fnG := &pprof.Function{ID: 2, Name: "example.com/p.G[...]", Filename: "/p/f.go"}
@@ -147,15 +148,17 @@ func TestCPUByFunc(t *testing.T) {
 	inl := loc(2, pprof.Line{Function: fnG, Line: 31}, pprof.Line{Function: fnF, Line: 12})
 	fAt10 := loc(3, pprof.Line{Function: fnF, Line: 10})
 	mainAt := loc(4, pprof.Line{Function: fnM, Line: 5})
+	mainElse := loc(5, pprof.Line{Function: fnM, Line: 6})
 	p := &pprof.Profile{
 		SampleType: []*pprof.ValueType{{Type: "samples", Unit: "count"}, {Type: "cpu", Unit: "nanoseconds"}},
 		PeriodType: &pprof.ValueType{Type: "cpu", Unit: "nanoseconds"}, Period: 1e7,
 		Function: []*pprof.Function{fnF, fnG, fnM},
-		Location: []*pprof.Location{leafG, inl, fAt10, mainAt},
+		Location: []*pprof.Location{leafG, inl, fAt10, mainAt, mainElse},
 		Sample: []*pprof.Sample{
 			// F recursing: F:10 → F:12 (G inlined) → G:30; F is charged at 10, G at 31.
 			{Location: []*pprof.Location{leafG, inl, fAt10, mainAt}, Value: []int64{2, 2e7}},
 			{Location: []*pprof.Location{mainAt}, Value: []int64{1, 1e7}},
+			{Location: []*pprof.Location{mainElse}, Value: []int64{4, 4e7}},
 		},
 	}
 	var buf bytes.Buffer
@@ -166,17 +169,17 @@ func TestCPUByFunc(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.PeriodNS != 1e7 || c.Samples != 3 {
-		t.Errorf("period %d, %d samples; want 1e7 and 3", c.PeriodNS, c.Samples)
+	if c.PeriodNS != 1e7 || c.Samples != 7 {
+		t.Errorf("period %d, %d samples; want 1e7 and 7", c.PeriodNS, c.Samples)
 	}
 	got := c.Funcs
 	want := map[string]Lines{
-		"example.com/p.F": {10: {NS: 2e7, Samples: 2}},
+		"example.com/p.F": {10: {NS: 2e7, Samples: 2}, CallSite: {NS: 1e7, Samples: 1}},
 		"example.com/p.G": {31: {NS: 2e7, Samples: 2}},
 		"example.com/p.H": {},
 	}
 	for name, w := range want {
-		if g := got[name]; len(g) != len(w) || g.Total() != w.Total() || g[10] != w[10] || g[31] != w[31] {
+		if g := got[name]; len(g) != len(w) || g.Total() != w.Total() || g[10] != w[10] || g[31] != w[31] || g[CallSite] != w[CallSite] {
 			t.Errorf("%s: %v, want %v", name, g, w)
 		}
 	}

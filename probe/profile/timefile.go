@@ -15,7 +15,8 @@ import (
 
 // TimeWhat says what a measured time reward is, in every file that holds one and wherever it is
 // printed.
-const TimeWhat = "CPU time (not wall time) per execution of each statement in nanoseconds, inclusive of the functions it calls, " +
+const TimeWhat = "CPU time (not wall time) per execution of each statement in nanoseconds, inclusive of the functions it calls " +
+	"(and, on the function's entry, of its callers' own work on the line of the call: passing the arguments, the call), " +
 	"sampled on a build without augur's counting probes; the CPU time of every goroutine that ran the function adds up, " +
 	"so it is the time per call only while calls do not overlap"
 
