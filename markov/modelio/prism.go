@@ -2,10 +2,12 @@ package modelio
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -167,7 +169,7 @@ func DecodePRISM(tra, lab Source, srew, trew []Source) (*dtmc.Model, error) {
 	return raw.build(tra.Name)
 }
 
-func readPRISMTra(src Source) (*rawModel, map[[2]int]int, error) {
+func readPRISMTra(src Source) (*rawModel, *transSet, error) {
 	l := newLines(src)
 	fs, ok := l.nextData(true)
 	if !ok {
@@ -192,8 +194,9 @@ func readPRISMTra(src Source) (*rawModel, map[[2]int]int, error) {
 	}
 	headerLine, headerCol := l.line, fs[1].col
 	raw := &rawModel{n: n}
-	index := map[[2]int]int{}
-	lineOf := map[[2]int]int{}
+	// Where each transition was given, for the error about a repeated one, which is found once
+	// all are read: maps keyed by transition took most of the time of reading a million states.
+	var lines, cols []int32
 	for {
 		fs, ok := l.nextData(true)
 		if !ok {
@@ -221,16 +224,16 @@ func readPRISMTra(src Source) (*rawModel, map[[2]int]int, error) {
 			}
 			tr.action = fs[3].s
 		}
-		key := [2]int{from, to}
-		if first, dup := lineOf[key]; dup {
-			return nil, nil, l.errf(fs[0].col, "transition %d -> %d is given twice (first on line %d)", from, to, first)
-		}
-		lineOf[key] = l.line
-		index[key] = len(raw.trans)
+		lines, cols = append(lines, int32(l.line)), append(cols, int32(fs[0].col))
 		raw.trans = append(raw.trans, tr)
 	}
 	if l.err != nil {
 		return nil, nil, l.err
+	}
+	set, first, again := newTransSet(raw.trans)
+	if again >= 0 {
+		tr := raw.trans[again]
+		return nil, nil, &Error{File: src.Name, Line: int(lines[again]), Col: int(cols[again]), Msg: fmt.Sprintf("transition %d -> %d is given twice (first on line %d)", tr.from, tr.to, lines[first])}
 	}
 	if len(raw.trans) != t {
 		return nil, nil, &Error{File: src.Name, Line: headerLine, Col: headerCol, Msg: fmt.Sprintf("header says %d transitions but the file has %d", t, len(raw.trans))}
@@ -238,7 +241,57 @@ func readPRISMTra(src Source) (*rawModel, map[[2]int]int, error) {
 	if n > len(raw.trans) {
 		return nil, nil, &Error{File: src.Name, Line: headerLine, Col: 1, Msg: fmt.Sprintf("header says %d states but there are only %d transitions, and every state needs an outgoing one", n, len(raw.trans))}
 	}
-	return raw, index, nil
+	return raw, set, nil
+}
+
+// transSet is the set of a model's transitions, as sorted keys source<<32 | target.
+type transSet struct{ keys []uint64 }
+
+func transKey(from, to int) uint64 { return uint64(from)<<32 | uint64(to) }
+
+// newTransSet builds the set of ts. If a transition is given twice, again is the position in ts
+// of the earliest repetition and first that of the transition it repeats; otherwise both are -1.
+func newTransSet(ts []rawTrans) (set *transSet, first, again int) {
+	keys := make([]uint64, len(ts))
+	sorted := true
+	for i, t := range ts {
+		keys[i] = transKey(t.from, t.to)
+		sorted = sorted && (i == 0 || keys[i] > keys[i-1])
+	}
+	if sorted {
+		// Files written in order, as PRISM writes them, need no sort and repeat nothing.
+		return &transSet{keys}, -1, -1
+	}
+	perm := make([]int32, len(ts))
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	slices.SortFunc(perm, func(a, b int32) int {
+		return cmp.Or(cmp.Compare(keys[a], keys[b]), cmp.Compare(a, b))
+	})
+	first, again = -1, -1
+	for j := 1; j < len(perm); j++ {
+		if keys[perm[j]] != keys[perm[j-1]] {
+			continue
+		}
+		// perm[j-1] is then the group's first (or an earlier repetition, whose own first was
+		// seen before); the earliest repetition in the file is the one reported.
+		if again < 0 || int(perm[j]) < again {
+			g := j - 1
+			for g > 0 && keys[perm[g-1]] == keys[perm[j]] {
+				g--
+			}
+			first, again = int(perm[g]), int(perm[j])
+		}
+	}
+	slices.Sort(keys)
+	return &transSet{keys}, first, again
+}
+
+// has says whether the model has the transition from → to.
+func (ts *transSet) has(from, to int) bool {
+	_, ok := slices.BinarySearch(ts.keys, transKey(from, to))
+	return ok
 }
 
 // stateField reads a state number that must be below n.
@@ -437,7 +490,8 @@ func readPRISMStateRewards(src Source, n int) (string, []stateValue, error) {
 	headerLine := l.line
 	var out []stateValue
 	count := 0
-	seen := map[int]int{}
+	// The line each state's reward was given on (0: not yet), for the error about a repeated one.
+	seen := make([]int32, n)
 	for {
 		fs, ok := l.nextData(true)
 		if !ok {
@@ -450,10 +504,10 @@ func readPRISMStateRewards(src Source, n int) (string, []stateValue, error) {
 		if err != nil {
 			return "", nil, err
 		}
-		if first, dup := seen[s]; dup {
+		if first := seen[s]; first != 0 {
 			return "", nil, l.errf(fs[0].col, "state %d is given twice (first on line %d)", s, first)
 		}
-		seen[s] = l.line
+		seen[s] = int32(l.line)
 		v, verr := parseValue(fs[1].s, "reward")
 		if verr != nil {
 			return "", nil, l.errf(fs[1].col, "%v", verr)
@@ -472,7 +526,7 @@ func readPRISMStateRewards(src Source, n int) (string, []stateValue, error) {
 	return name, out, nil
 }
 
-func readPRISMTransRewards(src Source, n int, index map[[2]int]int) (string, []transValue, error) {
+func readPRISMTransRewards(src Source, n int, index *transSet) (string, []transValue, error) {
 	l := newLines(src)
 	name, fs, err := rewardHeader(l, "Transition rewards", "State rewards")
 	if err != nil {
@@ -495,7 +549,7 @@ func readPRISMTransRewards(src Source, n int, index map[[2]int]int) (string, []t
 
 // readTransRewardLines reads "src dst reward" lines, each of which must name a transition of
 // the model; it returns the non-zero ones and how many lines there were.
-func readTransRewardLines(l *lines, n int, index map[[2]int]int, comments bool) ([]transValue, int, error) {
+func readTransRewardLines(l *lines, n int, index *transSet, comments bool) ([]transValue, int, error) {
 	var out []transValue
 	count := 0
 	seen := map[[2]int]int{}
@@ -516,7 +570,7 @@ func readTransRewardLines(l *lines, n int, index map[[2]int]int, comments bool) 
 			return nil, 0, err
 		}
 		key := [2]int{from, to}
-		if _, ok := index[key]; !ok {
+		if !index.has(from, to) {
 			return nil, 0, l.errf(fs[0].col, "transition %d -> %d is not in the model", from, to)
 		}
 		if first, dup := seen[key]; dup {
