@@ -56,8 +56,12 @@ Methods (--method):
                 elimination with additive pivots (exact to rounding), dense LU when elimination
                 fills in, Gauss-Seidel only for components too large for both
   gauss-seidel  iterate each component until the relative change is below --epsilon (1e-12);
-                reports an error estimate from the convergence rate — not a bound
-  interval      sound lower and upper bounds (sound value iteration), to relative --epsilon (1e-6)
+                reports the last relative change — not an error bound
+  interval      sound lower and upper bounds on the exact value (each component's solution
+                verified, rounding outward), to relative --epsilon (1e-6)
+
+A method that stops without meeting its criterion prints NOT CONVERGED with what it has and
+exits with status 1.
   prism         PRISM's default: Jacobi from 0, relative change below 1e-6, at most 10000
                 iterations — to reproduce published PRISM numbers
   exact         rational arithmetic (small models); prints the fraction

@@ -229,3 +229,17 @@ func TestParam(t *testing.T) {
 		t.Errorf("an unsupported property shape: exit %d", code)
 	}
 }
+
+// TestCheckNotConverged: a method stopped by its iteration limit prints NOT CONVERGED with what it
+// has and exits 1; the interval method prints its bounds and a relative error bound, and exits 0.
+func TestCheckNotConverged(t *testing.T) {
+	code, out, errs := runCLI(t, "check", "examples/die/die.json", "--prop", `R{"flips"}=? [ F "done" ]`, "--method", "gauss-seidel", "--max-iter", "2")
+	if code != 1 || !strings.Contains(out, "Result: NOT CONVERGED, last iterate ") || !strings.Contains(errs, "NOT CONVERGED") ||
+		!strings.Contains(out, "(not an error bound)") {
+		t.Errorf("gauss-seidel stopped after 2 sweeps: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+	code, out, errs = runCLI(t, "check", "examples/die/die.json", "--prop", `R{"flips"}=? [ F "done" ]`, "--method", "interval")
+	if code != 0 || !strings.Contains(out, "(sound bounds: [3.6666666666666") || !strings.Contains(out, "relative error at most") {
+		t.Errorf("interval: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
+	}
+}

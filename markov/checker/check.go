@@ -29,7 +29,8 @@ const (
 	Direct Method = iota
 	// GaussSeidel iterates every component to a relative convergence criterion.
 	GaussSeidel
-	// Interval returns sound lower and upper bounds (sound value iteration).
+	// Interval returns sound lower and upper bounds on the exact values: each component solved as
+	// by Direct (or Gauss–Seidel) and its solution verified, rounding outward (see interval.go).
 	Interval
 	// PRISM reproduces PRISM's default: Jacobi from 0, relative termination 1e-6.
 	PRISM

@@ -157,32 +157,37 @@ func (sys *system) singleBounds(lo, hi []float64, s int) error {
 }
 
 // componentBounds bounds the values of a component of several states: approximate solutions of
-// its lower and upper systems and of its expected steps, then the verification (see verify).
+// its lower and upper systems, and a bound w on its expected steps, then the verification.
+//
+// Components solved directly get w as one more right-hand side. For iterated ones, where every
+// state earns at least β > 0 per step (b ≥ β, as with time rewards), the lower system's own
+// solution serves: (I-A)x̃ ≈ b ≥ β·1, so x̃/β bounds the expected steps and costs no solve.
+// Otherwise, or if that does not verify, w is iterated for.
 func (sys *system) componentBounds(ws *localSystem, comp []int, loc []int32, lo, hi []float64, opt *Options, st *Stats) error {
 	n := len(comp)
 	m := sys.g.m
 	// The upper system's right-hand side differs from the lower's by what the solved successors'
 	// bounds differ by; an infinite upper bound there leaves this component's infinite too.
 	extra := make([]float64, n)
-	infinite := false
+	infinite, beta := false, math.Inf(1)
 	for i, s := range comp {
+		b := sys.b[s]
 		for k := m.RowPtr[s]; k < m.RowPtr[s+1]; k++ {
 			if t := m.Col[k]; sys.unknown[t] && loc[t] < 0 {
+				b += m.Prob[k] * lo[t]
 				extra[i] += m.Prob[k] * (hi[t] - lo[t])
 			}
 		}
+		beta = math.Min(beta, b)
 		infinite = infinite || math.IsInf(extra[i], 1)
 	}
+	earning := beta > 0 && !math.IsInf(beta, 1)
 	var xlo, xhi, w []float64
-	solved := false
+	var local *localSystem
 	if sys.g.eliminationLikely(comp, loc) || n <= opt.denseMax() {
-		local := ws.fill(sys, comp, loc, lo)
+		local = ws.fill(sys, comp, loc, lo)
 		xlo = append([]float64(nil), local.b...)
-		w = make([]float64, n)
-		for i := range w {
-			w[i] = 1
-		}
-		rhs := [][]float64{xlo, w}
+		rhs := [][]float64{xlo}
 		if !infinite {
 			xhi = append([]float64(nil), local.b...)
 			for i := range xhi {
@@ -190,23 +195,54 @@ func (sys *system) componentBounds(ws *localSystem, comp []int, loc []int32, lo,
 			}
 			rhs = append(rhs, xhi)
 		}
+		// Elimination carries another right-hand side almost for free, and the expected steps
+		// bound far tighter than x̃/β where x̃ is mostly what the component's successors earn.
+		w = ones(n)
+		rhs = append(rhs, w)
 		ok, err := local.directSolve(sys.g, comp, loc, rhs, opt, st)
 		if err != nil {
 			return err
 		}
-		solved = ok
+		if !ok {
+			local, xhi, w = nil, nil, nil
+		}
 	}
-	if !solved {
+	var z *seidel
+	if local == nil {
 		var err error
-		if xlo, w, err = sys.iterateBounds(comp, loc, lo, opt, st); err != nil {
+		if z, err = newSeidel(sys, comp, loc, lo); err != nil {
 			return err
 		}
+		xlo = make([]float64, n)
+		it, _ := z.iterate(xlo, math.Min(1e-12, opt.epsilon()/100), opt.maxIter())
+		st.IterSCCs++
+		st.Iterations += it
+	}
+	if xhi == nil || infinite {
 		xhi = xlo
 	}
-	if infinite {
-		xhi = xlo
+	verified := false
+	if earning && w == nil {
+		verified = sys.verify(comp, loc, lo, hi, xlo, xhi, nil, 1/beta)
 	}
-	if !sys.verify(comp, loc, lo, hi, xlo, xhi, w) {
+	if !verified {
+		var err error
+		if w == nil {
+			if local != nil {
+				w = ones(n)
+				_, err = local.directSolve(sys.g, comp, loc, [][]float64{w}, opt, st)
+				verified = err == nil && sys.verify(comp, loc, lo, hi, xlo, xhi, w, 0)
+			} else {
+				verified = sys.iterateSteps(z, comp, loc, lo, hi, xlo, xhi, opt, st)
+			}
+		} else {
+			verified = sys.verify(comp, loc, lo, hi, xlo, xhi, w, 0)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !verified {
 		// Stiff components (expected times of 1e22 steps) defeat any residual formed in floats.
 		// Small ones are solved in rationals instead.
 		if n <= exactMax && sys.exact != nil {
@@ -223,19 +259,18 @@ func (sys *system) componentBounds(ws *localSystem, comp []int, loc []int32, lo,
 	return nil
 }
 
-// iterateBounds approximates, by Gauss–Seidel, the component's lower system and its expected
-// steps w (the system with b = 1), which verification needs only roughly: it asks for a few
-// digits and more only if they do not verify.
-func (sys *system) iterateBounds(comp []int, loc []int32, lo []float64, opt *Options, st *Stats) (x, w []float64, err error) {
-	z, err := newSeidel(sys, comp, loc, lo)
-	if err != nil {
-		return nil, nil, err
+func ones(n int) []float64 {
+	w := make([]float64, n)
+	for i := range w {
+		w[i] = 1
 	}
-	n := len(comp)
-	x = make([]float64, n)
-	it, _ := z.iterate(x, math.Min(1e-12, opt.epsilon()/100), opt.maxIter())
-	st.IterSCCs++
-	st.Iterations += it
+	return w
+}
+
+// iterateSteps approximates the component's expected steps w (the system with b = 1) by
+// Gauss–Seidel on z, which verification needs only roughly: it asks for a few digits and more
+// only if they do not verify. It returns whether the bounds verified.
+func (sys *system) iterateSteps(z *seidel, comp []int, loc []int32, lo, hi, xlo, xhi []float64, opt *Options, st *Stats) bool {
 	m := sys.g.m
 	for i, s := range comp {
 		rate := 0.0
@@ -246,60 +281,35 @@ func (sys *system) iterateBounds(comp []int, loc []int32, lo []float64, opt *Opt
 		}
 		z.b[i] = 1 / rate
 	}
-	z.sumB = float64(n)
-	w = make([]float64, n)
-	for tol := 1e-3; ; tol *= 1e-3 {
+	z.sumB = float64(len(comp))
+	w := make([]float64, len(comp))
+	for tol := 1e-3; tol >= 1e-12; tol *= 1e-3 {
 		it, _ := z.iterate(w, tol, opt.maxIter())
 		st.Iterations += it
-		if q := sys.stepsMargin(comp, loc, w); q > 0 || tol < 1e-12 {
-			return x, w, nil
+		if sys.verify(comp, loc, lo, hi, xlo, xhi, w, 0) {
+			return true
 		}
 	}
+	return false
 }
 
-// stepsMargin is a lower bound on min_i ((I-A)w)_i over the component, exact rationals and
-// rounding accounted for (see verify); NaN counts as no margin.
-func (sys *system) stepsMargin(comp []int, loc []int32, w []float64) float64 {
+// verify turns approximate solutions xlo and xhi of the component's lower and upper systems (the
+// same slice when only one was solved), and w of its expected steps (all in the component's
+// order; nil for w = scale·xlo), into sound bounds lo and hi for its states, as explained at the
+// top of this file. It returns false when w does not verify; then the lower bounds are 0 and the
+// upper ones infinite.
+func (sys *system) verify(comp []int, loc []int32, lo, hi, xlo, xhi, w []float64, scale float64) bool {
 	m := sys.g.m
-	q := math.Inf(1)
-	for i, s := range comp {
-		sum, rate, aw, mag := 0.0, 0.0, 0.0, 0.0
-		for k := m.RowPtr[s]; k < m.RowPtr[s+1]; k++ {
-			t, p := m.Col[k], m.Prob[k]
-			sum += p
-			if t == s {
-				continue
-			}
-			rate += p
-			if j := loc[t]; j >= 0 {
-				aw += p * w[j]
-				mag += p * math.Abs(w[j])
-			}
-		}
-		k := m.RowPtr[s+1] - m.RowPtr[s]
-		mag += rate * math.Abs(w[i])
-		qi := down(rate*w[i] - aw - up(rowError(sum, k)*mag) - tiny(k))
-		if !(qi >= q) {
-			q = qi
-		}
-	}
-	return q
-}
-
-// verify turns approximate solutions xlo and xhi of the component's lower and upper systems, and
-// w of its expected steps (all in the component's order), into sound bounds lo and hi for its
-// states, as explained at the top of this file. It returns false when w does not verify; then
-// the lower bounds are 0 and the upper ones infinite.
-func (sys *system) verify(comp []int, loc []int32, lo, hi, xlo, xhi, w []float64) bool {
-	m := sys.g.m
+	same := &xlo[0] == &xhi[0]
 	q := math.Inf(1)
 	// rlo bounds the negative part of the lower system's residual, rhi the positive part of the
 	// upper one's, both over the whole component.
 	rlo, rhi := 0.0, 0.0
 	for i, s := range comp {
+		// Sums over the component's states (c…), the solved successors (s…) and their
+		// magnitudes (m…); the upper system's component sums are the lower's when same.
 		sum, rate := 0.0, 0.0
-		alo, ahi, aw := sys.b[s], sys.b[s], 0.0
-		mlo, mhi, mw := sys.b[s], sys.b[s], 0.0
+		clo, chi, mclo, mchi, slo, shi, aw, mw := 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0
 		for k := m.RowPtr[s]; k < m.RowPtr[s+1]; k++ {
 			t, p := m.Col[k], m.Prob[k]
 			sum += p
@@ -308,28 +318,44 @@ func (sys *system) verify(comp []int, loc []int32, lo, hi, xlo, xhi, w []float64
 			}
 			rate += p
 			if j := loc[t]; j >= 0 {
-				alo += p * xlo[j]
-				ahi += p * xhi[j]
-				aw += p * w[j]
-				mlo += p * math.Abs(xlo[j])
-				mhi += p * math.Abs(xhi[j])
-				mw += p * math.Abs(w[j])
+				xl := xlo[j]
+				clo += p * xl
+				mclo += p * math.Abs(xl)
+				if !same {
+					xh := xhi[j]
+					chi += p * xh
+					mchi += p * math.Abs(xh)
+				}
+				wj := xl * scale
+				if w != nil {
+					wj = w[j]
+				}
+				aw += p * wj
+				mw += p * math.Abs(wj)
 			} else if sys.unknown[t] {
-				alo += p * lo[t]
-				ahi += p * hi[t]
-				mlo += p * lo[t]
-				mhi += p * hi[t]
+				slo += p * lo[t]
+				shi += p * hi[t]
 			}
 		}
+		if same {
+			chi, mchi = clo, mclo
+		}
+		b := sys.b[s]
+		alo, ahi := b+clo+slo, b+chi+shi
+		mlo, mhi := b+mclo+slo, b+mchi+shi
 		k := m.RowPtr[s+1] - m.RowPtr[s]
 		rho, d := rowError(sum, k), tiny(k)
+		wi := xlo[i] * scale
+		if w != nil {
+			wi = w[i]
+		}
 		mlo += rate * math.Abs(xlo[i])
 		mhi += rate * math.Abs(xhi[i])
-		mw += rate * math.Abs(w[i])
+		mw += rate * math.Abs(wi)
 		// The true residuals are within rho·magnitude (+d) of the computed ones.
 		rlo = math.Max(rlo, up(up(rho*mlo+d)-(alo-rate*xlo[i])))
 		rhi = math.Max(rhi, up(up(rho*mhi+d)+(ahi-rate*xhi[i])))
-		if qi := down(rate*w[i] - aw - up(rho*mw+d)); !(qi >= q) {
+		if qi := down(rate*wi - aw - up(rho*mw+d)); !(qi >= q) {
 			q = qi
 		}
 	}
@@ -340,7 +366,11 @@ func (sys *system) verify(comp []int, loc []int32, lo, hi, xlo, xhi, w []float64
 		return false
 	}
 	for i, s := range comp {
-		steps := up(w[i] / q)
+		wi := xlo[i] * scale
+		if w != nil {
+			wi = w[i]
+		}
+		steps := up(wi / q)
 		lo[s] = math.Max(0, down(xlo[i]-up(rlo*steps)))
 		hi[s] = up(xhi[i] + up(rhi*steps))
 	}

@@ -8,6 +8,7 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+	"unsafe"
 )
 
 // maxIndex bounds state and label indices so that no header or index can make a reader allocate
@@ -33,11 +34,32 @@ func newLines(src Source) *lines {
 }
 
 // next advances to the next line; it returns false at the end or on a read error (see err).
-func (l *lines) next() bool {
+func (l *lines) next() bool { return l.advance(false) }
+
+// advance is next; with borrow set, l.text is a view of the reader's buffer, valid only until
+// the next call, which spares an allocation per line where nothing of the line is kept.
+func (l *lines) advance(borrow bool) bool {
 	if l.eof || l.err != nil {
 		return false
 	}
-	s, err := l.r.ReadString('\n')
+	var s string
+	var err error
+	if borrow {
+		var b []byte
+		b, err = l.r.ReadSlice('\n')
+		switch {
+		case err == bufio.ErrBufferFull:
+			// A line longer than the buffer: copy what there is before reading on.
+			head := string(b)
+			var rest string
+			rest, err = l.r.ReadString('\n')
+			s = head + rest
+		case len(b) > 0:
+			s = unsafe.String(&b[0], len(b))
+		}
+	} else {
+		s, err = l.r.ReadString('\n')
+	}
 	if err == io.EOF {
 		l.eof = true
 		if s == "" {
@@ -57,8 +79,14 @@ func (l *lines) next() bool {
 // nextData advances to the next line that has a field, skipping blank lines and, when comments
 // is set, lines whose first field starts with '#'.
 func (l *lines) nextData(comments bool) ([]field, bool) {
-	for l.next() {
-		fs := fields(l.text)
+	return l.nextDataInto(comments, false, nil)
+}
+
+// nextDataInto is nextData appending the fields to buf[:0]; with borrow set, the line and its
+// fields are views valid only until the next call (see advance).
+func (l *lines) nextDataInto(comments, borrow bool, buf []field) ([]field, bool) {
+	for l.advance(borrow) {
+		fs := appendFields(buf[:0], l.text)
 		if len(fs) == 0 || (comments && strings.HasPrefix(fs[0].s, "#")) {
 			continue
 		}
@@ -77,8 +105,9 @@ type field struct {
 	col int
 }
 
-func fields(text string) []field {
-	var fs []field
+func fields(text string) []field { return appendFields(nil, text) }
+
+func appendFields(fs []field, text string) []field {
 	i := 0
 	for i < len(text) {
 		for i < len(text) && isSpace(text[i]) {
