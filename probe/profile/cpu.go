@@ -230,6 +230,12 @@ func (t *NodeTime) Variance(w []float64) float64 {
 	if t.TotalSamples > 0 {
 		mean = sun / t.TotalSamples
 		v -= sun * mean
+		if v <= 1e-12*su2n {
+			// Every sample fell in the weighted nodes (a share of 1, or one weight): the
+			// binomial variance is 0, which would claim an exact time from a few samples.
+			// The Poisson variance of the counts bounds it instead.
+			v = su2n
+		}
 	}
 	for _, u := range unsampled {
 		v += (u - mean) * (u - mean)
