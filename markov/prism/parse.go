@@ -176,14 +176,8 @@ func parseFile(src string) (*file, error) {
 			if err := declare(n, "formula"); err != nil {
 				return nil, err
 			}
-			if _, err := p.expect("="); err != nil {
-				return nil, err
-			}
-			e, err := p.expr()
+			e, err := p.definition()
 			if err != nil {
-				return nil, err
-			}
-			if _, err := p.expect(";"); err != nil {
 				return nil, err
 			}
 			f.formulas[n.text] = e
@@ -197,14 +191,8 @@ func parseFile(src string) (*file, error) {
 			if _, dup := f.labels[n.text]; dup || n.text == "init" || n.text == "deadlock" {
 				return nil, &Error{n.line, n.col, fmt.Sprintf("label %q is already defined", n.text)}
 			}
-			if _, err := p.expect("="); err != nil {
-				return nil, err
-			}
-			e, err := p.expr()
+			e, err := p.definition()
 			if err != nil {
-				return nil, err
-			}
-			if _, err := p.expect(";"); err != nil {
 				return nil, err
 			}
 			f.labels[n.text] = e
@@ -258,6 +246,19 @@ func parseFile(src string) (*file, error) {
 		return nil, &Error{t.line, t.col, "the model has no module"}
 	}
 	return f, nil
+}
+
+// definition reads "= expr ;", the rest of a formula or label declaration.
+func (p *parser) definition() (expr, error) {
+	if _, err := p.expect("="); err != nil {
+		return nil, err
+	}
+	e, err := p.expr()
+	if err != nil {
+		return nil, err
+	}
+	_, err = p.expect(";")
+	return e, err
 }
 
 func (p *parser) varDecl() (varDecl, error) {
