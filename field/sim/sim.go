@@ -179,3 +179,32 @@ func Table(rows []Row) string {
 	}
 	return b.String()
 }
+
+// Sample is CBI-style sampling (Liblit et al.) of one probe's executions: instead of counting
+// every execution, a countdown drawn from a geometric distribution of mean 1/rate decides which
+// ones are counted, so each execution is counted with probability rate, independently, at the
+// cost of one decrement per execution. The estimate of the true count is the sampled count
+// scaled by 1/rate (unbiased), with variance count·(1-rate)/rate estimated by the sampled
+// count·(1-rate)/rate².
+func Sample(count uint64, rate float64, rng *rand.Rand) (sampled uint64) {
+	switch {
+	case rate >= 1:
+		return count
+	case rate <= 0:
+		return 0
+	}
+	// Geometric countdowns: the gap to the next counted execution (kept in floating point: at
+	// tiny rates a gap can exceed any integer type).
+	next := func() float64 { return math.Floor(math.Log1p(-rng.Float64()) / math.Log1p(-rate)) }
+	for pos := next(); pos < float64(count); pos += next() + 1 {
+		sampled++
+	}
+	return sampled
+}
+
+// Estimate is the unbiased estimate of a count from its sampled count, and its standard error.
+func Estimate(sampled uint64, rate float64) (count, se float64) {
+	count = float64(sampled) / rate
+	se = math.Sqrt(float64(sampled)*(1-rate)) / rate
+	return count, se
+}

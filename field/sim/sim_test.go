@@ -158,3 +158,42 @@ func TestAllocate(t *testing.T) {
 		t.Error("no variants")
 	}
 }
+
+// The CBI estimator is unbiased: over 2000 sampled runs of a probe that executed 5000 times,
+// the mean estimate lies within four standard errors of the truth at every rate, and each
+// estimate's own 95 % interval covers the truth about 95 % of the time.
+func TestSamplingUnbiased(t *testing.T) {
+	const truth, runs = 5000, 2000
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, rate := range []float64{1, 0.1, 0.01, 0.001} {
+		var sum, sumSq float64
+		covered := 0
+		for r := 0; r < runs; r++ {
+			est, se := Estimate(Sample(truth, rate, rng), rate)
+			sum += est
+			sumSq += est * est
+			if math.Abs(est-truth) <= 1.96*se || (se == 0 && est == truth) {
+				covered++
+			}
+		}
+		mean := sum / runs
+		sd := math.Sqrt(sumSq/runs - mean*mean)
+		if rate == 1 {
+			if mean != truth || sd != 0 {
+				t.Errorf("rate 1: mean %v sd %v, want the exact count", mean, sd)
+			}
+			continue
+		}
+		if math.Abs(mean-truth) > 4*sd/math.Sqrt(runs) {
+			t.Errorf("rate %v: mean estimate %.1f, truth %d (sd %.1f): biased", rate, mean, truth, sd)
+		}
+		want := math.Sqrt(truth * (1 - rate) / rate)
+		if math.Abs(sd-want) > 0.1*want {
+			t.Errorf("rate %v: sd %.1f, the binomial %.1f", rate, sd, want)
+		}
+		if cov := float64(covered) / runs; rate >= 0.01 && (cov < 0.93 || cov > 0.97) {
+			t.Errorf("rate %v: 95 %% intervals covered the truth %.1f %% of the time", rate, 100*cov)
+		}
+		t.Logf("rate %v: mean %.1f (truth %d), sd %.1f, 95 %% coverage %.1f %%", rate, mean, truth, sd, 100*float64(covered)/runs)
+	}
+}
