@@ -68,11 +68,9 @@ func runField(args []string, stdout, stderr io.Writer) error {
 
 // fieldUnits are the statements of fns as probe units, numbered 1.. in function and node order,
 // with their in-house counts from p when given.
-func fieldUnits(fns []*frontend.Func, p *profile.Profile) ([]plan.Unit, map[string][]int) {
+func fieldUnits(fns []*frontend.Func, p *profile.Profile) []plan.Unit {
 	var units []plan.Unit
-	ids := map[string][]int{} // function → unit id per node (0 for exits)
 	for _, fn := range fns {
-		row := make([]int, len(fn.CFG.Nodes))
 		var counts *profile.Func
 		if p != nil {
 			counts = p.Funcs[fn.Name]
@@ -85,12 +83,10 @@ func fieldUnits(fns []*frontend.Func, p *profile.Profile) ([]plan.Unit, map[stri
 			if counts != nil && n.ID < len(counts.Nodes) {
 				u.InHouse = counts.Nodes[n.ID].Count
 			}
-			row[n.ID] = u.ID
 			units = append(units, u)
 		}
-		ids[fn.Name] = row
 	}
-	return units, ids
+	return units
 }
 
 func runFieldPlan(args []string, stdout, stderr io.Writer) error {
@@ -129,7 +125,7 @@ func runFieldPlan(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	units, _ := fieldUnits(fns, p)
+	units := fieldUnits(fns, p)
 	o := plan.Options{Variants: *variants, Bound: *probes, Strategy: st, Seed: *seed}
 	if *previous != "" {
 		if o.Previous, err = plan.Read(*previous); err != nil {
