@@ -11,7 +11,6 @@ import (
 	"github.com/augur-perf/augur/field/plan"
 	"github.com/augur-perf/augur/field/sim"
 	"github.com/augur-perf/augur/probe/profile"
-	"github.com/augur-perf/augur/source/frontend"
 )
 
 func init() {
@@ -66,29 +65,6 @@ func runField(args []string, stdout, stderr io.Writer) error {
 	return usagef("unknown subcommand %q (plan, simulate)", args[0])
 }
 
-// fieldUnits are the statements of fns as probe units, numbered 1.. in function and node order,
-// with their in-house counts from p when given.
-func fieldUnits(fns []*frontend.Func, p *profile.Profile) []plan.Unit {
-	var units []plan.Unit
-	for _, fn := range fns {
-		var counts *profile.Func
-		if p != nil {
-			counts = p.Funcs[fn.Name]
-		}
-		for _, n := range fn.CFG.Nodes {
-			if n.IsExit() || n.Unreachable || !n.Pos.IsValid() {
-				continue
-			}
-			u := plan.Unit{ID: len(units) + 1, Pos: relPosition(n.Pos.String())}
-			if counts != nil && n.ID < len(counts.Nodes) {
-				u.InHouse = counts.Nodes[n.ID].Count
-			}
-			units = append(units, u)
-		}
-	}
-	return units
-}
-
 func runFieldPlan(args []string, stdout, stderr io.Writer) error {
 	c := commandNamed("field")
 	fs := c.flags(stderr)
@@ -125,7 +101,7 @@ func runFieldPlan(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	units := fieldUnits(fns, p)
+	units := plan.Units(fns, p, relPosition)
 	o := plan.Options{Variants: *variants, Bound: *probes, Strategy: st, Seed: *seed}
 	if *previous != "" {
 		if o.Previous, err = plan.Read(*previous); err != nil {

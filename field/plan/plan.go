@@ -14,14 +14,51 @@ import (
 	"math/rand/v2"
 	"os"
 	"sort"
+
+	"github.com/augur-perf/augur/probe/profile"
+	"github.com/augur-perf/augur/source/frontend"
 )
 
-// Unit is a probe site: a basic block or decision outcome of the selected packages.
+// Unit is a probe site: a statement of the selected packages. A probe on a decision counts its
+// outcomes too.
 type Unit struct {
 	ID  int    `json:"id"`
 	Pos string `json:"pos"`
+	// Func and Node name the unit's node in the front end's graph (the names of augur-profile/1),
+	// so that field counts map back onto usage profiles.
+	Func string `json:"func,omitempty"`
+	Node int    `json:"node"`
+	// Outcomes is, for a decision, its number of outcomes; 0 for other statements.
+	Outcomes int `json:"outcomes,omitempty"`
 	// InHouse is how often the unit ran in in-house testing (Grouped RB's grouping).
 	InHouse uint64 `json:"in_house,omitempty"`
+}
+
+// Units are the statements of fns as probe units, numbered 1.. in function and node order, with
+// their in-house counts from inHouse when it is not nil. pos renders a node's position (for
+// example relative to the working directory).
+func Units(fns []*frontend.Func, inHouse *profile.Profile, pos func(string) string) []Unit {
+	var units []Unit
+	for _, fn := range fns {
+		var counts *profile.Func
+		if inHouse != nil {
+			counts = inHouse.Funcs[fn.Name]
+		}
+		for _, n := range fn.CFG.Nodes {
+			if n.IsExit() || n.Unreachable || !n.Pos.IsValid() {
+				continue
+			}
+			u := Unit{ID: len(units) + 1, Pos: pos(n.Pos.String()), Func: fn.Name, Node: n.ID}
+			if n.IsDecision() {
+				u.Outcomes = len(n.Succs)
+			}
+			if counts != nil && n.ID < len(counts.Nodes) {
+				u.InHouse = counts.Nodes[n.ID].Count
+			}
+			units = append(units, u)
+		}
+	}
+	return units
 }
 
 // Strategy names an allocation strategy.
