@@ -32,6 +32,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -191,7 +192,7 @@ type lineInfo struct {
 	comment map[int]int // line → first column of a comment starting on it
 }
 
-func scanLines(fset *token.FileSet, file *ast.File) lineInfo {
+func scanLines(fset *token.FileSet, file *ast.File, lo, hi token.Pos) lineInfo {
 	li := lineInfo{code: map[int]int{}, comment: map[int]int{}}
 	mark := func(m map[int]int, p token.Pos) {
 		if !p.IsValid() {
@@ -202,7 +203,7 @@ func scanLines(fset *token.FileSet, file *ast.File) lineInfo {
 			m[pp.Line] = pp.Column
 		}
 	}
-	ast.Inspect(file, func(n ast.Node) bool {
+	visit := func(n ast.Node) bool {
 		switch n.(type) {
 		case nil, *ast.CommentGroup, *ast.Comment:
 			return false
@@ -212,8 +213,22 @@ func scanLines(fset *token.FileSet, file *ast.File) lineInfo {
 			mark(li.code, n.End()-1)
 		}
 		return true
-	})
+	}
+	if lo <= file.Pos() && file.End() <= hi {
+		ast.Inspect(file, visit)
+	} else {
+		// Only the declarations overlapping [lo, hi): a function's annotations need no more, and
+		// a file of many functions is then not walked once per function.
+		for _, d := range file.Decls {
+			if d.End() > lo && d.Pos() < hi {
+				ast.Inspect(d, visit)
+			}
+		}
+	}
 	for _, cg := range file.Comments {
+		if cg.End() <= lo || cg.Pos() >= hi {
+			continue
+		}
 		for _, c := range cg.List {
 			mark(li.comment, c.Pos())
 			// A /* */ comment spanning lines covers them all.
@@ -229,11 +244,22 @@ func scanLines(fset *token.FileSet, file *ast.File) lineInfo {
 // Comments reads every annotation comment of a file. Syntax errors come back as an ErrorList
 // next to the annotations that were well formed.
 func Comments(fset *token.FileSet, file *ast.File) ([]Annotation, error) {
-	li := scanLines(fset, file)
+	return comments(fset, file, token.NoPos, token.Pos(math.MaxInt))
+}
+
+// comments is Comments for the comments in [lo, hi).
+func comments(fset *token.FileSet, file *ast.File, lo, hi token.Pos) ([]Annotation, error) {
+	li := scanLines(fset, file, lo, hi)
 	var out []Annotation
 	var errs ErrorList
 	for _, cg := range file.Comments {
+		if cg.End() <= lo || cg.Pos() >= hi {
+			continue
+		}
 		for _, c := range cg.List {
+			if c.Pos() < lo || c.Pos() >= hi {
+				continue
+			}
 			text, off := c.Text, 2
 			if strings.HasPrefix(text, "/*") {
 				if strings.Contains(text, "\n") {
@@ -361,7 +387,7 @@ func targets(g *frontend.CFG, id int) []int {
 // Every reward name found is in the result, even when its nodes run no code. Errors are an
 // ErrorList.
 func Parse(fset *token.FileSet, file *ast.File, g *frontend.CFG) (Rewards, error) {
-	anns, err := Comments(fset, file)
+	anns, err := comments(fset, file, g.Decl.Pos(), g.Decl.End())
 	var errs ErrorList
 	lo, hi := fset.Position(g.Decl.Pos()), fset.Position(g.Decl.End())
 	if err != nil {
