@@ -35,7 +35,8 @@ alone on the line above it), and checks R{"name"}=? [ F "end" ] for every reward
 any --prop. Prints the expected reward per invocation and the hot spots: each line's expected
 executions and expected reward per invocation.
 
-FUNC is import/path.Func, import/path.(*T).Method or import/path.T.Method, loaded from the module
+FUNC is import/path.Func, import/path.(*T).Method, import/path.T.Method or a function literal,
+import/path.Func.func1 (nested: .func1.2, as Go names closures), loaded from the module
 in the current directory (or --dir). The usage profile is measured by 'augur profile' (or given,
 as PROPER's counts, in format augur-usage/1), or measured on the spot: a go test or go run
 WORKLOAD after "--" is run on an instrumented copy of FUNC first (its output goes to stderr).

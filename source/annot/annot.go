@@ -24,8 +24,9 @@
 // select) wins over the init and post statements on its line; otherwise the node that comes first
 // in the CFG. A reward on a defer statement goes to the deferred call: every DeferRun node that
 // runs it, since that is where the call's cost is paid. A line where no statement starts (a case
-// clause, a closing brace, a statement inside a function literal, which is part of the statement
-// that contains the literal) is an error, and so is the same name twice for one statement.
+// clause, a closing brace) is an error, and so is the same name twice for one statement. A
+// function literal is a function of its own (F.func1, see frontend.Program.Select): the
+// annotations inside it are its own, not those of the function that holds it.
 package annot
 
 import (
@@ -390,9 +391,27 @@ func Parse(fset *token.FileSet, file *ast.File, g *frontend.CFG) (Rewards, error
 	anns, err := comments(fset, file, g.Decl.Pos(), g.Decl.End())
 	var errs ErrorList
 	lo, hi := fset.Position(g.Decl.Pos()), fset.Position(g.Decl.End())
+	// The function literals in the body are functions of their own (F.func1): their annotations
+	// are theirs.
+	var lits [][2]int
+	ast.Inspect(g.Decl.Body, func(x ast.Node) bool {
+		if l, ok := x.(*ast.FuncLit); ok {
+			lits = append(lits, [2]int{fset.Position(l.Pos()).Offset, fset.Position(l.End()).Offset})
+			return false
+		}
+		return true
+	})
+	inLit := func(off int) bool {
+		for _, r := range lits {
+			if off >= r[0] && off < r[1] {
+				return true
+			}
+		}
+		return false
+	}
 	if err != nil {
 		for _, e := range err.(ErrorList) {
-			if e.Pos.Offset >= lo.Offset && e.Pos.Offset < hi.Offset {
+			if e.Pos.Offset >= lo.Offset && e.Pos.Offset < hi.Offset && !inLit(e.Pos.Offset) {
 				errs = append(errs, e)
 			}
 		}
@@ -405,7 +424,7 @@ func Parse(fset *token.FileSet, file *ast.File, g *frontend.CFG) (Rewards, error
 	first := map[key]token.Position{}
 	n := len(g.Nodes)
 	for _, a := range anns {
-		if a.Pos.Offset < lo.Offset || a.Pos.Offset >= hi.Offset {
+		if a.Pos.Offset < lo.Offset || a.Pos.Offset >= hi.Offset || inLit(a.Pos.Offset) {
 			continue
 		}
 		if a.Line == 0 {
@@ -414,7 +433,7 @@ func Parse(fset *token.FileSet, file *ast.File, g *frontend.CFG) (Rewards, error
 		}
 		id := nodeAt(g, a.Pos.Filename, a.Line, 0)
 		if id < 0 {
-			errs = append(errs, &Error{Pos: a.Pos, Msg: fmt.Sprintf("@%s attaches to no statement: no statement of %s starts on line %d (case clauses, closing braces and statements inside function literals take no annotations)", a.Name, frontend.FuncName(g.Decl), a.Line)})
+			errs = append(errs, &Error{Pos: a.Pos, Msg: fmt.Sprintf("@%s attaches to no statement: no statement of %s starts on line %d (case clauses and closing braces take no annotations)", a.Name, frontend.FuncName(g.Decl), a.Line)})
 			continue
 		}
 		k := key{a.Name, id}
