@@ -87,6 +87,7 @@ func Build(fns []*frontend.Func) *Graph {
 	for _, f := range fns {
 		info := f.Pkg.TypesInfo
 		fset := f.CFG.Fset
+		values := funcValues(info, f.Decl.Body)
 		for _, n := range f.CFG.Nodes {
 			if n.AST == nil || n.Unreachable {
 				continue
@@ -113,6 +114,16 @@ func Build(fns []*frontend.Func) *Graph {
 							if l, ok := ast.Unparen(x.Fun).(*ast.FuncLit); ok && lits[l] {
 								return true // composed where it is created
 							}
+							if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok {
+								if rhs, ok := values[info.Uses[id]]; ok {
+									callee, ok = valueCallee(info, rhs, lits)
+									if ok && callee == nil {
+										return true // a literal of fns, composed where it is created
+									}
+								}
+							}
+						}
+						if callee == nil {
 							if m, cands := implementations(info, x, fns); m != nil && len(cands) > 0 {
 								key := m.FullName()
 								if ifaces[key] == nil {
@@ -189,6 +200,101 @@ func Build(fns []*frontend.Func) *Graph {
 		}
 	}
 	return g
+}
+
+// funcValues maps each local variable of a function type declared in body to the expressions
+// assigned to it, when they are all known: a variable whose address is taken, or that is
+// assigned from a call with several results, is left out.
+func funcValues(info *types.Info, body *ast.BlockStmt) map[types.Object][]ast.Expr {
+	values := map[types.Object][]ast.Expr{}
+	unknown := map[types.Object]bool{}
+	obj := func(e ast.Expr) types.Object {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		if o := info.Defs[id]; o != nil {
+			return o
+		}
+		return info.Uses[id]
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				o := obj(l)
+				if _, isVar := o.(*types.Var); !isVar {
+					continue
+				}
+				if len(n.Rhs) != len(n.Lhs) || n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
+					unknown[o] = true
+					continue
+				}
+				values[o] = append(values[o], n.Rhs[i])
+			}
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				o := info.Defs[name]
+				if o == nil {
+					continue
+				}
+				if len(n.Values) != len(n.Names) {
+					unknown[o] = true
+					continue
+				}
+				values[o] = append(values[o], n.Values[i])
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				if o := obj(n.X); o != nil {
+					unknown[o] = true
+				}
+			}
+		}
+		return true
+	})
+	for o := range values {
+		if _, fn := o.Type().Underlying().(*types.Signature); !fn || unknown[o] {
+			delete(values, o)
+		}
+	}
+	return values
+}
+
+// valueCallee resolves a call through a variable assigned exactly the expressions rhs: the one
+// function or concrete method they all name (ok), or, when they are all literals of fns, nil
+// and ok (the literals are composed where they are created).
+func valueCallee(info *types.Info, rhs []ast.Expr, lits map[*ast.FuncLit]bool) (*types.Func, bool) {
+	var callee *types.Func
+	hasLit := false
+	for _, e := range rhs {
+		e = ast.Unparen(e)
+		if l, ok := e.(*ast.FuncLit); ok && lits[l] {
+			hasLit = true
+			continue
+		}
+		var fn *types.Func
+		switch e := e.(type) {
+		case *ast.Ident:
+			fn, _ = info.Uses[e].(*types.Func)
+		case *ast.SelectorExpr:
+			if s := info.Selections[e]; s != nil {
+				if s.Kind() == types.MethodVal && !types.IsInterface(s.Recv()) {
+					fn, _ = s.Obj().(*types.Func)
+				}
+			} else {
+				fn, _ = info.Uses[e.Sel].(*types.Func) // pkg.F
+			}
+		}
+		if fn == nil || callee != nil && callee != fn {
+			return nil, false
+		}
+		callee = fn
+	}
+	if hasLit {
+		return nil, callee == nil // a mix of literals and functions is not resolved
+	}
+	return callee, callee != nil
 }
 
 // implementations returns, for a call of an interface method, the method and the selected

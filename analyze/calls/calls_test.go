@@ -81,8 +81,12 @@ func TestRecursion(t *testing.T) {
 	if top.Exclusive != 0.5 || rows[0].Func != "example.com/rec.Top" {
 		t.Errorf("rows %+v", rows)
 	}
-	if len(g.Dynamic) != 1 || g.Dynamic[0].Line != 104 {
-		t.Errorf("dynamic call sites %v, want only the call of the returned closure on line 104", g.Dynamic)
+	if len(g.Dynamic) != 1 || g.Dynamic[0].Line != 105 {
+		t.Errorf("dynamic call sites %v, want only the call of the returned closure on line 105", g.Dynamic)
+	}
+	// tally runs once directly and once as a method value.
+	if n := top.Calls["example.com/rec.(*counter).tally"]; n != 2 {
+		t.Errorf("Top calls tally %v times per call, want 2", n)
 	}
 	// The interface call goes to wheel.Spin two times in three, (*gear).Spin once, as measured.
 	if w, gr := top.Calls["example.com/rec.wheel.Spin"], top.Calls["example.com/rec.(*gear).Spin"]; math.Abs(w-2.0/3) > 1e-3 || math.Abs(gr-1.0/3) > 1e-3 {

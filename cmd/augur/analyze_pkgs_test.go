@@ -52,7 +52,7 @@ func TestAnalyzePackages(t *testing.T) {
 	if top.Exclusive != 0.5 || len(top.Calls) != 8 || top.Calls["example.com/rec.Walk"] != 2 || math.Abs(top.Inclusive-want) > 1e-9 {
 		t.Errorf("Top inclusive %v, want %v; calls %v", top.Inclusive, want, top.Calls)
 	}
-	if len(got.Dynamic) != 1 || !strings.HasSuffix(got.Dynamic[0], "rec.go:104:6") {
+	if len(got.Dynamic) != 1 || !strings.HasSuffix(got.Dynamic[0], "rec.go:105:6") {
 		t.Errorf("dynamic call sites %v", got.Dynamic)
 	}
 	code, _, errs = runCLI(t, "analyze", "./rec", "--dir", "analyze/calls/testdata")

@@ -2,7 +2,7 @@
 // recurses with probability 3/4 whatever its depth (a memoryless recursion, so its inclusive cost
 // per call has the closed form 2/(1-3/4) = 8); Spin is called through an interface with two
 // implementations; Sorted, Spawn and adder hold function literals (a sort comparison, deferred
-// and go'ed literals, a closure returned and called later), and tally is a method.
+// and go'ed literals, a closure returned and called later), and tally is a method, called directly and as a method value.
 package rec
 
 import (
@@ -99,8 +99,10 @@ func Top() int {
 	}
 	c := &counter{}
 	c.tally(1)
+	tally := c.tally // a method value, called below
 	add := adder(2)
 	t := Walk() + Walk() // @cost=0.5
 	t = add(t) + Spawn(turn%4) + Sorted([]int{turn % 5, 3, 1, turn % 7})[0]
+	tally(2)
 	return t + Leaf() + s.Spin()
 }
