@@ -64,6 +64,12 @@ What-if, without running the code again:
                                    (give --profile twice, or with a WORKLOAD, with --compare)
   --compare                        print the baseline and each scenario side by side
 
+For inputs never run (Beagle): with the laws of FUNC's loops from 'augur fit' and a measured
+profile for its other decisions, --fit FIT --inputs 'n~lognormal(8,1.2)' (or --at n=1e6)
+predicts each reward's expectation over the input distribution: every loop's probability is set
+so that the model iterates as its law says (exact for finite distributions, Monte Carlo with its
+standard error otherwise, --samples); --compare adds the measured profile's own prediction.
+
 Hot spots are sorted by their share of a reward (measured time, else "time", else the first;
 --by another), the top 20 unless
 --all; --json gives every statement, full precision, and with --method exact each value's exact
@@ -109,6 +115,9 @@ type analyzeFlags struct {
 func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	if isPackageArgs(args) {
 		return runAnalyzePkgs(args, stdout, stderr)
+	}
+	if hasFitFlag(args) {
+		return runAnalyzeFit(args, stdout, stderr)
 	}
 	c := commandNamed("analyze")
 	fs := c.flags(stderr)
