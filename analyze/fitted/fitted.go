@@ -1,6 +1,7 @@
 // Package fitted predicts a function's expected rewards for inputs never run: its model's loops
 // follow the laws augur fit learnt (iterations per invocation as functions of the parameters,
-// augur-fit/1), its other decisions the probabilities of a measured profile, and the expected
+// augur-fit/1), its ifs the probabilities their outcomes' laws give (true's law over the sum of
+// both), its other decisions the probabilities of a measured profile, and the expected
 // rewards per invocation are evaluated at an input point or over input distributions (exactly
 // for finite ones, by Monte Carlo with its standard error otherwise).
 //
@@ -18,6 +19,7 @@ package fitted
 
 import (
 	"fmt"
+	"go/ast"
 	"math"
 	"path/filepath"
 	"sort"
@@ -43,13 +45,24 @@ type Loop struct {
 	depth    int
 }
 
+// Branch is an if whose outcomes follow laws: its probability of true at a point is the law of
+// its true outcomes over the sum of both laws (counts per invocation).
+type Branch struct {
+	Quantity    string // branch@FILE:LINE
+	Node        int
+	True, False pmnf.Expr
+	Range       map[string][2]float64
+	out         [2]int // the indices of the true and false outcomes
+}
+
 // Model is a function's model whose loops follow fitted laws.
 type Model struct {
-	fn      *frontend.Func
-	base    *profile.Func
-	rewards annot.Rewards
-	names   []string // the user's reward names, sorted
-	Loops   []Loop
+	fn       *frontend.Func
+	base     *profile.Func
+	rewards  annot.Rewards
+	names    []string // the user's reward names, sorted
+	Branches []Branch
+	Loops    []Loop
 	// Unfitted are the function's loops without a law: they keep the profile's probabilities.
 	Unfitted []string
 	// Others are the laws that are not loops of the function (time_ns, say).
@@ -90,8 +103,51 @@ func New(fn *frontend.Func, res *board.Result, base *profile.Profile, rewards an
 			}
 		}
 	}
+	ifs := map[string]int{} // FILE:LINE of the if keyword → its decision
+	for _, n := range fn.CFG.Nodes {
+		if s, ok := n.AST.(*ast.IfStmt); ok && n.IsDecision() && !n.Unreachable {
+			p := fn.CFG.Fset.Position(s.If)
+			ifs[filepath.Base(p.Filename)+":"+strconv.Itoa(p.Line)] = n.ID
+		}
+	}
+	branches := map[string]*Branch{}
+	var order []string
 	used := map[int]bool{}
 	for _, l := range res.Laws {
+		if rest, ok := strings.CutPrefix(l.Quantity, "branch@"); ok {
+			key, out, _ := strings.Cut(rest, ":")
+			line, outcome, _ := strings.Cut(out, ":")
+			key += ":" + line
+			id, found := ifs[key]
+			if !found || outcome != "true" && outcome != "false" {
+				m.Others = append(m.Others, l)
+				continue
+			}
+			if l.Error != "" {
+				return nil, fmt.Errorf("%s: no law was fitted (%s)", l.Quantity, l.Error)
+			}
+			b := branches[key]
+			if b == nil {
+				b = &Branch{Quantity: "branch@" + key, Node: id, out: [2]int{-1, -1}}
+				for k, e := range fn.CFG.Nodes[id].Succs {
+					switch e.Outcome {
+					case frontend.OutTrue:
+						b.out[0] = k
+					case frontend.OutFalse:
+						b.out[1] = k
+					}
+				}
+				branches[key] = b
+				order = append(order, key)
+			}
+			b.Range = l.Range
+			if outcome == "true" {
+				b.True = l.Law
+			} else {
+				b.False = l.Law
+			}
+			continue
+		}
 		key, isLoop := strings.CutPrefix(l.Quantity, "loop@")
 		id, found := heads[key]
 		if !isLoop || !found {
@@ -116,6 +172,13 @@ func New(fn *frontend.Func, res *board.Result, base *profile.Profile, rewards an
 		r := make([]float64, len(fn.CFG.Nodes))
 		r[id] = 1
 		m.rewards[visits+strconv.Itoa(id)] = r
+	}
+	for _, key := range order {
+		b := branches[key]
+		if b.True.Terms == nil || b.False.Terms == nil || b.out[0] < 0 || b.out[1] < 0 {
+			return nil, fmt.Errorf("%s: laws of both outcomes are needed", b.Quantity)
+		}
+		m.Branches = append(m.Branches, *b)
 	}
 	for key, id := range heads {
 		if !used[id] {
@@ -148,6 +211,15 @@ func (m *Model) At(at map[string]float64) (map[string]float64, error) {
 		p[i] = 0.5
 		if sum > 0 && c.Outcomes[l.body] < sum {
 			p[i] = float64(c.Outcomes[l.body]) / float64(sum)
+		}
+	}
+	for _, b := range m.Branches {
+		t, f := math.Max(b.True.Value(at), 0), math.Max(b.False.Value(at), 0)
+		if math.IsNaN(t) || math.IsNaN(f) || math.IsInf(t+f, 0) {
+			return nil, fmt.Errorf("%s: the laws are undefined at %v", b.Quantity, at)
+		}
+		if t+f > 0 {
+			setBranch(&pf, b, t/(t+f))
 		}
 	}
 	target := make([]float64, len(m.Loops))
@@ -243,6 +315,25 @@ func (m *Model) notPanicking(i int) float64 {
 	return float64(sum) / float64(sum+c.Panics)
 }
 
+// setBranch gives an if the outcome counts of probability p of true, keeping its panics' share.
+func setBranch(pf *profile.Func, b Branch, p float64) {
+	c := pf.Nodes[b.Node]
+	var sum uint64
+	for _, o := range c.Outcomes {
+		sum += o
+	}
+	panics := uint64(0)
+	if den := float64(sum + c.Panics); den > 0 {
+		panics = uint64(math.Round(scale * float64(c.Panics) / den))
+	}
+	rest := scale - panics
+	outs := make([]uint64, len(c.Outcomes))
+	outs[b.out[0]] = uint64(math.Round(p * float64(rest)))
+	outs[b.out[1]] = rest - outs[b.out[0]]
+	c.Outcomes, c.Panics, c.Count = outs, panics, scale
+	pf.Nodes[b.Node] = c
+}
+
 // setLoop gives a loop head the outcome counts of continue probability p (other outcomes, such
 // as a range over a channel's, keep their share), keeping its panics' share.
 func setLoop(pf *profile.Func, l Loop, p float64) {
@@ -296,8 +387,15 @@ type Prediction struct {
 // same samples for every reward).
 func (m *Model) Expect(ds []inputs.Dist, n int, seed uint64) ([]Prediction, error) {
 	ranges := map[string][2]float64{}
+	var fittedOn []map[string][2]float64
 	for _, l := range m.Loops {
-		for p, r := range l.Range {
+		fittedOn = append(fittedOn, l.Range)
+	}
+	for _, b := range m.Branches {
+		fittedOn = append(fittedOn, b.Range)
+	}
+	for _, rs := range fittedOn {
+		for p, r := range rs {
 			if old, ok := ranges[p]; ok {
 				r = [2]float64{math.Max(old[0], r[0]), math.Min(old[1], r[1])}
 			}

@@ -16,9 +16,9 @@ import (
 
 // cost is Pairs' expected cost per call at n by its annotations: the range evaluated n+1 times
 // (1 each), the inner condition n(n+1)/2 + n times (2 each), the body n(n+1)/2 times (1 each), and
-// the final decision's branch (2) taken in half of the profile's calls (n ≤ 10 and n > 10
-// equally often, and not a loop: it keeps the profile's probability).
-func cost(n float64) float64 { return 1.5*n*(n+1) + 3*n + 1 + 1 }
+// the final branch (2), taken in every call of the profile (no law is given for it here: it
+// keeps the profile's probability).
+func cost(n float64) float64 { return 1.5*n*(n+1) + 3*n + 1 + 2 }
 
 func law(terms ...pmnf.Term) pmnf.Expr { return pmnf.Expr{Terms: terms} }
 
@@ -99,6 +99,27 @@ func TestLawsOracle(t *testing.T) {
 		t.Errorf("log-normal inputs: %+v, closed form on the same samples %+v", p, ref)
 	}
 	t.Logf("E[cost] for n~lognormal(4,0.5): %.4g ± %.2g (300 samples)", preds[0].Mean, preds[0].SE)
+
+	// Laws of the final if's outcomes, true 1/n times per call and false 1 - 1/n: its branch (cost
+	// 2) is taken with probability 1/n.
+	withBranch := *res
+	withBranch.Laws = append([]board.Law{
+		{Quantity: "branch@pairs.go:13:true", Law: law(pmnf.Term{Coef: 1, Factors: []pmnf.Factor{{Param: "n", I: -1}}})},
+		{Quantity: "branch@pairs.go:13:false", Law: law(pmnf.Term{Coef: 1}, pmnf.Term{Coef: -1, Factors: []pmnf.Factor{{Param: "n", I: -1}}})},
+	}, res.Laws...)
+	bm, err := fitted.New(fn, &withBranch, m.Profile, rewards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bm.Branches) != 1 {
+		t.Fatalf("branches %+v", bm.Branches)
+	}
+	for _, x := range []float64{1, 4, 250} {
+		got, err := bm.At(map[string]float64{"n": x})
+		if want := cost(x) - 2 + 2/x; err != nil || math.Abs(got["cost"]-want) > 1e-9*want {
+			t.Errorf("n=%v with the branch's laws: %v %v, want %.12g", x, got, err, want)
+		}
+	}
 
 	// A law below zero (a fitted curve extrapolated too far) means no iterations.
 	bad := *res

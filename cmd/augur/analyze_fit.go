@@ -133,9 +133,13 @@ func runAnalyzeFit(args []string, stdout, stderr io.Writer) error {
 		for _, l := range model.Loops {
 			loops = append(loops, map[string]string{"quantity": l.Quantity, "law": l.Law.String()})
 		}
+		var branches []map[string]string
+		for _, b := range model.Branches {
+			branches = append(branches, map[string]string{"quantity": b.Quantity, "true": b.True.String(), "false": b.False.String()})
+		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"function": fn.Name, "inputs": text, "loops": loops, "unfitted_loops": model.Unfitted, "predictions": rows})
+		return enc.Encode(map[string]any{"function": fn.Name, "inputs": text, "loops": loops, "branches": branches, "unfitted_loops": model.Unfitted, "predictions": rows})
 	}
 	fmt.Fprintf(stdout, "Function: %s, inputs: %s\nLoops:    ", fn.Name, text)
 	for i, l := range model.Loops {
@@ -143,6 +147,9 @@ func runAnalyzeFit(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprint(stdout, "; ")
 		}
 		fmt.Fprintf(stdout, "%s = %s", strings.TrimPrefix(l.Quantity, "loop@"), l.Law)
+	}
+	for _, b := range model.Branches {
+		fmt.Fprintf(stdout, "\nBranch:   %s true %s, false %s", strings.TrimPrefix(b.Quantity, "branch@"), b.True, b.False)
 	}
 	fmt.Fprintf(stdout, "\nProfile:  %s (every other decision)\n", *prof)
 	if len(model.Unfitted) > 0 {

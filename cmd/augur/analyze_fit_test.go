@@ -11,7 +11,7 @@ import (
 // TestAnalyzeFit runs Beagle's loop end to end on analyze/fitted's Pairs: profile and record it
 // on sizes 1..20, fit the laws of its loops, and predict its expected cost for sizes 100 and
 // 1000 (a tenfold and fiftyfold extrapolation) without running it: the closed form of its
-// annotations, 1.5·n(n+1) + 3n + 2, exactly.
+// annotations, 1.5·n(n+1) + 3n + 3, exactly (its final if is taken always: laws 1 and 0).
 func TestAnalyzeFit(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs instrumented workloads")
@@ -35,6 +35,7 @@ func TestAnalyzeFit(t *testing.T) {
 	}
 	var got struct {
 		Loops       []map[string]string `json:"loops"`
+		Branches    []map[string]string `json:"branches"`
 		Predictions []struct {
 			Reward     string  `json:"reward"`
 			Mean       float64 `json:"mean"`
@@ -46,15 +47,15 @@ func TestAnalyzeFit(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	cost := func(n float64) float64 { return 1.5*n*(n+1) + 3*n + 2 }
+	cost := func(n float64) float64 { return 1.5*n*(n+1) + 3*n + 3 }
 	want := (cost(100) + cost(1000)) / 2
-	if len(got.Loops) != 2 || len(got.Predictions) != 1 {
+	if len(got.Loops) != 2 || len(got.Branches) != 1 || len(got.Predictions) != 1 {
 		t.Fatalf("%s", out)
 	}
 	p := got.Predictions[0]
 	// The profile's own prediction is the mean cost over sizes 1..20.
-	if p.Reward != "cost" || !p.Exact || math.Abs(p.Mean-want) > 1e-6*want || p.OutOfRange != 1 || math.Abs(p.Measured-264.5) > 1e-9 {
-		t.Errorf("prediction %+v, want mean %v (closed form), all of it extrapolated, 264.5 measured", p, want)
+	if p.Reward != "cost" || !p.Exact || math.Abs(p.Mean-want) > 1e-6*want || p.OutOfRange != 1 || math.Abs(p.Measured-265.5) > 1e-9 {
+		t.Errorf("prediction %+v, want mean %v (closed form), all of it extrapolated, 265.5 measured", p, want)
 	}
 	for _, c := range []struct {
 		args []string
