@@ -33,6 +33,11 @@ type Options struct {
 	Rate float64
 	// Time adds each invocation's wall time in nanoseconds ("time_ns").
 	Time bool
+	// Fields are fields of struct parameters to record as parameters too, each PARAM.FIELD
+	// (through nested fields and pointers: req.Page.Items) with how to measure it: "len" or
+	// "value" (len(req.Items), req.Limit). An invocation where a pointer on the way is nil
+	// is not recorded: the field has no value then.
+	Fields []string
 }
 
 // Plan is the instrumentation of one function: the trace's header and the overlay.
@@ -71,6 +76,14 @@ func Instrument(fn *frontend.Func, work string, o Options) (*Plan, error) {
 				}
 			}
 		}
+	}
+	for _, spec := range o.Fields {
+		e, label, err := fieldMeasure(fn, spec)
+		if err != nil {
+			return nil, err
+		}
+		h.Params = append(h.Params, label)
+		exprs = append(exprs, e)
 	}
 	// Loops: the function's own for and range statements (not those of function literals).
 	var loops []ast.Stmt
@@ -188,6 +201,60 @@ func Instrument(fn *frontend.Func, work string, o Options) (*Plan, error) {
 	return &Plan{Header: h, Overlay: overlay, work: work}, nil
 }
 
+// fieldMeasure turns PARAM.FIELD...=len|value into the expression recorded at entry, and its
+// label: through pointers, a function literal called on the spot that gives NaN when one is nil
+// (the program must behave as without augur: no nil dereference of ours), and the invocation is
+// then not recorded.
+func fieldMeasure(fn *frontend.Func, spec string) (expr, label string, err error) {
+	path, how, ok := strings.Cut(spec, "=")
+	parts := strings.Split(path, ".")
+	if !ok || len(parts) < 2 || how != "len" && how != "value" {
+		return "", "", fmt.Errorf("--param %q: want PARAM.FIELD=len or PARAM.FIELD=value (req.Items=len)", spec)
+	}
+	var t types.Type
+	if fn.Sig != nil {
+		for i := 0; i < fn.Sig.Params().Len(); i++ {
+			if v := fn.Sig.Params().At(i); v.Name() == parts[0] {
+				t = v.Type()
+			}
+		}
+	}
+	if t == nil {
+		return "", "", fmt.Errorf("--param %q: %s has no parameter %s", spec, fn.Name, parts[0])
+	}
+	var guards []string
+	for i, f := range parts[1:] {
+		sofar := strings.Join(parts[:i+1], ".")
+		if ptr, ok := t.Underlying().(*types.Pointer); ok {
+			guards = append(guards, sofar+" == nil")
+			t = ptr.Elem()
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok {
+			return "", "", fmt.Errorf("--param %q: %s is a %s, not a struct", spec, sofar, t)
+		}
+		var field *types.Var
+		for k := 0; k < st.NumFields(); k++ {
+			if st.Field(k).Name() == f {
+				field = st.Field(k)
+			}
+		}
+		if field == nil {
+			return "", "", fmt.Errorf("--param %q: %s has no field %s", spec, sofar, f)
+		}
+		t = field.Type()
+	}
+	value, label, ok := measureOf(path, t)
+	isLen := strings.HasPrefix(label, "len(")
+	if !ok || isLen != (how == "len") {
+		return "", "", fmt.Errorf("--param %q: %s is a %s, which is not measured by %s", spec, path, t, how)
+	}
+	if len(guards) == 0 {
+		return value, label, nil
+	}
+	return fmt.Sprintf("func() float64 { if %s { return _augurfit_NaN() }; return %s }()", strings.Join(guards, " || "), value), label, nil
+}
+
 // measureOf says how a parameter of type t is characterised.
 func measureOf(name string, t types.Type) (expr, label string, ok bool) {
 	switch u := t.Underlying().(type) {
@@ -228,6 +295,7 @@ package PKG
 
 import (
 	_augurfit_json "encoding/json"
+	_augurfit_math "math"
 	_augurfit_os "os"
 	_augurfit_rand "math/rand/v2"
 	_augurfit_sync "sync"
@@ -254,6 +322,9 @@ func _augurfit_Br(c *[COUNTERS]uint64, k int, b bool) bool {
 	return b
 }
 
+// _augurfit_NaN is the value of a field behind a nil pointer.
+func _augurfit_NaN() float64 { return _augurfit_math.NaN() }
+
 func _augurfit_Bool(b bool) float64 {
 	if b {
 		return 1
@@ -264,6 +335,11 @@ func _augurfit_Bool(b bool) float64 {
 func _augurfit_Record(p []float64, c []uint64, start int64) {
 	if _augurfit_rate < 1 && _augurfit_rand.Float64() >= _augurfit_rate {
 		return
+	}
+	for _, v := range p {
+		if v != v { // a field behind a nil pointer: no value to record
+			return
+		}
 	}
 	q := make([]float64, 0, len(c)+1)
 	for _, v := range c {
