@@ -46,10 +46,13 @@ type Loop struct {
 }
 
 // Branch is an if whose outcomes follow laws: its probability of true at a point is the law of
-// its true outcomes over the sum of both laws (counts per invocation).
+// that probability (branch@FILE:LINE:p, judged among the mean, regressions and logistic
+// regression) when the fit has one, else the law of its true outcomes over the sum of both
+// laws (counts per invocation).
 type Branch struct {
 	Quantity    string // branch@FILE:LINE
 	Node        int
+	Prob        *pmnf.Expr
 	True, False pmnf.Expr
 	Range       map[string][2]float64
 	out         [2]int // the indices of the true and false outcomes
@@ -119,7 +122,7 @@ func New(fn *frontend.Func, res *board.Result, base *profile.Profile, rewards an
 			line, outcome, _ := strings.Cut(out, ":")
 			key += ":" + line
 			id, found := ifs[key]
-			if !found || outcome != "true" && outcome != "false" {
+			if !found || outcome != "true" && outcome != "false" && outcome != "p" {
 				m.Others = append(m.Others, l)
 				continue
 			}
@@ -141,10 +144,14 @@ func New(fn *frontend.Func, res *board.Result, base *profile.Profile, rewards an
 				order = append(order, key)
 			}
 			b.Range = l.Range
-			if outcome == "true" {
+			switch outcome {
+			case "true":
 				b.True = l.Law
-			} else {
+			case "false":
 				b.False = l.Law
+			default:
+				law := l.Law
+				b.Prob = &law
 			}
 			continue
 		}
@@ -175,8 +182,8 @@ func New(fn *frontend.Func, res *board.Result, base *profile.Profile, rewards an
 	}
 	for _, key := range order {
 		b := branches[key]
-		if b.True.Terms == nil || b.False.Terms == nil || b.out[0] < 0 || b.out[1] < 0 {
-			return nil, fmt.Errorf("%s: laws of both outcomes are needed", b.Quantity)
+		if b.Prob == nil && (b.True.Terms == nil || b.False.Terms == nil) || b.out[0] < 0 || b.out[1] < 0 {
+			return nil, fmt.Errorf("%s: a law of its probability or of both outcomes is needed", b.Quantity)
 		}
 		m.Branches = append(m.Branches, *b)
 	}
@@ -214,6 +221,14 @@ func (m *Model) At(at map[string]float64) (map[string]float64, error) {
 		}
 	}
 	for _, b := range m.Branches {
+		if b.Prob != nil {
+			p := b.Prob.Value(at)
+			if math.IsNaN(p) {
+				return nil, fmt.Errorf("%s: the law %s is undefined at %v", b.Quantity, b.Prob, at)
+			}
+			setBranch(&pf, b, math.Min(math.Max(p, 0), 1))
+			continue
+		}
 		t, f := math.Max(b.True.Value(at), 0), math.Max(b.False.Value(at), 0)
 		if math.IsNaN(t) || math.IsNaN(f) || math.IsInf(t+f, 0) {
 			return nil, fmt.Errorf("%s: the laws are undefined at %v", b.Quantity, at)

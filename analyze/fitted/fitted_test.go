@@ -121,6 +121,20 @@ func TestLawsOracle(t *testing.T) {
 		}
 	}
 
+	// A law of the probability itself, logistic(3 - 0.5·n), wins over the outcomes' laws.
+	withProb := withBranch
+	withProb.Laws = append([]board.Law{{Quantity: "branch@pairs.go:13:p", Law: pmnf.Expr{Link: pmnf.Logistic, Terms: []pmnf.Term{{Coef: 3}, {Coef: -0.5, Factors: []pmnf.Factor{n}}}}}}, withBranch.Laws...)
+	pm, err := fitted.New(fn, &withProb, m.Profile, rewards)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, x := range []float64{1, 6, 40} {
+		got, err := pm.At(map[string]float64{"n": x})
+		if want := cost(x) - 2 + 2/(1+math.Exp(-(3-0.5*x))); err != nil || math.Abs(got["cost"]-want) > 1e-9*want {
+			t.Errorf("n=%v with a logistic law: %v %v, want %.12g", x, got, err, want)
+		}
+	}
+
 	// A law below zero (a fitted curve extrapolated too far) means no iterations.
 	bad := *res
 	bad.Laws = []board.Law{res.Laws[0], {Quantity: "loop@pairs.go:9", Law: law(pmnf.Term{Coef: -1})}}

@@ -135,7 +135,11 @@ func runAnalyzeFit(args []string, stdout, stderr io.Writer) error {
 		}
 		var branches []map[string]string
 		for _, b := range model.Branches {
-			branches = append(branches, map[string]string{"quantity": b.Quantity, "true": b.True.String(), "false": b.False.String()})
+			if b.Prob != nil {
+				branches = append(branches, map[string]string{"quantity": b.Quantity, "p": b.Prob.String()})
+			} else {
+				branches = append(branches, map[string]string{"quantity": b.Quantity, "true": b.True.String(), "false": b.False.String()})
+			}
 		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
@@ -149,7 +153,11 @@ func runAnalyzeFit(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%s = %s", strings.TrimPrefix(l.Quantity, "loop@"), l.Law)
 	}
 	for _, b := range model.Branches {
-		fmt.Fprintf(stdout, "\nBranch:   %s true %s, false %s", strings.TrimPrefix(b.Quantity, "branch@"), b.True, b.False)
+		if b.Prob != nil {
+			fmt.Fprintf(stdout, "\nBranch:   %s P(true) = %s", strings.TrimPrefix(b.Quantity, "branch@"), b.Prob)
+		} else {
+			fmt.Fprintf(stdout, "\nBranch:   %s true %s, false %s", strings.TrimPrefix(b.Quantity, "branch@"), b.True, b.False)
+		}
 	}
 	fmt.Fprintf(stdout, "\nProfile:  %s (every other decision)\n", *prof)
 	if len(model.Unfitted) > 0 {
