@@ -14,6 +14,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/augur-perf/augur/fit/pmnf"
 	"github.com/augur-perf/augur/fit/trace"
@@ -131,9 +132,23 @@ func (Tree) Propose(_ int, s []pmnf.Sample, params []string) (pmnf.Candidate, er
 	return pmnf.FitTree(s, params, pmnf.ForSamples(s))
 }
 
+// GP is symbolic regression by genetic programming, for laws the normal form cannot say (such
+// as 100/(n + 5)): seeded by the round, so the board stays deterministic; its budget (30 s per
+// quantity) is a safety net a search of its bounded size does not reach.
+type GP struct{}
+
+func (GP) Name() string { return "gp" }
+func (GP) Propose(round int, s []pmnf.Sample, params []string) (pmnf.Candidate, error) {
+	c, cut, err := pmnf.FitGP(s, params, pmnf.ForSamples(s), pmnf.GPOptions{Seed: uint64(round), Budget: 30 * time.Second})
+	if err == nil && cut {
+		err = fmt.Errorf("the search ran out of its time budget: its law would depend on this machine's speed")
+	}
+	return c, err
+}
+
 // DefaultAnalysers are the analysers Run uses when given none.
 func DefaultAnalysers() []Analyser {
-	return []Analyser{Mean{}, Linear{}, PMNF{Max: 2}, Logistic{}, Tree{}}
+	return []Analyser{Mean{}, Linear{}, PMNF{Max: 2}, Logistic{}, Tree{}, GP{}}
 }
 
 // New starts a board for a trace's header and number of samples; besides the trace's quantities
@@ -238,8 +253,8 @@ func better(a, b pmnf.Candidate) bool {
 		return true
 	case clearly(b.CVError, a.CVError):
 		return false
-	case len(a.Expr.Terms) != len(b.Expr.Terms):
-		return len(a.Expr.Terms) < len(b.Expr.Terms)
+	case a.Expr.Complexity() != b.Expr.Complexity():
+		return a.Expr.Complexity() < b.Expr.Complexity()
 	}
 	return a.Fitness < b.Fitness
 }

@@ -36,6 +36,15 @@ type Expr struct {
 	Tree *Node `json:"tree,omitempty"`
 }
 
+// Complexity orders laws of equal error: the number of terms, or for a tree half its nodes
+// (rounded up), so that a + b·(n·n) from symbolic regression counts as more than c + a·n².
+func (e Expr) Complexity() int {
+	if e.Tree != nil {
+		return (e.Tree.size() + 1) / 2
+	}
+	return len(e.Terms)
+}
+
 // Empty reports whether the expression has neither terms nor a tree: no law.
 func (e Expr) Empty() bool { return len(e.Terms) == 0 && e.Tree == nil }
 

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestFitLogistic draws branch outcomes (0 or 1) with P(true) = 1/(1 + e^−(3 − 0.5·n)) at n =
@@ -94,4 +95,33 @@ func TestFitTree(t *testing.T) {
 			t.Errorf("%s accepted", bad)
 		}
 	}
+}
+
+// TestFitGP recovers a law outside the normal form, 100/(n + 5), from exact values at n =
+// 1..30: symbolic regression's cross-validated error is below 0.1 %, the normal form's search
+// stays above it, and the same seed gives the same law.
+func TestFitGP(t *testing.T) {
+	var s []Sample
+	for n := 1; n <= 30; n++ {
+		s = append(s, Sample{At: map[string]float64{"n": float64(n)}, Y: 100 / (float64(n) + 5)})
+	}
+	c, cut, err := FitGP(s, []string{"n"}, Options{}, GPOptions{Seed: 1, Budget: time.Minute})
+	if err != nil || cut {
+		t.Fatalf("%v (cut short: %v)", err, cut)
+	}
+	pm, err := Search(s, []string{"n"}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.CVError > 1e-3 || pm.Best.CVError <= c.CVError {
+		t.Errorf("GP %s (cv %.3g), normal form %s (cv %.3g)", c.Expr, c.CVError, pm.Best.Expr, pm.Best.CVError)
+	}
+	if got := c.Expr.Value(map[string]float64{"n": 95}); math.Abs(got-1) > 0.01 {
+		t.Errorf("GP %s at n=95: %v, want 1", c.Expr, got)
+	}
+	again, _, _ := FitGP(s, []string{"n"}, Options{}, GPOptions{Seed: 1, Budget: time.Minute})
+	if again.Expr.String() != c.Expr.String() {
+		t.Errorf("the same seed gave %s and %s", c.Expr, again.Expr)
+	}
+	t.Logf("GP: %s (cv %.3g); normal form: %s (cv %.3g)", c.Expr, c.CVError, pm.Best.Expr, pm.Best.CVError)
 }

@@ -9,7 +9,9 @@ import (
 )
 
 // Node is an expression tree, for laws beyond the normal form: a regression tree's thresholds
-// (op "lt": Args[0] where Param < Value, else Args[1]) over constants ("const", Value).
+// (op "lt": Args[0] where Param < Value, else Args[1]) over constants ("const", Value), and
+// symbolic regression's arithmetic: "param" (Param's value), "+", "-", "*", "/" (two Args),
+// "log2" and "sqrt" (one).
 type Node struct {
 	Op    string  `json:"op"`
 	Value float64 `json:"value,omitempty"`
@@ -22,6 +24,12 @@ func (n *Node) Eval(at map[string]float64) float64 {
 	switch n.Op {
 	case "const":
 		return n.Value
+	case "param":
+		x, ok := at[n.Param]
+		if !ok {
+			return math.NaN()
+		}
+		return x
 	case "lt":
 		x, ok := at[n.Param]
 		if !ok {
@@ -31,6 +39,22 @@ func (n *Node) Eval(at map[string]float64) float64 {
 			return n.Args[0].Eval(at)
 		}
 		return n.Args[1].Eval(at)
+	case "+":
+		return n.Args[0].Eval(at) + n.Args[1].Eval(at)
+	case "-":
+		return n.Args[0].Eval(at) - n.Args[1].Eval(at)
+	case "*":
+		return n.Args[0].Eval(at) * n.Args[1].Eval(at)
+	case "/":
+		return n.Args[0].Eval(at) / n.Args[1].Eval(at)
+	case "log2":
+		x := n.Args[0].Eval(at)
+		if x <= 0 {
+			return math.NaN()
+		}
+		return math.Log2(x)
+	case "sqrt":
+		return math.Sqrt(n.Args[0].Eval(at)) // NaN below 0
 	}
 	return math.NaN()
 }
@@ -39,14 +63,21 @@ func (n *Node) String() string {
 	switch n.Op {
 	case "const":
 		return strconv.FormatFloat(n.Value, 'g', 6, 64)
+	case "param":
+		return n.Param
 	case "lt":
 		return fmt.Sprintf("(%s < %s ? %s : %s)", n.Param, strconv.FormatFloat(n.Value, 'g', 6, 64), n.Args[0], n.Args[1])
+	case "+", "-", "*", "/":
+		op := map[string]string{"+": " + ", "-": " - ", "*": "·", "/": "/"}[n.Op]
+		return "(" + n.Args[0].String() + op + n.Args[1].String() + ")"
+	case "log2", "sqrt":
+		return n.Op + "(" + n.Args[0].String() + ")"
 	}
 	return "?"
 }
 
 func (n *Node) params(seen map[string]bool) {
-	if n.Op == "lt" {
+	if n.Op == "lt" || n.Op == "param" {
 		seen[n.Param] = true
 	}
 	for _, a := range n.Args {
@@ -54,9 +85,9 @@ func (n *Node) params(seen map[string]bool) {
 	}
 }
 
-// leaves counts the tree's constants: its complexity.
+// leaves counts the tree's leaves (constants and parameters): its complexity.
 func (n *Node) leaves() int {
-	if n.Op == "const" {
+	if n.Op == "const" || n.Op == "param" {
 		return 1
 	}
 	k := 0
@@ -78,9 +109,20 @@ func (n *Node) validate(depth int) error {
 		if math.IsNaN(n.Value) || math.IsInf(n.Value, 0) || len(n.Args) != 0 {
 			return fmt.Errorf("constant %v: want a finite number without operands", n.Value)
 		}
-	case "lt":
-		if n.Param == "" || math.IsNaN(n.Value) || math.IsInf(n.Value, 0) || len(n.Args) != 2 {
-			return fmt.Errorf("threshold on %q at %v: want a parameter, a finite threshold and two branches", n.Param, n.Value)
+	case "param":
+		if n.Param == "" || len(n.Args) != 0 {
+			return fmt.Errorf("a parameter node without a name, or with operands")
+		}
+	case "lt", "+", "-", "*", "/", "log2", "sqrt":
+		arity := 2
+		if n.Op == "log2" || n.Op == "sqrt" {
+			arity = 1
+		}
+		if n.Op == "lt" && (n.Param == "" || math.IsNaN(n.Value) || math.IsInf(n.Value, 0)) {
+			return fmt.Errorf("threshold on %q at %v: want a parameter and a finite threshold", n.Param, n.Value)
+		}
+		if len(n.Args) != arity {
+			return fmt.Errorf("%s with %d operands, want %d", n.Op, len(n.Args), arity)
 		}
 		for _, a := range n.Args {
 			if err := a.validate(depth + 1); err != nil {
@@ -88,7 +130,7 @@ func (n *Node) validate(depth int) error {
 			}
 		}
 	default:
-		return fmt.Errorf("tree operation %q: want const or lt", n.Op)
+		return fmt.Errorf("tree operation %q: want const, param, lt, +, -, *, /, log2 or sqrt", n.Op)
 	}
 	return nil
 }
