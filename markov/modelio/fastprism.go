@@ -209,15 +209,62 @@ func valueAt(b []byte, i int) (v float64, next int, ok bool) {
 	if next < len(b) && b[next] != '\n' {
 		return 0, 0, false // another field (an action in a .tra file)
 	}
-	s := unsafe.String(unsafe.SliceData(b[i:end]), end-i) // b outlives s, which is not kept
-	if !isDecimal(s) {
-		return 0, 0, false
-	}
-	v, err := strconv.ParseFloat(s, 64)
-	if err != nil || math.IsInf(v, 0) || math.IsNaN(v) || v < 0 {
+	v, ok = decimalValue(b[i:end])
+	if !ok || v < 0 {
 		return 0, 0, false
 	}
 	return v + 0, next + 1, true
+}
+
+// pow10 are the powers of ten a float64 holds exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// decimalValue reads a decimal number as isDecimal and strconv.ParseFloat do (ok is false where
+// either would fail or give ±Inf or NaN), in one pass for the common case. At most 15
+// significant digits and a power of ten up to 22 make both the integer of the digits and the
+// power exact float64s, so that one multiplication or division rounds correctly (Clinger's
+// fast path); anything else is left to strconv.
+func decimalValue(b []byte) (float64, bool) {
+	i, neg := 0, false
+	if i < len(b) && (b[i] == '+' || b[i] == '-') {
+		neg = b[i] == '-'
+		i++
+	}
+	var mant uint64
+	digits, exp := 0, 0 // significant digits read into mant; the power of ten to apply
+	start := i
+	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		if mant != 0 || b[i] != '0' {
+			mant = mant*10 + uint64(b[i]-'0')
+			digits++
+		}
+	}
+	seen := i > start // a digit
+	if i < len(b) && b[i] == '.' {
+		i++
+		for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+			seen = true
+			if mant != 0 || b[i] != '0' {
+				mant = mant*10 + uint64(b[i]-'0')
+				digits++
+			}
+			exp--
+		}
+	}
+	if i < len(b) || !seen || digits > 15 || exp < -len(pow10)+1 {
+		// An exponent, many digits, or not a number: strconv decides, after isDecimal.
+		s := unsafe.String(unsafe.SliceData(b), len(b)) // b outlives s, which is not kept
+		if !isDecimal(s) {
+			return 0, false
+		}
+		v, err := strconv.ParseFloat(s, 64)
+		return v, err == nil && !math.IsInf(v, 0) && !math.IsNaN(v)
+	}
+	v := float64(mant) / pow10[-exp]
+	if neg {
+		v = -v
+	}
+	return v, true
 }
 
 // srewBlock is what one block of a state rewards file holds: its non-zero rewards, its number of
@@ -227,6 +274,8 @@ type srewBlock struct {
 	count       int
 	first, last int
 }
+
+var srewBlocks = sync.Pool{New: func() any { return new(srewBlock) }}
 
 // fastPRISMStateRewards reads a state rewards file whose states are in increasing order; ok is
 // false when it is not such a file (or not a correct one) and must be read by
@@ -244,7 +293,8 @@ func fastPRISMStateRewards(src Source, pos int64, n int) (name string, out []sta
 	}
 	out = make([]stateValue, 0, capFor(nnz, left, len("0 1\n")))
 	count, last := 0, -1
-	merge := func(b srewBlock) bool {
+	merge := func(b *srewBlock) bool {
+		defer srewBlocks.Put(b)
 		if b.count > 0 {
 			if b.first <= last {
 				return false
@@ -255,8 +305,10 @@ func fastPRISMStateRewards(src Source, pos int64, n int) (name string, out []sta
 		count += b.count
 		return count <= nnz
 	}
-	parse := func(block []byte) (srewBlock, bool) {
-		return parseSrewBlock(block, n)
+	parse := func(block []byte) (*srewBlock, bool) {
+		b := srewBlocks.Get().(*srewBlock)
+		*b = srewBlock{values: b.values[:0], first: -1, last: -1}
+		return b, parseSrewBlock(block, n, b)
 	}
 	if !parseBlocks(l.r, parse, merge) || count != nnz {
 		return "", nil, false
@@ -266,8 +318,7 @@ func fastPRISMStateRewards(src Source, pos int64, n int) (name string, out []sta
 
 // parseSrewBlock parses "state reward" lines in increasing order of state, skipping blank and
 // comment lines. A zero reward is counted but not kept.
-func parseSrewBlock(block []byte, n int) (srewBlock, bool) {
-	b := srewBlock{first: -1, last: -1}
+func parseSrewBlock(block []byte, n int, b *srewBlock) bool {
 	prev := -1
 	for i := 0; i < len(block); {
 		i = skipSpace(block, i)
@@ -283,7 +334,7 @@ func parseSrewBlock(block []byte, n int) (srewBlock, bool) {
 		}
 		s, j, ok := indexAt(block, i, n)
 		if !ok || s <= prev {
-			return b, false
+			return false
 		}
 		prev = s
 		if b.first < 0 {
@@ -292,7 +343,7 @@ func parseSrewBlock(block []byte, n int) (srewBlock, bool) {
 		b.last = s
 		v, e, ok := valueAt(block, j)
 		if !ok {
-			return b, false
+			return false
 		}
 		b.count++
 		if v != 0 {
@@ -300,5 +351,5 @@ func parseSrewBlock(block []byte, n int) (srewBlock, bool) {
 		}
 		i = e
 	}
-	return b, true
+	return true
 }

@@ -3,7 +3,10 @@ package modelio
 import (
 	"fmt"
 	"io"
+	"math"
+	"math/rand/v2"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -87,4 +90,48 @@ func TestPRISMFastPathTaken(t *testing.T) {
 	if err != nil || d != "" {
 		t.Fatalf("%v %s", err, d)
 	}
+}
+
+// slowDecimal is what the general reader does with a number: isDecimal, then strconv.
+func slowDecimal(s string) (float64, bool) {
+	if !isDecimal(s) {
+		return 0, false
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	return v, err == nil && !math.IsInf(v, 0) && !math.IsNaN(v)
+}
+
+func sameDecimal(t *testing.T, s string) {
+	t.Helper()
+	got, gok := decimalValue([]byte(s))
+	want, wok := slowDecimal(s)
+	if gok != wok || math.Float64bits(got) != math.Float64bits(want) {
+		t.Fatalf("%q: decimalValue %v %v, strconv %v %v", s, got, gok, want, wok)
+	}
+}
+
+// TestDecimalValue: the one-pass reading of numbers is strconv's to the bit, on every kind of
+// decimal the writers produce and on the edges of its fast path.
+func TestDecimalValue(t *testing.T) {
+	for _, s := range []string{"0", "-0", "+0", "1", "0.5", ".5", "5.", ".", "", "+", "-", "+.5", "-.5",
+		"1e0", "1E-5", "0.1", "0.3333333333333333", "0.9861370006552873", "123456789012345",
+		"1234567890123456", "0.000000000000000000000123", "0.0000000000000000000001", "1.5x", "0x1p-2",
+		"inf", "NaN", "1_000", "00000000000000000000001.5", "0.100000000000000000000000000",
+		"999999999999999", "0.999999999999999", "18446744073709551616", "1e400", "1e-400"} {
+		sameDecimal(t, s)
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 200000 {
+		v := r.Float64() * math.Pow(10, float64(r.IntN(8)-4))
+		for _, s := range []string{strconv.FormatFloat(v, 'g', -1, 64), strconv.FormatFloat(v, 'f', -1, 64), strconv.FormatFloat(v, 'f', r.IntN(20), 64)} {
+			sameDecimal(t, s)
+		}
+	}
+}
+
+func FuzzDecimalValue(f *testing.F) {
+	f.Add("0.9861370006552873")
+	f.Add("-0.5e3")
+	f.Add("000.000")
+	f.Fuzz(func(t *testing.T, s string) { sameDecimal(t, s) })
 }
