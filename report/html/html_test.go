@@ -122,12 +122,16 @@ func TestDistanceGolden(t *testing.T) {
 }
 
 func TestRankingGolden(t *testing.T) {
-	r := BuildRanking("./examples/rec/...", "rec.json", "cost", []calls.Row{
+	golden(t, "ranking.html.golden", render(t, rankingReport()))
+}
+
+// rankingReport is a small ranking: a recursion, a leaf and a name that needs escaping.
+func rankingReport() *Report {
+	return BuildRanking("./examples/rec/...", "rec.json", "cost", []calls.Row{
 		{Func: "example.com/rec.Fib", Invocations: 1, Exclusive: 2, Inclusive: 177, Calls: map[string]float64{"example.com/rec.Fib": 2}},
 		{Func: "example.com/rec.leaf", Invocations: 89, Exclusive: 1, Inclusive: 1},
 		{Func: "example.com/rec.<b>odd</b>", Invocations: 3, Exclusive: 0.5, Inclusive: 0.5},
 	}, []string{"rec/rec.go:12:9"})
-	golden(t, "ranking.html.golden", render(t, r))
 }
 
 // The page's structure: one heat-map row per source line, the hottest line at the top level,
