@@ -9,7 +9,9 @@ import (
 )
 
 // Charts are SVG strings built here, with fixed sizes and coordinates rounded to 0.1 px so that
-// the page is byte-for-byte the same on every run.
+// the page is byte-for-byte the same on every run. Values map to pixels as a fraction of their
+// range times the size, never the other way round: a product of a value near the largest
+// float64 and a size would overflow.
 
 func f1(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 
@@ -37,7 +39,7 @@ func esc(s string) string { return template.HTMLEscapeString(s) }
 
 // niceStep is a round step (1, 2 or 5 × 10^k) that cuts span into about n parts.
 func niceStep(span float64, n int) float64 {
-	if span <= 0 {
+	if !(span > 0) || math.IsInf(span, 0) {
 		return 1
 	}
 	raw := span / float64(n)
@@ -50,13 +52,23 @@ func niceStep(span float64, n int) float64 {
 	return 10 * mag
 }
 
+// maxTicks bounds the ticks of an axis, whatever its range.
+const maxTicks = 50
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
+
 // axis draws a vertical axis at x from lo (at y0) to hi (at y1) with round ticks, labelled on
 // the side given (left: -1, right: +1), and horizontal grid lines when grid is set.
 func axis(b *strings.Builder, x, y0, y1, lo, hi float64, side int, grid bool, gridTo float64, format func(float64) string) {
 	step := niceStep(hi-lo, 5)
 	fmt.Fprintf(b, `<g class="axis"><line x1="%s" y1="%s" x2="%s" y2="%s"/>`, f1(x), f1(y0), f1(x), f1(y1))
-	for v := math.Ceil(lo/step) * step; v <= hi+step*1e-9; v += step {
-		y := y0 + (y1-y0)*(v-lo)/(hi-lo)
+	first := math.Ceil(lo / step)
+	for i := 0.0; i <= maxTicks; i++ {
+		v := (first + i) * step
+		if v > hi+step*1e-9 {
+			break
+		}
+		y := y0 + (v-lo)/(hi-lo)*(y1-y0)
 		if grid {
 			fmt.Fprintf(b, `<line class="grid" x1="%s" y1="%s" x2="%s" y2="%s"/>`, f1(x), f1(y), f1(gridTo), f1(y))
 		}
@@ -81,8 +93,14 @@ func barChart(id int, p Property, scenarios []string) string {
 		}
 		lo, hi = math.Min(lo, c.Value), math.Max(hi, c.Value)
 		for _, e := range c.Bars {
-			lo, hi = math.Min(lo, e.Lo), math.Max(hi, e.Hi)
+			if finite(e.Lo) && finite(e.Hi) {
+				lo, hi = math.Min(lo, e.Lo), math.Max(hi, e.Hi)
+			}
 		}
+	}
+	if !finite(hi - lo) {
+		// Values too far apart to draw (±1e308): the table still has them.
+		return ""
 	}
 	if hi == lo {
 		hi = lo + 1
@@ -90,9 +108,9 @@ func barChart(id int, p Property, scenarios []string) string {
 	step := niceStep(hi-lo, 5)
 	hi = math.Ceil(hi/step) * step
 	lo = math.Floor(lo/step) * step
-	y := func(v float64) float64 { return top + (h-top-bottom)*(hi-v)/(hi-lo) }
+	y := func(v float64) float64 { return top + (hi-v)/(hi-lo)*(h-top-bottom) }
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" id="bars-%d" class="bars" role="img" width="%s" height="%s" viewBox="0 0 %s %s" data-property="%s">`,
+	fmt.Fprintf(&b, `<svg id="bars-%d" class="bars" role="img" width="%s" height="%s" viewBox="0 0 %s %s" data-property="%s">`,
 		id, f1(w), f1(h), f1(w), f1(h), esc(p.Name))
 	fmt.Fprintf(&b, `<title>%s in each scenario</title>`, esc(p.Name))
 	axis(&b, left, y(lo), y(hi), lo, hi, -1, true, w-8, func(v float64) string { return fmtG(v, 4) })
@@ -106,6 +124,9 @@ func barChart(id int, p Property, scenarios []string) string {
 			fmt.Fprintf(&b, `<rect class="bar s%d" x="%s" y="%s" width="%s" height="%s" data-value="%s"><title>%s: %s</title></rect>`,
 				i%6, f1(cx-barW/2), f1(math.Min(y0, y1)), f1(barW), f1(math.Abs(y1-y0)), num(c.Value), esc(name), num(c.Value))
 			for j, e := range c.Bars {
+				if !finite(e.Lo) || !finite(e.Hi) {
+					continue
+				}
 				ex := cx
 				if len(c.Bars) > 1 {
 					ex = cx + (float64(j)-float64(len(c.Bars)-1)/2)*14
@@ -118,7 +139,9 @@ func barChart(id int, p Property, scenarios []string) string {
 			}
 			above := math.Min(y1, y0)
 			for _, e := range c.Bars {
-				above = math.Min(above, y(e.Hi))
+				if finite(e.Lo) && finite(e.Hi) {
+					above = math.Min(above, y(e.Hi))
+				}
 			}
 			fmt.Fprintf(&b, `<text class="value" x="%s" y="%s" text-anchor="middle">%s</text>`, f1(cx), f1(above-6), num(c.Value))
 		} else {
@@ -135,7 +158,16 @@ func barChart(id int, p Property, scenarios []string) string {
 // tail does not squash the body; what lies beyond is said in the title.
 func histogram(id int, d Distribution) string {
 	const w, h, top, bottom, left, right, maxBins = 640.0, 260.0, 20.0, 40.0, 64.0, 56.0, 40
-	if len(d.Values) == 0 {
+	// Only finite values with a probability can be drawn (the distributions of package dist are
+	// such, sorted).
+	var vals, probs []float64
+	for i, v := range d.Values {
+		if i < len(d.Probs) && finite(v) && d.Probs[i] > 0 && finite(d.Probs[i]) && (len(vals) == 0 || v > vals[len(vals)-1]) {
+			vals, probs = append(vals, v), append(probs, d.Probs[i])
+		}
+	}
+	d.Values, d.Probs = vals, probs
+	if len(d.Values) == 0 || !finite(d.Values[len(d.Values)-1]-d.Values[0]) {
 		return ""
 	}
 	lo, hi := d.Values[0], d.Values[len(d.Values)-1]
@@ -193,17 +225,20 @@ func histogram(id int, d Distribution) string {
 	if inRange <= maxBins {
 		xlo, xhi = lo-width, hi+width
 	}
-	x := func(v float64) float64 { return left + (w-left-right)*(v-xlo)/(xhi-xlo) }
+	x := func(v float64) float64 { return left + (v-xlo)/(xhi-xlo)*(w-left-right) }
 	var most float64
 	for _, m := range mass {
 		most = math.Max(most, m)
 	}
 	step := niceStep(most, 4)
 	pmax := math.Ceil(most/step) * step
-	y := func(p float64) float64 { return top + (h-top-bottom)*(1-p/pmax) }
+	if !(pmax > 0) {
+		pmax = 1
+	}
+	y := func(p float64) float64 { return top + (1-p/pmax)*(h-top-bottom) }
 	yc := func(p float64) float64 { return top + (h-top-bottom)*(1-p) }
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" id="dist-%d" class="dist" role="img" width="%s" height="%s" viewBox="0 0 %s %s" data-reward="%s" data-bins="%d">`,
+	fmt.Fprintf(&b, `<svg id="dist-%d" class="dist" role="img" width="%s" height="%s" viewBox="0 0 %s %s" data-reward="%s" data-bins="%d">`,
 		id, f1(w), f1(h), f1(w), f1(h), esc(d.Reward), len(edges))
 	title := fmt.Sprintf("Distribution of %s per call: histogram (left axis) and CDF (right axis)", d.Reward)
 	if beyond > 0 || d.Truncated > 0 {
@@ -215,7 +250,11 @@ func histogram(id int, d Distribution) string {
 	// The x axis: round ticks across the range.
 	xs := niceStep(xhi-xlo, 6)
 	fmt.Fprintf(&b, `<g class="axis x"><line x1="%s" y1="%s" x2="%s" y2="%s"/>`, f1(left), f1(h-bottom), f1(w-right), f1(h-bottom))
-	for v := math.Ceil(xlo/xs) * xs; v <= xhi; v += xs {
+	for i, first := 0.0, math.Ceil(xlo/xs); i <= maxTicks; i++ {
+		v := (first + i) * xs
+		if v > xhi {
+			break
+		}
 		fmt.Fprintf(&b, `<line x1="%s" y1="%s" x2="%s" y2="%s"/><text x="%s" y="%s" text-anchor="middle">%s</text>`,
 			f1(x(v)), f1(h-bottom), f1(x(v)), f1(h-bottom+4), f1(x(v)), f1(h-bottom+17), fmtG(v, 4))
 	}
@@ -247,7 +286,7 @@ func histogram(id int, d Distribution) string {
 	fmt.Fprintf(&path, " H%s", f1(x(xhi)))
 	fmt.Fprintf(&b, `<path class="cdf" d="%s"/>`, path.String())
 	for _, p := range d.Percentiles {
-		if p.Value < xlo || p.Value > xhi {
+		if !(p.Value >= xlo && p.Value <= xhi) { // NaN too
 			continue
 		}
 		fmt.Fprintf(&b, `<g class="percentile" data-name="%s" data-value="%s"><line x1="%s" y1="%s" x2="%s" y2="%s"/><text x="%s" y="%s">%s</text></g>`,
@@ -265,14 +304,24 @@ func rankingChart(r *Ranking, rows int) string {
 	h := top + rowH*float64(len(fs)) + 10
 	var most float64
 	for _, f := range fs {
-		most = math.Max(most, math.Max(f.Inclusive, f.Exclusive))
+		for _, v := range []float64{f.Inclusive, f.Exclusive} {
+			if finite(v) {
+				most = math.Max(most, v)
+			}
+		}
 	}
 	if most <= 0 {
 		most = 1
 	}
-	x := func(v float64) float64 { return left + (w-left-right)*math.Max(v, 0)/most }
+	// Bars start at zero; a value that is not finite gets none.
+	x := func(v float64) float64 {
+		if !finite(v) {
+			return left
+		}
+		return left + math.Max(v, 0)/most*(w-left-right)
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" id="ranking-chart" class="ranking" role="img" width="%s" height="%s" viewBox="0 0 %s %s">`,
+	fmt.Fprintf(&b, `<svg id="ranking-chart" class="ranking" role="img" width="%s" height="%s" viewBox="0 0 %s %s">`,
 		f1(w), f1(h), f1(w), f1(h))
 	fmt.Fprintf(&b, `<title>Expected %s per call: inclusive (light) and exclusive (dark)</title>`, esc(r.Reward))
 	fmt.Fprintf(&b, `<g class="legend"><rect class="inclusive" x="%s" y="6" width="12" height="12"/><text x="%s" y="16">inclusive</text><rect class="exclusive" x="%s" y="6" width="12" height="12"/><text x="%s" y="16">exclusive</text></g>`,

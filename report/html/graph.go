@@ -136,7 +136,7 @@ func layoutGraph(g *Graph) layout {
 func graphSVG(g *Graph) string {
 	l := layoutGraph(g)
 	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" id="graph" class="graph" role="img" width="%s" height="%s" viewBox="0 0 %s %s" data-states="%d" data-transitions="%d">`,
+	fmt.Fprintf(&b, `<svg id="graph" class="graph" role="img" width="%s" height="%s" viewBox="0 0 %s %s" data-states="%d" data-transitions="%d">`,
 		f1(l.width), f1(l.height), f1(l.width), f1(l.height), g.States, g.Transitions)
 	b.WriteString(`<title>The Markov model: one state per statement and decision, edges labelled with their probabilities</title>`)
 	b.WriteString(`<defs><marker id="arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse"><path d="M0,0L10,5L0,10z" class="arrowhead"/></marker></defs>`)
@@ -196,6 +196,10 @@ func graphSVG(g *Graph) string {
 		}
 		title += ": " + nd.Text + "\nexpected visits per call: " + num(nd.Visits)
 		fmt.Fprintf(&b, `<title>%s</title>`, esc(title))
+		if nd.Line > 0 && nd.Kind != "end" && nd.Kind != "panic" {
+			// A click on a statement shows its line in the heat map.
+			fmt.Fprintf(&b, `<a href="#L%d">`, nd.Line)
+		}
 		x0, y0 := c.x-nodeW/2, c.y-nodeH/2
 		switch nd.Kind {
 		case "decision":
@@ -211,7 +215,11 @@ func graphSVG(g *Graph) string {
 		if nd.Line > 0 {
 			label = fmt.Sprintf("%d: %s", nd.Line, nd.Text)
 		}
-		fmt.Fprintf(&b, `<text x="%s" y="%s">%s</text></g>`, f1(c.x), f1(c.y+4), esc(truncate(label, labelRunes)))
+		fmt.Fprintf(&b, `<text x="%s" y="%s">%s</text>`, f1(c.x), f1(c.y+4), esc(truncate(label, labelRunes)))
+		if nd.Line > 0 && nd.Kind != "end" && nd.Kind != "panic" {
+			b.WriteString(`</a>`)
+		}
+		b.WriteString(`</g>`)
 	}
 	b.WriteString(`</g></svg>`)
 	return b.String()
