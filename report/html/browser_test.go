@@ -86,7 +86,7 @@ const factsJS = `(() => {
 // no request but the file itself; the heat map has one row per source line of L1 (counted
 // from the source by go/parser, not by the report), the hottest line is drawn in the hottest
 // colour and no other line is; the graph has one node per state of the model; each property
-// has a bar per scenario. With -update the page's screenshot becomes docs/report.png.
+// has a bar per scenario; the ranking has a bar and a call-graph node per function. With -update the page's screenshot becomes docs/report.png.
 func TestBrowser(t *testing.T) {
 	bin := browser()
 	if bin == "" {
@@ -214,8 +214,8 @@ func TestBrowser(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rf.Ranking != len(rankingReport().Ranking.Funcs) {
-		t.Errorf("the ranking has %d bars, want one per function", rf.Ranking)
+	if n := len(rankingReport().Ranking.Funcs); rf.Ranking != n || rf.Nodes != n || rf.NodeBoxes != n {
+		t.Errorf("the ranking has %d bars and its call graph %d nodes (%d drawn), want one per function (%d)", rf.Ranking, rf.Nodes, rf.NodeBoxes, n)
 	}
 
 	mu.Lock()

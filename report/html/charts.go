@@ -285,12 +285,13 @@ func histogram(id int, d Distribution) string {
 	}
 	fmt.Fprintf(&path, " H%s", f1(x(xhi)))
 	fmt.Fprintf(&b, `<path class="cdf" d="%s"/>`, path.String())
-	for _, p := range d.Percentiles {
+	for i, p := range d.Percentiles {
 		if !(p.Value >= xlo && p.Value <= xhi) { // NaN too
 			continue
 		}
+		// Labels step down, so that close percentiles stay legible.
 		fmt.Fprintf(&b, `<g class="percentile" data-name="%s" data-value="%s"><line x1="%s" y1="%s" x2="%s" y2="%s"/><text x="%s" y="%s">%s</text></g>`,
-			p.Name, num(p.Value), f1(x(p.Value)), f1(top), f1(x(p.Value)), f1(h-bottom), f1(x(p.Value)+3), f1(top+10), esc(p.Name+" "+num(p.Value)))
+			esc(p.Name), num(p.Value), f1(x(p.Value)), f1(top), f1(x(p.Value)), f1(h-bottom), f1(x(p.Value)+3), f1(top+10+13*float64(i%4)), esc(p.Name+" "+num(p.Value)))
 	}
 	b.WriteString(`</svg>`)
 	return b.String()

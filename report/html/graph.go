@@ -149,9 +149,10 @@ func graphSVG(g *Graph) string {
 		switch {
 		case e.From == e.To:
 			class += " self"
-			x, y := from.x+nodeW/2, from.y
-			d = fmt.Sprintf("M%s,%s C%s,%s %s,%s %s,%s", f1(x), f1(y-8), f1(x+40), f1(y-30), f1(x+40), f1(y+30), f1(x), f1(y+8))
-			lab = point{x + 34, y}
+			// On the top edge, right: the space between layers is free, beside a node may not be.
+			x, y := from.x+nodeW/2, from.y-nodeH/2
+			d = fmt.Sprintf("M%s,%s C%s,%s %s,%s %s,%s", f1(x-36), f1(y), f1(x-40), f1(y-26), f1(x), f1(y-26), f1(x-12), f1(y))
+			lab = point{x - 4, y - 18}
 		case l.back[k]:
 			class += " back"
 			span := (from.y - to.y) / (nodeH + gapY)
@@ -179,6 +180,10 @@ func graphSVG(g *Graph) string {
 		if e.Exact != "" {
 			title += " (" + e.Exact + ")"
 		}
+		if e.Label != "" {
+			p = e.Label
+			title = fmt.Sprintf("%s → %s: %s calls per invocation", g.Nodes[e.From].Text, g.Nodes[e.To].Text, num(e.P))
+		}
 		fmt.Fprintf(&b, `<g class="%s" data-from="%d" data-to="%d" data-p="%s"><title>%s</title><path d="%s" marker-end="url(#arrow)"/><text x="%s" y="%s" class="p">%s</text></g>`,
 			class, e.From, e.To, num(e.P), esc(title), d, f1(lab.x+4), f1(lab.y+4), esc(p))
 	}
@@ -195,6 +200,9 @@ func graphSVG(g *Graph) string {
 			title += fmt.Sprintf(", line %d", nd.Line)
 		}
 		title += ": " + nd.Text + "\nexpected visits per call: " + num(nd.Visits)
+		if nd.Title != "" {
+			title = nd.Title
+		}
 		fmt.Fprintf(&b, `<title>%s</title>`, esc(title))
 		if nd.Line > 0 && nd.Kind != "end" && nd.Kind != "panic" {
 			// A click on a statement shows its line in the heat map.

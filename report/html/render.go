@@ -9,7 +9,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
+	"strings"
 )
 
 //go:embed page.tmpl
@@ -29,7 +31,18 @@ var page = template.Must(template.New("page").Funcs(template.FuncMap{
 	"hist":    func(i int, d Distribution) template.HTML { return template.HTML(histogram(i, d)) },
 	"ranking": func(r *Ranking) template.HTML { return template.HTML(rankingChart(r, rankingRows)) },
 	"num":     num,
-	"pct":     func(v float64) string { return strconv.FormatFloat(100*v, 'f', 1, 64) + "%" },
+	"barLegend": func(p Property) string {
+		var seen []string
+		for _, c := range p.Cells {
+			for _, e := range c.Bars {
+				if !slices.Contains(seen, e.Label) {
+					seen = append(seen, e.Label)
+				}
+			}
+		}
+		return strings.Join(seen, "; ")
+	},
+	"pct": func(v float64) string { return strconv.FormatFloat(100*v, 'f', 1, 64) + "%" },
 	"levels": func() []int {
 		out := make([]int, Levels+1)
 		for i := range out {

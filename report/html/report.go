@@ -18,6 +18,7 @@ package html
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -143,6 +144,8 @@ type Node struct {
 	Visits   float64
 	// Level is the heat level of the state's share of the first heat map's reward.
 	Level int
+	// Title, when set, is the tooltip instead of the state's line, text and visits.
+	Title string
 }
 
 // Edge is one transition.
@@ -151,6 +154,8 @@ type Edge struct {
 	P        float64
 	// Exact is the exact probability where known ("9/10").
 	Exact string
+	// Label, when set, is shown instead of the probability (a call graph's calls per invocation).
+	Label string
 }
 
 // Ranking is the ranking of every invoked function of some packages.
@@ -160,6 +165,9 @@ type Ranking struct {
 	Reward   string
 	Funcs    []calls.Row
 	Dynamic  []string
+	// Calls is the call graph among the ranked functions: a node per function, coloured by its
+	// inclusive reward, an edge per caller and callee with the calls per invocation.
+	Calls *Graph
 }
 
 // Analysis is what Build reads: the results of augur analyze for one function.
@@ -235,8 +243,56 @@ func Build(a Analysis) (*Report, error) {
 
 // BuildRanking turns the ranking of packages (augur analyze PKGS) into a report.
 func BuildRanking(packages, profile, reward string, rows []calls.Row, dynamic []string) *Report {
-	return &Report{Title: "augur: " + packages, Ranking: &Ranking{Packages: packages, Profile: profile, Reward: reward, Funcs: rows, Dynamic: dynamic}}
+	return &Report{Title: "augur: " + packages, Ranking: &Ranking{Packages: packages, Profile: profile, Reward: reward, Funcs: rows, Dynamic: dynamic,
+		Calls: callGraph(rows)}}
 }
+
+// callGraph draws the calls among the ranked functions; the roots (called by none of them) are
+// its initial nodes.
+func callGraph(rows []calls.Row) *Graph {
+	g := &Graph{States: len(rows)}
+	if len(rows) > MaxGraphStates {
+		g.Omitted = fmt.Sprintf("%d functions: call graphs of more than %d are not drawn.", len(rows), MaxGraphStates)
+		return g
+	}
+	index := map[string]int{}
+	var most float64
+	for i, r := range rows {
+		index[r.Func] = i
+		if finiteValue(r.Inclusive) {
+			most = math.Max(most, r.Inclusive)
+		}
+	}
+	called := make([]bool, len(rows))
+	for i, r := range rows {
+		callees := slices.Sorted(maps.Keys(r.Calls))
+		for _, c := range callees {
+			j, ok := index[c]
+			if !ok || r.Calls[c] <= 0 {
+				continue
+			}
+			if j != i {
+				called[j] = true
+			}
+			g.Edges = append(g.Edges, Edge{From: i, To: j, P: r.Calls[c], Label: "×" + fmtG(r.Calls[c], 3)})
+		}
+		lv := 0
+		if finiteValue(r.Inclusive) {
+			lv = level(r.Inclusive, most)
+		}
+		g.Nodes = append(g.Nodes, Node{State: i, Kind: "function", Text: shortFunc(r.Func), Level: lv,
+			Title: fmt.Sprintf("%s\n%d calls; per call: inclusive %s, exclusive %s", r.Func, r.Invocations, num(r.Inclusive), num(r.Exclusive))})
+	}
+	g.Transitions = len(g.Edges)
+	for i := range rows {
+		if !called[i] {
+			g.Init = append(g.Init, i)
+		}
+	}
+	return g
+}
+
+func finiteValue(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // sourceLines reads the function's lines, from its func keyword to its closing brace.
 func sourceLines(fn *frontend.Func) ([]string, error) {
