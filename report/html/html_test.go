@@ -3,6 +3,7 @@ package html
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/augur-perf/augur/analyze/calls"
 	"github.com/augur-perf/augur/analyze/predict"
+	"github.com/augur-perf/augur/analyze/synth"
 	"github.com/augur-perf/augur/markov/checker"
 )
 
@@ -184,5 +186,62 @@ func BenchmarkWrite(b *testing.B) {
 		if err := Write(&out, r); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// With --compact a state stands for several statements: the graph has the model's states, each
+// with all its statements' text, and the heat map still one row per source line.
+func TestCompactGraph(t *testing.T) {
+	_, fn, err := predict.LoadFunc("../..", "github.com/augur-perf/augur/examples/distance.L1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := predict.ReadProfile("../../examples/distance/usage.json", fn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	base, err := predict.Baseline(fn, p, "usage.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := base.Predict(fn, predict.Options{Synth: synth.Options{Compact: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Build(Analysis{Func: fn, Outcomes: []*predict.Outcome{o}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := r.Function.Graph
+	if n := o.Synth.Model.N; g.States != n || len(g.Nodes) != n || n >= len(fn.CFG.Nodes) {
+		t.Fatalf("%d states, %d nodes: want the compact model's %d (fewer than the %d CFG nodes)", g.States, len(g.Nodes), n, len(fn.CFG.Nodes))
+	}
+	merged := false
+	for _, nd := range g.Nodes {
+		merged = merged || strings.Contains(nd.Text, "d := 0; i := 0")
+	}
+	if !merged {
+		t.Errorf("no state shows the merged statements d := 0; i := 0: %+v", g.Nodes)
+	}
+	if rows := len(r.Function.Heat[0].Lines); rows != 11 {
+		t.Errorf("%d heat-map rows, want L1's 11 lines", rows)
+	}
+}
+
+// A model or a call graph too large to read is not drawn, and the page says so.
+func TestLargeGraphOmitted(t *testing.T) {
+	var rows []calls.Row
+	for i := range MaxGraphStates + 1 {
+		rows = append(rows, calls.Row{Func: fmt.Sprintf("p.F%d", i), Inclusive: 1})
+	}
+	page := string(render(t, BuildRanking("./p", "p.json", "cost", rows, nil)))
+	if !strings.Contains(page, `id="graph-omitted"`) || strings.Contains(page, `id="graph"`) {
+		t.Error("a call graph of more than MaxGraphStates functions is drawn, or not said to be omitted")
+	}
+	if n := strings.Count(page, `<tr data-function=`); n != len(rows) {
+		t.Errorf("the table has %d functions, want all %d", n, len(rows))
+	}
+	if n := strings.Count(page, `<g class="func"`); n != rankingRows {
+		t.Errorf("the chart has %d bars, want the top %d", n, rankingRows)
 	}
 }

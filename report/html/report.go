@@ -236,7 +236,11 @@ func Build(a Analysis) (*Report, error) {
 		f.Distributions = append(f.Distributions, dd)
 	}
 	for _, w := range base.Synth.Warnings {
-		f.Notes = append(f.Notes, fmt.Sprint(w))
+		note := w.Msg
+		if w.Pos.IsValid() {
+			note = fmt.Sprintf("%s:%d:%d: %s", relative(a.Root, w.Pos.Filename), w.Pos.Line, w.Pos.Column, w.Msg)
+		}
+		f.Notes = append(f.Notes, note)
 	}
 	return &Report{Title: "augur: " + fn.Name, Function: f}, nil
 }
