@@ -36,7 +36,8 @@ alone on the line above it), and checks R{"name"}=? [ F "end" ] for every reward
 any --prop. Prints the expected reward per invocation and the hot spots: each line's expected
 executions and expected reward per invocation.
 
-FUNC is import/path.Func, import/path.(*T).Method or import/path.T.Method, loaded from the module
+FUNC is import/path.Func, import/path.(*T).Method, import/path.T.Method or a function literal,
+import/path.Func.func1 (nested: .func1.2, as Go names closures), loaded from the module
 in the current directory (or --dir). The usage profile is measured by 'augur profile' (or given,
 as PROPER's counts, in format augur-usage/1), or measured on the spot: a go test or go run
 WORKLOAD after "--" is run on an instrumented copy of FUNC first (its output goes to stderr).
@@ -63,6 +64,12 @@ What-if, without running the code again:
   --profile other.json             another usage profile, with every --rewards and --set
                                    (give --profile twice, or with a WORKLOAD, with --compare)
   --compare                        print the baseline and each scenario side by side
+
+For inputs never run (Beagle): with the laws of FUNC's loops from 'augur fit' and a measured
+profile for its other decisions, --fit FIT --inputs 'n~lognormal(8,1.2)' (or --at n=1e6)
+predicts each reward's expectation over the input distribution: every loop's probability is set
+so that the model iterates as its law says (exact for finite distributions, Monte Carlo with its
+standard error otherwise, --samples); --compare adds the measured profile's own prediction.
 
 Hot spots are sorted by their share of a reward (measured time, else "time", else the first;
 --by another), the top 20 unless
@@ -116,6 +123,9 @@ type analyzeFlags struct {
 func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	if isPackageArgs(args) {
 		return runAnalyzePkgs(args, stdout, stderr)
+	}
+	if hasFitFlag(args) {
+		return runAnalyzeFit(args, stdout, stderr)
 	}
 	c := commandNamed("analyze")
 	fs := c.flags(stderr)

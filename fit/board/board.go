@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
 
 	"github.com/augur-perf/augur/fit/pmnf"
 	"github.com/augur-perf/augur/fit/trace"
@@ -105,18 +106,57 @@ func (a PMNF) Propose(round int, s []pmnf.Sample, params []string) (pmnf.Candida
 	return fit.Best, nil
 }
 
-// DefaultAnalysers are the analysers Run uses when given none.
-func DefaultAnalysers() []Analyser { return []Analyser{Mean{}, Linear{}, PMNF{Max: 2}} }
+// Logistic is logistic regression, for probabilities (CIPM's analyser of branch probabilities).
+type Logistic struct{}
 
-// New starts a board for a trace's header and number of samples.
+func (Logistic) Name() string { return "logistic" }
+func (Logistic) Propose(_ int, s []pmnf.Sample, params []string) (pmnf.Candidate, error) {
+	return pmnf.FitLogistic(s, params, pmnf.Options{})
+}
+
+// DefaultAnalysers are the analysers Run uses when given none.
+func DefaultAnalysers() []Analyser { return []Analyser{Mean{}, Linear{}, PMNF{Max: 2}, Logistic{}} }
+
+// New starts a board for a trace's header and number of samples; besides the trace's quantities
+// it fits each if's probability of true (see Samples).
 func New(h trace.Header, samples int) *State {
-	return &State{Format: StateFormat, Function: h.Function, Params: h.Params, Quantities: h.Quantities, Samples: samples,
+	qs := append([]string(nil), h.Quantities...)
+	for _, b := range branches(h) {
+		qs = append(qs, b.name)
+	}
+	return &State{Format: StateFormat, Function: h.Function, Params: h.Params, Quantities: qs, Samples: samples,
 		Proposals: []Proposal{}, Judgements: []Judgement{}, History: []string{}}
 }
 
-// Samples turns records into per-quantity samples.
+// branch is an if whose outcomes the trace counts: quantities true and false, and the name of
+// its probability of true, branch@FILE:LINE:p.
+type branch struct {
+	name        string
+	true, false int
+}
+
+func branches(h trace.Header) []branch {
+	index := map[string]int{}
+	for i, q := range h.Quantities {
+		index[q] = i
+	}
+	var out []branch
+	for i, q := range h.Quantities {
+		if base, ok := strings.CutSuffix(q, ":true"); ok && strings.HasPrefix(q, "branch@") {
+			if f, ok := index[base+":false"]; ok {
+				out = append(out, branch{name: base + ":p", true: i, false: f})
+			}
+		}
+	}
+	return out
+}
+
+// Samples turns records into per-quantity samples. An if's probability of true,
+// branch@FILE:LINE:p, has one sample per invocation that evaluated it: the share of its
+// evaluations that were true.
 func Samples(h trace.Header, recs []trace.Record) map[string][]pmnf.Sample {
 	out := map[string][]pmnf.Sample{}
+	bs := branches(h)
 	for _, r := range recs {
 		at := map[string]float64{}
 		for i, p := range h.Params {
@@ -124,6 +164,11 @@ func Samples(h trace.Header, recs []trace.Record) map[string][]pmnf.Sample {
 		}
 		for i, q := range h.Quantities {
 			out[q] = append(out[q], pmnf.Sample{At: at, Y: r.Q[i]})
+		}
+		for _, b := range bs {
+			if n := r.Q[b.true] + r.Q[b.false]; n > 0 {
+				out[b.name] = append(out[b.name], pmnf.Sample{At: at, Y: r.Q[b.true] / n})
+			}
 		}
 	}
 	return out

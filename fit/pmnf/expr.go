@@ -27,10 +27,15 @@ type Term struct {
 	Factors []Factor `json:"factors,omitempty"`
 }
 
-// Expr is Σ Terms.
+// Expr is Σ Terms, or with Link "logistic" the probability 1/(1 + e^−ΣTerms) (logistic
+// regression's law of a branch probability).
 type Expr struct {
 	Terms []Term `json:"terms"`
+	Link  string `json:"link,omitempty"`
 }
+
+// Logistic is the link of a logistic law.
+const Logistic = "logistic"
 
 // Value evaluates the factor at x; log2 of x ≤ 0 is undefined and gives NaN (as 0 to a negative
 // power gives +Inf): hypotheses that meet one are not fitted.
@@ -67,6 +72,9 @@ func (e Expr) Value(at map[string]float64) float64 {
 	for _, t := range e.Terms {
 		v += t.Value(at)
 	}
+	if e.Link == Logistic {
+		return 1 / (1 + math.Exp(-v))
+	}
 	return v
 }
 
@@ -97,14 +105,22 @@ func (e Expr) Form() string {
 		parts = append(parts, factorsString(t.Factors))
 	}
 	sort.Strings(parts)
-	if len(parts) == 0 {
-		return "c"
+	form := "c"
+	if len(parts) > 0 {
+		form = strings.Join(parts, " + ") + " + c"
 	}
-	return strings.Join(parts, " + ") + " + c"
+	if e.Link == Logistic {
+		return "logistic(" + form + ")"
+	}
+	return form
 }
 
-// String writes the expression as "0.5·n·log2(n) + 3", terms in the order they are kept.
+// String writes the expression as "0.5·n·log2(n) + 3", terms in the order they are kept; a
+// logistic law as "logistic(2 - 0.5·n)".
 func (e Expr) String() string {
+	if e.Link == Logistic {
+		return "logistic(" + Expr{Terms: e.Terms}.String() + ")"
+	}
 	if len(e.Terms) == 0 {
 		return "0"
 	}
@@ -163,8 +179,11 @@ func factorsString(fs []Factor) string {
 	return strings.Join(parts, "·")
 }
 
-// Validate checks that coefficients are finite and factors name parameters.
+// Validate checks that coefficients are finite, factors name parameters and the link is known.
 func (e Expr) Validate() error {
+	if e.Link != "" && e.Link != Logistic {
+		return fmt.Errorf("link %q: want none or %q", e.Link, Logistic)
+	}
 	for k, t := range e.Terms {
 		if math.IsNaN(t.Coef) || math.IsInf(t.Coef, 0) {
 			return fmt.Errorf("term %d: coefficient %v is not finite", k+1, t.Coef)
@@ -185,11 +204,12 @@ func (e Expr) Validate() error {
 func (e *Expr) UnmarshalJSON(data []byte) error {
 	var raw struct {
 		Terms []Term `json:"terms"`
+		Link  string `json:"link"`
 	}
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return err
 	}
-	x := Expr{Terms: raw.Terms}
+	x := Expr{Terms: raw.Terms, Link: raw.Link}
 	if err := x.Validate(); err != nil {
 		return err
 	}

@@ -19,7 +19,7 @@ var allowed = map[string][]string{
 	"source":   {},
 	"markov":   {},
 	"probe":    {"source"},
-	"analyze":  {"source", "probe", "markov"},
+	"analyze":  {"source", "probe", "markov", "fit"},
 	"options":  {"source"},
 	"fit":      {"source", "probe", "markov"},
 	"field":    {"source", "probe"},
