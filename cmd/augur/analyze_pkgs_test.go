@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -14,9 +16,13 @@ func TestAnalyzePackages(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs an instrumented workload")
 	}
-	code, out, errs := runCLI(t, "analyze", "./rec", "--dir", "analyze/calls/testdata", "--json", "--", "go", "test", "./rec")
+	page := filepath.Join(t.TempDir(), "rank.html")
+	code, out, errs := runCLI(t, "analyze", "./rec", "--dir", "analyze/calls/testdata", "--json", "--html", page, "--", "go", "test", "./rec")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	if html, err := os.ReadFile(page); err != nil || !strings.Contains(string(html), `data-function="example.com/rec.Top"`) {
+		t.Errorf("--html: the ranking report has no bar for Top (%v)", err)
 	}
 	var got struct {
 		Reward string `json:"reward"`

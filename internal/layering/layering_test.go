@@ -24,6 +24,7 @@ var allowed = map[string][]string{
 	"fit":      {"source", "probe", "markov"},
 	"field":    {"source", "probe"},
 	"internal": {"markov"},
+	"report":   {"source", "probe", "analyze", "markov", "options", "field", "fit"},
 }
 
 func group(path string) string {
