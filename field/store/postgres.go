@@ -22,7 +22,7 @@ CREATE TABLE IF NOT EXISTS field_tokens (
 CREATE TABLE IF NOT EXISTS field_packages (
 	site TEXT NOT NULL, release TEXT NOT NULL, seq BIGINT NOT NULL,
 	variant INTEGER NOT NULL, uptime DOUBLE PRECISION NOT NULL, rate DOUBLE PRECISION NOT NULL,
-	counts TEXT NOT NULL, PRIMARY KEY (site, release, seq));
+	counts BYTEA NOT NULL, PRIMARY KEY (site, release, seq));
 `
 
 // schemaLock is the advisory lock under which collectors starting together create the schema
@@ -140,14 +140,10 @@ func (s *Postgres) Commit(ctx context.Context, pkgs []*wire.Package) ([]bool, er
 		return nil, err
 	}
 	order := make([]int, len(pkgs))
-	texts := make([]string, len(pkgs))
+	blobs := make([][]byte, len(pkgs))
 	for i, p := range pkgs {
 		order[i] = i
-		t, err := encodeCounts(p.Counts)
-		if err != nil {
-			return nil, err
-		}
-		texts[i] = t
+		blobs[i] = encodeCounts(p.Counts)
 	}
 	sort.SliceStable(order, func(a, b int) bool {
 		p, q := pkgs[order[a]], pkgs[order[b]]
@@ -167,7 +163,7 @@ func (s *Postgres) Commit(ctx context.Context, pkgs []*wire.Package) ([]bool, er
 				p := pkgs[i]
 				b.Queue(`INSERT INTO field_packages (site, release, seq, variant, uptime, rate, counts)
 					VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
-					p.Site, p.Release, int64(p.Seq), p.Variant, p.Uptime, p.Rate, texts[i])
+					p.Site, p.Release, int64(p.Seq), p.Variant, p.Uptime, p.Rate, blobs[i])
 			}
 			res := tx.SendBatch(ctx, &b)
 			for _, i := range order {
@@ -200,7 +196,7 @@ func (s *Postgres) Scan(ctx context.Context, release string, fn func(*Record) er
 	for rows.Next() {
 		r := Record{Release: release}
 		var seq int64
-		var counts string
+		var counts []byte
 		if err := rows.Scan(&r.Site, &seq, &r.Variant, &r.Uptime, &r.Rate, &counts); err != nil {
 			return err
 		}
