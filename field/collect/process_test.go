@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -48,6 +49,14 @@ func child() error {
 		return err
 	}
 	defer st.Close()
+	if path := os.Getenv("AUGUR_COLLECT_CPUPROFILE"); path != "" {
+		f, err := os.Create(path)
+		if err != nil {
+			return err
+		}
+		pprof.StartCPUProfile(f)
+		defer pprof.StopCPUProfile()
+	}
 	var o Options
 	if pg != "" {
 		o.Committers = 4
@@ -229,8 +238,8 @@ func TestKillNine(t *testing.T) {
 // benchCollect sends b.N packages from 256 clients to the collectors at addrs (round robin) and
 // reports packages acknowledged per second, client-side p50 and p99 latency, and the peak
 // resident set of the largest collector.
-func benchCollect(b *testing.B, tok string, cols []*collector) {
-	m := testManifest("r1", 1000, 12, 100)
+func benchCollect(b *testing.B, tok string, cols []*collector, bound int) {
+	m := testManifest("r1", 1000, 12, bound)
 	const clients = 256
 	bodies := make([][]byte, b.N)
 	for i := range bodies {
@@ -279,20 +288,38 @@ func benchCollect(b *testing.B, tok string, cols []*collector) {
 	}
 	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
 	var rss int64
+	var batches, batched float64
 	for _, c := range cols {
 		rss = max(rss, c.peakRSS())
+		resp, err := http.Get("http://" + c.addr + "/metrics")
+		if err != nil {
+			b.Fatal(err)
+		}
+		text, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		for _, line := range strings.Split(string(text), "\n") {
+			if v, ok := strings.CutPrefix(line, "augur_field_commit_batch_packages_count "); ok {
+				n, _ := strconv.ParseFloat(v, 64)
+				batches += n
+			}
+			if v, ok := strings.CutPrefix(line, "augur_field_commit_batch_packages_sum "); ok {
+				n, _ := strconv.ParseFloat(v, 64)
+				batched += n
+			}
+		}
 	}
 	if len(all) > 0 {
 		b.ReportMetric(float64(next.Load())/elapsed.Seconds(), "pkgs/s")
 		b.ReportMetric(float64(all[len(all)/2].Microseconds())/1000, "p50-ms")
 		b.ReportMetric(float64(all[len(all)*99/100].Microseconds())/1000, "p99-ms")
 		b.ReportMetric(float64(rss)/(1<<20), "peak-RSS-MB")
+		b.ReportMetric(batched/max(batches, 1), "pkgs/commit")
 	}
 }
 
-func benchSetup(b *testing.B, st store.Store) string {
+func benchSetup(b *testing.B, st store.Store, bound int) string {
 	ctx := context.Background()
-	if err := st.AddRelease(ctx, testManifest("r1", 1000, 12, 100)); err != nil {
+	if err := st.AddRelease(ctx, testManifest("r1", 1000, 12, bound)); err != nil {
 		b.Fatal(err)
 	}
 	id, tok, hash, err := store.NewToken()
@@ -305,30 +332,46 @@ func benchSetup(b *testing.B, st store.Store) string {
 	return tok
 }
 
+// benchBounds are the probes per variant of the benchmarks' releases: each package counts every
+// probe of its variant, so they are also the counts per package (about 16 bytes of JSON each).
+var benchBounds = []int{10, 100}
+
 // BenchmarkCollectSQLite: one collector process, SQLite, loopback. Bounded by -benchtime
 // (for example -benchtime=50000x).
 func BenchmarkCollectSQLite(b *testing.B) {
+	for _, bound := range benchBounds {
+		b.Run(fmt.Sprintf("counts=%d", bound), func(b *testing.B) { benchSQLite(b, bound) })
+	}
+}
+
+func benchSQLite(b *testing.B, bound int) {
 	db := filepath.Join(b.TempDir(), "f.sqlite")
 	st, err := store.OpenSQLite(context.Background(), db)
 	if err != nil {
 		b.Fatal(err)
 	}
-	tok := benchSetup(b, st)
+	tok := benchSetup(b, st, bound)
 	st.Close()
 	col := startCollector(b, db, "", "127.0.0.1:0")
 	defer col.stop()
-	benchCollect(b, tok, []*collector{col})
+	benchCollect(b, tok, []*collector{col}, bound)
 }
 
 // BenchmarkCollectPostgres: two collector processes in front of one PostgreSQL server (a
 // throw-away cluster with its default durability), loopback.
 func BenchmarkCollectPostgres(b *testing.B) {
+	for _, bound := range benchBounds {
+		b.Run(fmt.Sprintf("counts=%d", bound), func(b *testing.B) { benchPostgres(b, bound) })
+	}
+}
+
+func benchPostgres(b *testing.B, bound int) {
 	srv := pgtest.Start(b)
 	st, err := store.OpenPostgres(context.Background(), srv.DSN)
 	if err != nil {
 		b.Fatal(err)
 	}
-	tok := benchSetup(b, st)
+	tok := benchSetup(b, st, bound)
 	st.Close()
 	cols := []*collector{startCollector(b, "", srv.DSN, "127.0.0.1:0"), startCollector(b, "", srv.DSN, "127.0.0.1:0")}
 	defer func() {
@@ -336,5 +379,5 @@ func BenchmarkCollectPostgres(b *testing.B) {
 			c.stop()
 		}
 	}()
-	benchCollect(b, tok, cols)
+	benchCollect(b, tok, cols, bound)
 }

@@ -26,7 +26,8 @@ type ProfileNotes struct {
 // Profile turns the estimates into an augur-profile/1 usage profile of the functions fns (the
 // release's packages, loaded as the manifest's units were planned on). Each node's count and
 // each decision's outcome counts are the estimates, rounded to integers; a function's
-// invocations are its entry node's count less what its back edges bring back to the entry. When
+// invocations are its entry node's count less what its back edges bring back to the entry, and
+// all of them end at the End exit (panics are not counted in the field). When
 // base is not nil, decisions and nodes without field data, and functions without an invocation
 // estimate, are filled from it (see ProfileNotes.Filled); otherwise they stay empty and are
 // listed.
@@ -101,6 +102,8 @@ func (e *Estimates) Profile(fns []*frontend.Func, base *profile.Profile) (*profi
 			continue
 		}
 		f.Invocations = inv
+		// The field does not see panics: every invocation is taken to return normally.
+		f.Nodes[g.End].Count = inv
 		if base != nil {
 			notes.Filled = append(notes.Filled, fill(fn, f, known, base.Funcs[fn.Name], hash)...)
 		}
