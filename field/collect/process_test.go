@@ -149,19 +149,55 @@ func TestKillNine(t *testing.T) {
 	db := filepath.Join(t.TempDir(), "f.sqlite")
 	st, tok, _ := setup(t, db)
 	st.Close()
-	m := testManifest("r1", 20, 4, 6)
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	killNine(t, tok, db, "", 1)
+}
+
+// TestKillNinePostgres does the same with two collectors in front of one PostgreSQL server,
+// killing one or the other; clients alternate between them, so a retry often reaches the other
+// collector.
+func TestKillNinePostgres(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts and kills collector processes 20 times")
+	}
+	srv := pgtest.Start(t)
+	st, err := store.OpenPostgres(context.Background(), srv.DSN)
 	if err != nil {
 		t.Fatal(err)
 	}
-	addr := ln.Addr().String()
-	ln.Close()
+	ctx := context.Background()
+	if err := st.AddRelease(ctx, testManifest("r1", 20, 4, 6)); err != nil {
+		t.Fatal(err)
+	}
+	id, tok, hash, err := store.NewToken()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.AddToken(ctx, id, "r1", hash); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	killNine(t, tok, "", srv.DSN, 2)
+}
+
+func killNine(t *testing.T, tok, db, pg string, collectors int) {
+	m := testManifest("r1", 20, 4, 6)
+	addrs := make([]string, collectors)
+	cur := make([]*collector, collectors)
+	for i := range addrs {
+		ln, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		addrs[i] = ln.Addr().String()
+		ln.Close()
+		cur[i] = startCollector(t, db, pg, addrs[i])
+	}
 
 	const clients, perClient, kills = 8, 300, 20
 	var mu sync.Mutex
-	cur := startCollector(t, db, "", addr)
 	acked := map[string]uint64{} // site/seq → the count sent
 	var done atomic.Int32
+	var failed atomic.Int64 // attempts a kill cut off (connection refused or reset)
 	var wg sync.WaitGroup
 	deadline := time.Now().Add(120 * time.Second)
 	for c := 0; c < clients; c++ {
@@ -171,6 +207,7 @@ func TestKillNine(t *testing.T) {
 			defer done.Add(1)
 			client := &http.Client{Timeout: 2 * time.Second}
 			site := fmt.Sprintf("site%d", c)
+			try := c
 			for seq := uint64(1); seq <= perClient; seq++ {
 				n := seq*10 + uint64(c)
 				body := encode(t, testPackage(m, c%4+1, site, seq, n))
@@ -179,13 +216,17 @@ func TestKillNine(t *testing.T) {
 						t.Errorf("%s: seq %d not acknowledged before the deadline", site, seq)
 						return
 					}
-					code, err := send(client, addr, tok, body)
+					try++
+					code, err := send(client, addrs[try%collectors], tok, body)
 					if err == nil && code == 200 {
 						break
 					}
 					if err == nil && code != 503 && code != 429 {
 						t.Errorf("%s seq %d: status %d", site, seq, code)
 						return
+					}
+					if err != nil {
+						failed.Add(1)
 					}
 					time.Sleep(time.Duration(2+rand.IntN(10)) * time.Millisecond)
 				}
@@ -198,16 +239,19 @@ func TestKillNine(t *testing.T) {
 	killed := 0
 	for killed < kills && done.Load() < clients {
 		time.Sleep(time.Duration(20+rand.IntN(100)) * time.Millisecond)
-		cur.kill()
+		i := rand.IntN(collectors)
+		cur[i].kill()
 		killed++
-		cur = startCollector(t, db, "", addr)
+		cur[i] = startCollector(t, db, pg, addrs[i])
 	}
 	wg.Wait()
-	cur.stop()
+	for _, c := range cur {
+		c.stop()
+	}
 	if killed < kills {
 		t.Errorf("the clients finished after %d kills; want %d (send more packages)", killed, kills)
 	}
-	st, err = store.OpenSQLite(context.Background(), db)
+	st, err := store.Open(context.Background(), db, pg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -232,7 +276,10 @@ func TestKillNine(t *testing.T) {
 	if len(acked) != clients*perClient || len(stored) != len(acked) {
 		t.Errorf("%d acknowledged, %d stored; want %d each", len(acked), len(stored), clients*perClient)
 	}
-	t.Logf("%d kills; %d packages acknowledged, each stored once", killed, len(acked))
+	if failed.Load() == 0 {
+		t.Error("no request failed: the kills did not interrupt the load")
+	}
+	t.Logf("%d kills of %d collectors cut off %d requests; %d packages acknowledged, each stored once", killed, collectors, failed.Load(), len(acked))
 }
 
 // benchCollect sends b.N packages from 256 clients to the collectors at addrs (round robin) and
