@@ -109,6 +109,19 @@ func (c *collector) stop() {
 	c.cmd.Wait()
 }
 
+// cpu is the CPU time the collector process has used so far (user and system).
+func (c *collector) cpu() time.Duration {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", c.cmd.Process.Pid))
+	if err != nil {
+		return 0
+	}
+	// The fields after the command name (which may hold spaces) start at state, field 3.
+	f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	return time.Duration(utime+stime) * 10 * time.Millisecond // USER_HZ is 100 on Linux
+}
+
 // peakRSS is the collector process's peak resident set, in bytes.
 func (c *collector) peakRSS() int64 {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", c.cmd.Process.Pid))
@@ -296,6 +309,10 @@ func benchCollect(b *testing.B, tok string, cols []*collector, bound int) {
 	lat := make([][]time.Duration, clients)
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	var cpu0 time.Duration
+	for _, c := range cols {
+		cpu0 += c.cpu()
+	}
 	b.ResetTimer()
 	start := time.Now()
 	for c := 0; c < clients; c++ {
@@ -336,7 +353,9 @@ func benchCollect(b *testing.B, tok string, cols []*collector, bound int) {
 	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
 	var rss int64
 	var batches, batched float64
+	cpu := -cpu0
 	for _, c := range cols {
+		cpu += c.cpu()
 		rss = max(rss, c.peakRSS())
 		resp, err := http.Get("http://" + c.addr + "/metrics")
 		if err != nil {
@@ -361,6 +380,9 @@ func benchCollect(b *testing.B, tok string, cols []*collector, bound int) {
 		b.ReportMetric(float64(all[len(all)*99/100].Microseconds())/1000, "p99-ms")
 		b.ReportMetric(float64(rss)/(1<<20), "peak-RSS-MB")
 		b.ReportMetric(batched/max(batches, 1), "pkgs/commit")
+		// The collectors' CPU time per package bounds what they can take on an idle machine
+		// (cores / this), whatever else competed for the processors during the run.
+		b.ReportMetric(float64(cpu.Microseconds())/float64(len(all)), "collector-CPU-µs/pkg")
 	}
 }
 
