@@ -17,7 +17,7 @@ func init() {
 	register(&command{
 		name:    "field",
 		summary: "plan probes for deployed variants and replay plans on field traces (Diep, Elbaum, Cohen)",
-		usage:   "plan PKGS... --variants N --probes B [--strategy p|r|rb|grb] [--seed S] [--profile inhouse.json] [--previous old.json] -o release.json\n       augur field simulate --traces DIR [--strategies p,r,rb,grb] [--bounds 10,25,50,100] [--variants 6,12,18] [--repeat 20] [--profile inhouse.json]",
+		usage:   "plan PKGS... --variants N --probes B [--strategy p|r|rb|grb] [--seed S] [--profile inhouse.json] [--previous old.json] -o release.json\n       augur field simulate --traces DIR [--strategies p,r,rb,grb] [--bounds 10,25,50,100] [--variants 6,12,18] [--repeat 20] [--profile inhouse.json]\n       augur field release add release.json [--db field.sqlite | --postgres DSN]\n       augur field token --release R | --revoke ID | --list [--db field.sqlite | --postgres DSN]\n       augur field serve [--db field.sqlite | --postgres DSN] [--addr :8417] [--tls-cert C --tls-key K]\n       augur field report --release release.json [--db field.sqlite | --postgres DSN] [--json out.json]\n       augur field profile --release release.json [--db field.sqlite | --postgres DSN] -o field.json [--base inhouse.json] [PKGS...]",
 		help: `Profiling deployed software under an overhead bound: each deployed variant of a release carries
 at most B probes, spread over many variants so that together they see what full
 instrumentation would (Diep, Elbaum and Cohen, "Profiling Deployed Software: Strategic Probe
@@ -40,18 +40,35 @@ reconstructed (relative to full instrumentation), the share of the true top 5 % 
 and the probe executions per run (the overhead proxy), each mean ± sd over --repeat random
 assignments of sites to variants.
 
-Not built yet: variant builds, the deployed runtime, the collector and field profiles.
+The collector: augur field release add registers a release in the store (SQLite by default,
+--postgres for several collectors in front of one server); augur field token issues a token
+for it (printed once, stored hashed) and revokes it; augur field serve takes POST /v1/packages
+with "Authorization: Bearer TOKEN" (200 accepted or duplicate — a package is idempotent by site,
+release and seq; 400 invalid, 401, 403 another release's token, 413, 429/503 with Retry-After),
+GET /healthz and GET /metrics. augur field report estimates from the stored packages: units
+covered, hot units (top 5 % by estimated count) with positions, probe executions per site;
+augur field profile writes an augur-profile/1 profile for augur analyze (counts N·mean over the
+site-runs of the variants carrying each unit, scaled by 1/rate when sampled; decisions without
+field data listed, or filled from --base and reported). The estimator: docs/field.md.
+
+Not built yet: variant builds and the deployed runtime.
 
 Examples:
   augur field plan ./cmd/app --variants 12 --probes 100 --strategy grb --profile inhouse.json -o release.json
-  augur field simulate --traces traces/ --bounds 10,25,50 --variants 6,12,18 --repeat 20`,
+  augur field simulate --traces traces/ --bounds 10,25,50 --variants 6,12,18 --repeat 20
+  augur field release add release.json --db field.sqlite && augur field token --db field.sqlite --release r1
+  augur field serve --db field.sqlite --addr :8417
+  augur field profile --db field.sqlite --release release.json -o field.json`,
 		run: runField,
 	})
 }
 
 func runField(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usagef("expected a subcommand: plan or simulate")
+		return usagef("expected a subcommand: plan, simulate, release, token, serve, report or profile")
+	}
+	if run, ok := fieldCollectors[args[0]]; ok {
+		return run(args[1:], stdout, stderr)
 	}
 	switch args[0] {
 	case "plan":
@@ -62,7 +79,7 @@ func runField(args []string, stdout, stderr io.Writer) error {
 		_, err := parse(commandNamed("field").flags(stderr), args, stdout)
 		return err
 	}
-	return usagef("unknown subcommand %q (plan, simulate)", args[0])
+	return usagef("unknown subcommand %q (plan, simulate, release, token, serve, report, profile)", args[0])
 }
 
 func runFieldPlan(args []string, stdout, stderr io.Writer) error {
