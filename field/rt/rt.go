@@ -403,7 +403,7 @@ func (a *agent) deliver(ctx context.Context, deadline time.Time) {
 			a.fails = 0
 		case refused:
 			a.q.remove(name)
-			a.dropped++
+			a.dropped += 1 + carried(data)
 		case later:
 			a.retryAt = time.Now().Add(wait)
 			return
@@ -492,7 +492,7 @@ func (q *queue) files() (names []string, sizes []int64) {
 // is larger than the whole queue, or cannot be written).
 func (q *queue) push(data []byte) (dropped uint64) {
 	if int64(len(data)) > q.max {
-		return 1
+		return 1 + carried(data)
 	}
 	if q.dir == "" {
 		var total int64
@@ -501,8 +501,8 @@ func (q *queue) push(data []byte) (dropped uint64) {
 		}
 		for total+int64(len(data)) > q.max {
 			total -= int64(len(q.mem[0]))
+			dropped += 1 + carried(q.mem[0])
 			q.mem = q.mem[1:]
-			dropped++
 		}
 		q.mem = append(q.mem, data)
 		return dropped
@@ -513,8 +513,9 @@ func (q *queue) push(data []byte) (dropped uint64) {
 		total += s
 	}
 	for i := 0; total+int64(len(data)) > q.max && i < len(names); i++ {
+		old, _ := os.ReadFile(filepath.Join(q.dir, names[i]))
 		if os.Remove(filepath.Join(q.dir, names[i])) == nil {
-			dropped++
+			dropped += 1 + carried(old)
 		}
 		total -= sizes[i]
 	}
@@ -532,6 +533,16 @@ func (q *queue) push(data []byte) (dropped uint64) {
 		return dropped + 1
 	}
 	return dropped
+}
+
+// carried is the count of dropped packages a package reports: dropping it drops its report
+// too, so the count goes on to the next package and no drop goes unreported.
+func carried(data []byte) uint64 {
+	var p struct {
+		Dropped uint64 `json:"dropped"`
+	}
+	json.Unmarshal(data, &p)
+	return p.Dropped
 }
 
 func pad(v uint64) string {
