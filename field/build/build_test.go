@@ -183,7 +183,7 @@ func (f *fixture) want(u plan.Unit, n, g uint64, mode string) (count uint64, out
 // package decoded with wire.Decode and validated against the manifest (400 otherwise);
 // duplicates of (site, release, seq) acknowledged without counting twice.
 type collector struct {
-	t      *testing.T
+	t      testing.TB
 	m      *plan.Manifest
 	mu     sync.Mutex
 	got    []*wire.Package
