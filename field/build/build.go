@@ -331,21 +331,6 @@ var S = Blocks[[%[1]d]uint64](%[1]d)
 
 var NS = len(S)
 
-// B counts slot t when v holds and slot f otherwise, and returns v: a condition's outcomes.
-func B(t, f int, v bool) bool {
-	if !v {
-		t = f
-	}
-	p := Pin()
-	if p < NS {
-		S[p][t]++
-	} else {
-		Over(t)
-	}
-	Unpin()
-	return v
-}
-
 func init() {
 	Start(&Stamp{
 		Release: %[2]q, Variant: %[3]d,
@@ -426,12 +411,13 @@ func inc(k int) string {
 }
 
 // probe adds the code that counts node nd of fn from slot on: a statement is counted right
-// before it runs; a condition (if, for) by its value; a range's next outcome at the start of
-// its body and its done outcome after the loop unless a break left it; a switch's, type
-// switch's or select's outcomes at the start of their clauses (a clause entered by fallthrough
-// is not the switch's outcome), and the default outcome of a switch without default in an
-// added default clause. A decision's count is the sum of its outcomes, so a condition that
-// panics is not counted.
+// before it runs; an if's outcomes at the start of its branches (an else added where there is
+// none); a loop's (for with a condition, range) at the start of its body and after the loop
+// (see loop); a switch's, type switch's or select's at the start of their clauses (a clause
+// entered by fallthrough is not the switch's outcome), and the default outcome of a switch
+// without default in an added default clause. Every probe is the same few inlined
+// instructions, no call but the pinning. A decision's count is the sum of its outcomes, so a
+// condition that panics is not counted.
 func (w *rewrite) probe(fe *fileEdits, fn *frontend.Func, nd *frontend.Node, slot int) error {
 	g := fn.CFG
 	out := func(name string) int {
@@ -452,20 +438,19 @@ func (w *rewrite) probe(fe *fileEdits, fn *frontend.Func, nd *frontend.Node, slo
 	if nd.IsDecision() {
 		switch s := nd.AST.(type) {
 		case *ast.IfStmt:
-			wrapCond(fe, s.Cond, out(frontend.OutTrue), out(frontend.OutFalse))
+			fe.insert(s.Body.Lbrace+1, inc(out(frontend.OutTrue)))
+			switch e := s.Else.(type) {
+			case nil:
+				fe.add(s.Body.End(), 2, " else {"+inc(out(frontend.OutFalse))+"}")
+			case *ast.BlockStmt:
+				fe.insert(e.Lbrace+1, inc(out(frontend.OutFalse)))
+			default:
+				fe.beforeStmt(e, inc(out(frontend.OutFalse)))
+			}
 		case *ast.ForStmt:
-			wrapCond(fe, s.Cond, out(frontend.OutTrue), out(frontend.OutFalse))
+			w.loop(fe, s, s.Body, flag, out(frontend.OutTrue), out(frontend.OutFalse))
 		case *ast.RangeStmt:
-			fe.insert(s.Body.Lbrace+1, inc(out(frontend.OutNext)))
-			f := flag("d")
-			label := ""
-			if l, ok := fe.parent[s].(*ast.LabeledStmt); ok {
-				label = l.Label.Name
-			}
-			for _, br := range breaksOf(fe, s, label) {
-				fe.beforeStmt(br, f+" = true; ")
-			}
-			fe.add(s.End(), 6, "; if "+f+" {"+f+" = false} else {"+inc(out(frontend.OutDone))+"}")
+			w.loop(fe, s, s.Body, flag, out(frontend.OutNext), out(frontend.OutDone))
 		case *ast.SwitchStmt:
 			return w.clauses(fe, s.Body, nd, slot, flag)
 		case *ast.TypeSwitchStmt:
@@ -524,10 +509,20 @@ func (w *rewrite) probe(fe *fileEdits, fn *frontend.Func, nd *frontend.Node, slo
 	return nil
 }
 
-// wrapCond makes cond count its outcome: slot t when it holds, f when not.
-func wrapCond(fe *fileEdits, cond ast.Expr, t, f int) {
-	fe.insert(cond.Pos(), fmt.Sprintf("_augur_f.B(%d, %d, _augur_f.Bool(", t, f))
-	fe.add(cond.End(), 0, "))")
+// loop counts the outcomes of a loop's condition or range: one more iteration (slot next) at
+// the start of the body; the loop ending (slot done) after it, unless a break left it (a flag
+// the breaks set says so; return, goto and continue to an outer loop skip the code after it).
+func (w *rewrite) loop(fe *fileEdits, s ast.Stmt, body *ast.BlockStmt, flag func(string) string, next, done int) {
+	fe.insert(body.Lbrace+1, inc(next))
+	f := flag("d")
+	label := ""
+	if l, ok := fe.parent[s].(*ast.LabeledStmt); ok {
+		label = l.Label.Name
+	}
+	for _, br := range breaksOf(fe, s, body, label) {
+		fe.beforeStmt(br, f+" = true; ")
+	}
+	fe.add(s.End(), 6, "; if "+f+" {"+f+" = false} else {"+inc(done)+"}")
 }
 
 // clauses counts the outcomes of a switch, type switch or select at the start of each clause.
@@ -595,9 +590,9 @@ func hasDefault(body *ast.BlockStmt) bool {
 // breaksOf lists the break statements that leave loop: unlabelled ones not inside a nested
 // for, range, switch or select, and those naming its label; function literals are other
 // functions.
-func breaksOf(fe *fileEdits, loop *ast.RangeStmt, label string) []*ast.BranchStmt {
+func breaksOf(fe *fileEdits, loop ast.Stmt, body *ast.BlockStmt, label string) []*ast.BranchStmt {
 	var out []*ast.BranchStmt
-	ast.Inspect(loop.Body, func(n ast.Node) bool {
+	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
 		case *ast.FuncLit:
 			return false
