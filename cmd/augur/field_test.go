@@ -109,3 +109,15 @@ func TestByteSize(t *testing.T) {
 		}
 	}
 }
+
+// Any --spool-max text is a positive size or an error, never a panic or an overflow.
+func FuzzByteSize(f *testing.F) {
+	for _, s := range []string{"16MB", "1gb", "700", "", "MB", "-1KB", "4611686018427387904B", "9223372036854775807"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if n, err := byteSize(s); err == nil && n < 1 {
+			t.Fatalf("%q: %d bytes", s, n)
+		}
+	})
+}

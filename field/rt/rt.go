@@ -17,6 +17,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"math/rand/v2"
 	"net/http"
 	"os"
@@ -451,7 +452,10 @@ func (a *agent) post(ctx context.Context, data []byte) (int, time.Duration) {
 // without one, def.
 func retryAfter(h string, def time.Duration) time.Duration {
 	if s, err := strconv.Atoi(strings.TrimSpace(h)); err == nil && s >= 0 {
-		return min(time.Duration(s)*time.Second, retryAfterCap)
+		if s >= int(retryAfterCap/time.Second) {
+			return retryAfterCap
+		}
+		return time.Duration(s) * time.Second
 	}
 	if t, err := http.ParseTime(h); err == nil {
 		return min(max(time.Until(t), 0), retryAfterCap)
@@ -621,7 +625,7 @@ func (s *sequence) file() (uint64, error) {
 	buf := make([]byte, 32)
 	n, _ := f.ReadAt(buf, 0)
 	last, err := strconv.ParseUint(strings.TrimSpace(string(buf[:n])), 10, 64)
-	if err != nil && n > 0 {
+	if err != nil && n > 0 || last == math.MaxUint64 {
 		return 0, errSeq // a damaged file: numbers from the clock are safer than from 1
 	}
 	v := max(last, s.mem) + 1

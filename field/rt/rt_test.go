@@ -273,3 +273,34 @@ func TestSiteName(t *testing.T) {
 		t.Fatal("no site from the host name")
 	}
 }
+
+// Any Retry-After header gives a wait between 0 and the cap, and never a panic.
+func FuzzRetryAfter(f *testing.F) {
+	for _, s := range []string{"", "0", "12", "-3", "99999999999999999999", "Wed, 21 Oct 2015 07:28:00 GMT", "soon"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, h string) {
+		if d := retryAfter(h, time.Second); d < 0 || d > retryAfterCap {
+			t.Fatalf("%q: wait %v", h, d)
+		}
+	})
+}
+
+// Whatever a sequence file holds (a damaged disk, another program), numbers only go up.
+func FuzzSequenceFile(f *testing.F) {
+	for _, s := range []string{"", "00000000000000000007\n", "x", "18446744073709551615", "-1", "7\n\n\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, content []byte) {
+		dir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(dir, "seq"), content, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		s := &sequence{dir: dir, name: "seq"}
+		a := s.next()
+		b := s.next()
+		if a < 1 || b <= a {
+			t.Fatalf("%q: numbers %d then %d", content, a, b)
+		}
+	})
+}
