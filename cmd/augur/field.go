@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/augur-perf/augur/field/build"
+	"github.com/augur-perf/augur/field/calibrate"
 	"github.com/augur-perf/augur/field/plan"
 	"github.com/augur-perf/augur/field/sim"
 	"github.com/augur-perf/augur/probe/profile"
@@ -19,7 +21,7 @@ func init() {
 	register(&command{
 		name:    "field",
 		summary: "plan probes for deployed variants, build the variants, replay plans on field traces (Diep, Elbaum, Cohen)",
-		usage:   "plan PKGS... --variants N --probes B [--strategy p|r|rb|grb] [--seed S] [--profile inhouse.json] [--previous old.json] -o release.json\n       augur field build release.json -o dist/ [--url URL] [--token T] [--site S] [--spool DIR] [--flush 60s] [--spool-max 16MB] PKG_MAIN\n       augur field simulate --traces DIR [--strategies p,r,rb,grb] [--bounds 10,25,50,100] [--variants 6,12,18] [--repeat 20] [--profile inhouse.json]\n       augur field release add release.json [--db field.sqlite | --postgres DSN]\n       augur field token --release R | --revoke ID | --list [--db field.sqlite | --postgres DSN]\n       augur field serve [--db field.sqlite | --postgres DSN] [--addr :8417] [--tls-cert C --tls-key K]\n       augur field report --release release.json [--db field.sqlite | --postgres DSN] [--json out.json]\n       augur field profile --release release.json [--db field.sqlite | --postgres DSN] -o field.json [--base inhouse.json] [PKGS...]",
+		usage:   "plan PKGS... --variants N (--probes B | --overhead 5% --main PKG_MAIN) [--strategy p|r|rb|grb] [--seed S] [--profile inhouse.json] [--previous old.json] -o release.json [-- WORKLOAD]\n       augur field build release.json -o dist/ [--url URL] [--token T] [--site S] [--spool DIR] [--flush 60s] [--spool-max 16MB] PKG_MAIN\n       augur field simulate --traces DIR [--strategies p,r,rb,grb] [--bounds 10,25,50,100] [--variants 6,12,18] [--repeat 20] [--profile inhouse.json]\n       augur field release add release.json [--db field.sqlite | --postgres DSN]\n       augur field token --release R | --revoke ID | --list [--db field.sqlite | --postgres DSN]\n       augur field serve [--db field.sqlite | --postgres DSN] [--addr :8417] [--tls-cert C --tls-key K]\n       augur field report --release release.json [--db field.sqlite | --postgres DSN] [--json out.json]\n       augur field profile --release release.json [--db field.sqlite | --postgres DSN] -o field.json [--base inhouse.json] [PKGS...]",
 		help: `Profiling deployed software under an overhead bound: each deployed variant of a release carries
 at most B probes, spread over many variants so that together they see what full
 instrumentation would (Diep, Elbaum and Cohen, "Profiling Deployed Software: Strategic Probe
@@ -33,7 +35,9 @@ augur field plan allocates probes to the statements of PKGS (the units) with a s
        augur profile of the in-house tests), least executed first
 --previous remembers an earlier release's allocation (its units start as allocated). The
 release manifest (augur-field-release/1) lists each variant's probes with their positions and
-is reproducible from --seed.
+is reproducible from --seed. --overhead 5% --main PKG_MAIN -- WORKLOAD calibrates the bound
+instead of --probes: the largest of 8, 16, 32, ... probes whose variant slows the WORKLOAD (a
+command that runs the binary $AUGUR_FIELD_BIN names) by at most 5 % in CPU time.
 
 augur field build writes one binary per variant of the release, DIR/NAME-vK, built from
 PKG_MAIN with go build -trimpath -overlay (your files are only read): each counts the
@@ -67,8 +71,7 @@ augur field profile writes an augur-profile/1 profile for augur analyze (counts 
 site-runs of the variants carrying each unit, scaled by 1/rate when sampled; decisions without
 field data listed, or filled from --base and reported). The estimator: docs/field.md.
 
-Not built yet: the overhead calibration (--overhead 5%) and CBI-style sampling in deployed
-variants.
+Not built yet: CBI-style sampling in deployed variants.
 
 Examples:
   augur field plan ./cmd/app --variants 12 --probes 100 --strategy grb --profile inhouse.json -o release.json
@@ -183,12 +186,32 @@ func runFieldPlan(args []string, stdout, stderr io.Writer) error {
 	release := fs.String("release", "r1", "the release's name")
 	out := fs.String("o", "release.json", "the manifest to write")
 	dir := fs.String("dir", "", "the module directory PKGS are loaded from")
-	pkgs, err := parse(fs, args, stdout)
+	overhead := fs.String("overhead", "", "instead of --probes, the slowdown allowed (5%): calibrated by running the WORKLOAD after -- on variants of --main with more and more probes")
+	mainPkg := fs.String("main", "", "with --overhead: the main package the variants are built from")
+	runs := fs.Int("runs", 3, "with --overhead: runs of the workload per build (the least CPU time is kept)")
+	flagArgs, workload := splitWorkload(args)
+	pkgs, err := parse(fs, flagArgs, stdout)
 	if err != nil {
 		return err
 	}
 	if len(pkgs) == 0 {
 		return usagef("expected PKGS")
+	}
+	target := -1.0
+	if *overhead != "" {
+		v, err := strconv.ParseFloat(strings.TrimSuffix(*overhead, "%"), 64)
+		if err != nil || v < 0 || !strings.HasSuffix(*overhead, "%") {
+			return usagef("--overhead %q: want a percentage such as 5%%", *overhead)
+		}
+		if *mainPkg == "" || len(workload) == 0 {
+			return usagef("--overhead calibrates on the program itself: give --main PKG and a WORKLOAD after -- that runs $%s", calibrate.EnvBinary)
+		}
+		probesSet := false
+		fs.Visit(func(f *flag.Flag) { probesSet = probesSet || f.Name == "probes" })
+		if probesSet {
+			return usagef("give --probes or --overhead, not both")
+		}
+		target = v / 100
 	}
 	st, err := plan.ParseStrategy(*strategy)
 	if err != nil {
@@ -208,6 +231,15 @@ func runFieldPlan(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	units := plan.Units(fns, p, relPosition)
+	if target >= 0 {
+		res, err := calibrate.Calibrate(calibrate.Options{Dir: *dir, Main: *mainPkg, Units: units, Strategy: st, Seed: *seed,
+			Variants: *variants, Target: target, Workload: workload, Runs: *runs}, stderr)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "Calibrated: %d probes per variant cost at most %s on the workload (uninstrumented %.3f CPU-s)\n", res.Bound, *overhead, res.Plain)
+		*probes = res.Bound
+	}
 	o := plan.Options{Variants: *variants, Bound: *probes, Strategy: st, Seed: *seed}
 	if *previous != "" {
 		if o.Previous, err = plan.Read(*previous); err != nil {

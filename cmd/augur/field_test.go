@@ -121,3 +121,23 @@ func FuzzByteSize(f *testing.F) {
 		}
 	})
 }
+
+// TestFieldPlanOverheadUsage: --overhead takes a percentage, needs the program and a workload to
+// calibrate on, and excludes --probes.
+func TestFieldPlanOverheadUsage(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--overhead", "5", "--main", ".", "--", "true"}, "want a percentage"},
+		{[]string{"--overhead", "5%", "--", "true"}, "give --main PKG and a WORKLOAD"},
+		{[]string{"--overhead", "5%", "--main", "./examples/fieldsvc"}, "give --main PKG and a WORKLOAD"},
+		{[]string{"--overhead", "5%", "--probes", "10", "--main", "./examples/fieldsvc", "--", "true"}, "--probes or --overhead, not both"},
+	} {
+		args := append([]string{"field", "plan", "./examples/fieldsvc", "-o", filepath.Join(t.TempDir(), "r.json")}, c.args...)
+		code, _, errs := runCLI(t, args...)
+		if code != exitUsage || !strings.Contains(errs, c.want) {
+			t.Errorf("%v: exit %d, %s; want a usage error about %q", c.args, code, errs, c.want)
+		}
+	}
+}
