@@ -2,6 +2,7 @@ package checker
 
 import (
 	"fmt"
+	"math/big"
 	"sort"
 	"strings"
 
@@ -372,7 +373,15 @@ func (e *evaluator) coSafeReward(k *pctl.CoSafe, rew *dtmc.Reward) (*values, err
 	}
 	b.DeclareReward(rew.Name)
 	for _, a := range arcs {
-		b.Add(a.from, a.to, a.p)
+		switch {
+		case e.opt.Method != Exact:
+			b.Add(a.from, a.to, a.p)
+		case a.k < 0:
+			b.AddExact(a.from, a.to, big.NewRat(1, 1))
+		default:
+			// The model's own rationals, so that exact mode stays exact through the product.
+			b.AddExact(a.from, a.to, e.m.ExactProb(a.k))
+		}
 		if a.k >= 0 && rew.Trans != nil && rew.Trans[a.k] != 0 {
 			b.AddTransReward(rew.Name, a.from, a.to, rew.Trans[a.k])
 		}
@@ -387,9 +396,6 @@ func (e *evaluator) coSafeReward(k *pctl.CoSafe, rew *dtmc.Reward) (*values, err
 		return nil, err
 	}
 	opt := *e.opt
-	if opt.Method == Exact {
-		opt.Method = Direct // the product's probabilities are the model's floats
-	}
 	pe := &evaluator{m: pm, g: pg, opt: &opt, env: e.env, depth: e.depth, stats: Stats{Method: opt.Method.String(), Converged: true}}
 	target := make([]bool, pm.N)
 	for _, s := range pm.Labels[accept] {
@@ -402,8 +408,20 @@ func (e *evaluator) coSafeReward(k *pctl.CoSafe, rew *dtmc.Reward) (*values, err
 	e.stats.merge(pe.stats)
 	e.stats.Notes = append(e.stats.Notes, fmt.Sprintf("co-safe LTL reward: automaton of %d states by formula progression, product of %d states", len(states), pm.N))
 	out := &values{x: make([]float64, e.m.N)}
+	if v.exact != nil {
+		out.exact = make([]*big.Rat, e.m.N)
+	}
+	if v.lo != nil {
+		out.lo, out.hi = make([]float64, e.m.N), make([]float64, e.m.N)
+	}
 	for s, q := range first {
 		out.x[s] = v.x[q]
+		if v.exact != nil {
+			out.exact[s] = v.exact[q]
+		}
+		if v.lo != nil {
+			out.lo[s], out.hi[s] = v.lo[q], v.hi[q]
+		}
 	}
 	return out, nil
 }

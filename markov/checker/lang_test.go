@@ -461,7 +461,15 @@ func TestLTL(t *testing.T) {
 	for _, meth := range []Method{Direct, GaussSeidel, Interval, Exact} {
 		for _, c := range cases {
 			r := check(t, c.m, c.prop, Options{Method: meth})
+			if meth == Exact && r.Exact == nil {
+				t.Errorf("exact %s: no rationals (the product must carry the model's)", c.prop)
+			}
 			for s, w := range c.want {
+				if meth == Exact && r.Exact != nil {
+					if x, _ := r.Exact[s].Float64(); !near(x, w, 1e-12) {
+						t.Errorf("exact %s in state %d = %s, want %.17g", c.prop, s, r.Exact[s].RatString(), w)
+					}
+				}
 				// The interval method's outward rounding may leave its point a few subnormal
 				// ulps off an exact 0.
 				if !near(r.Values[s], w, 1e-9) && !(meth == Interval && math.Abs(r.Values[s]-w) <= 1e-300) {
@@ -685,13 +693,20 @@ func TestCoSafeRewards(t *testing.T) {
 		{`R{"a_state"}=? [ F (s=2 & (X s=3)) ]`, 28.0},
 	}
 	for _, c := range cases {
-		r := check(t, m, c.prop, Options{})
-		got := r.Initial
-		if r.Filter != "" {
-			got = r.Value
-		}
-		if got != c.want {
-			t.Errorf("%s = %v, want %v (PRISM's RESULT)", c.prop, got, c.want)
+		for _, meth := range []Method{Direct, Exact} {
+			r := check(t, m, c.prop, Options{Method: meth})
+			got := r.Initial
+			if r.Filter != "" {
+				got = r.Value
+			}
+			if got != c.want {
+				t.Errorf("%v: %s = %v, want %v (PRISM's RESULT)", meth, c.prop, got, c.want)
+			}
+			// Exact mode stays exact through the co-safe product: a rational, or none where
+			// the value is infinite.
+			if meth == Exact && r.Filter == "" && !math.IsInf(c.want, 1) && (r.InitialExact == nil || r.InitialExact.Cmp(new(big.Rat).SetFloat64(c.want)) != 0) {
+				t.Errorf("exact: %s = %v, want the rational %v", c.prop, r.InitialExact, c.want)
+			}
 		}
 	}
 	// On a random walk: 0 stays with 0.4 and goes to 1 "b" otherwise; 1 returns to 0. The first

@@ -2,6 +2,7 @@ package checker
 
 import (
 	"fmt"
+	"math/big"
 	"strconv"
 
 	"github.com/augur-perf/augur/markov/dtmc"
@@ -30,7 +31,9 @@ type product struct {
 	m      *dtmc.Model
 	orig   []int
 	weight []float64
-	atoms  int
+	// exact holds the weights as rationals under the exact method (nil otherwise).
+	exact []*big.Rat
+	atoms int
 }
 
 // isLTL says whether a path formula has a temporal operator under another one.
@@ -64,8 +67,14 @@ func isLTL(p pctl.PathFormula) bool {
 // outermost operator) or, for a Boolean combination, a state formula.
 func (e *evaluator) ltl(p pctl.PathFormula) (*product, *evaluator, pctl.PathFormula, pctl.StateFormula, error) {
 	cur := &product{m: e.m, orig: make([]int, e.m.N), weight: make([]float64, e.m.N)}
+	if e.opt.Method == Exact {
+		cur.exact = make([]*big.Rat, e.m.N)
+	}
 	for s := range cur.orig {
 		cur.orig[s], cur.weight[s] = s, 1
+		if cur.exact != nil {
+			cur.exact[s] = big.NewRat(1, 1)
+		}
 	}
 	if l, ok := p.(*pctl.LTL); ok {
 		f, err := e.reduce(cur, l.F)
@@ -93,7 +102,7 @@ func (e *evaluator) on(cur *product) (*evaluator, error) {
 		return nil, err
 	}
 	opt := e.opt
-	if opt.Method == Exact {
+	if opt.Method == Exact && cur.exact == nil {
 		// The split chain's probabilities are floating point: rationals would only dress them up.
 		o := *opt
 		o.Method = Direct
@@ -109,13 +118,26 @@ func (e *evaluator) ltlProb(p pctl.PathFormula) (*values, error) {
 		return nil, err
 	}
 	x := make([]float64, e.m.N)
+	var exact []*big.Rat
+	if cur.exact != nil {
+		exact = make([]*big.Rat, e.m.N)
+		for s := range exact {
+			exact[s] = new(big.Rat)
+		}
+	}
 	if top != nil {
 		v, err := ev.prob(top)
 		if err != nil {
 			return nil, err
 		}
+		if v.exact == nil {
+			exact = nil
+		}
 		for q, s := range cur.orig {
 			x[s] += cur.weight[q] * v.x[q]
+			if exact != nil {
+				exact[s].Add(exact[s], new(big.Rat).Mul(cur.exact[q], v.exact[q]))
+			}
 		}
 	} else {
 		sat, err := ev.sat(f)
@@ -125,10 +147,16 @@ func (e *evaluator) ltlProb(p pctl.PathFormula) (*values, error) {
 		for q, s := range cur.orig {
 			if sat[q] {
 				x[s] += cur.weight[q]
+				if exact != nil {
+					exact[s].Add(exact[s], cur.exact[q])
+				}
 			}
 		}
 	}
 	e.mergeLTL(cur, ev)
+	if exact != nil {
+		return exactValues(exact), nil
+	}
 	return &values{x: x}, nil
 }
 
@@ -167,7 +195,11 @@ func (e *evaluator) mergeLTL(cur *product, ev *evaluator) {
 		e.stats.merge(ev.stats)
 	}
 	if cur.atoms > 0 {
-		e.stats.Notes = append(e.stats.Notes, fmt.Sprintf("LTL: %d temporal subformula(s) replaced by propositions on a chain of %d states (Courcoubetis-Yannakakis), solved in floating point by the direct method", cur.atoms, cur.m.N))
+		how := "solved in floating point by the direct method"
+		if cur.exact != nil {
+			how = "in exact rationals"
+		}
+		e.stats.Notes = append(e.stats.Notes, fmt.Sprintf("LTL: %d temporal subformula(s) replaced by propositions on a chain of %d states (Courcoubetis-Yannakakis), %s", cur.atoms, cur.m.N, how))
 	}
 }
 
@@ -264,6 +296,7 @@ func (e *evaluator) refine(cur *product, p pctl.PathFormula, at pctl.Node) (pctl
 	// u is the probability of the unnegated form; unfold gives u's truth at s from the next
 	// state t and u's truth there.
 	var u []float64
+	var uq []*big.Rat // u exactly, under the exact method
 	var canT, canF []bool
 	var unfold func(s, t int, next bool) bool
 	negate := false
@@ -273,7 +306,8 @@ func (e *evaluator) refine(cur *product, p pctl.PathFormula, at pctl.Node) (pctl
 			return nil, err
 		}
 		canT, canF = ev.successors(phi, false), not(ev.successors(phi, true))
-		u = ev.next(phi).x
+		nv := ev.next(phi)
+		u, uq = nv.x, nv.exact
 		unfold = func(_, t int, _ bool) bool { return phi[t] }
 	} else {
 		f, err := ev.toUntil(p)
@@ -289,7 +323,7 @@ func (e *evaluator) refine(cur *product, p pctl.PathFormula, at pctl.Node) (pctl
 		if err != nil {
 			return nil, err
 		}
-		u, canT, canF, negate = v.x, not(no), not(yes), f.negate
+		u, uq, canT, canF, negate = v.x, v.exact, not(no), not(yes), f.negate
 		l, r := f.l, f.r
 		unfold = func(s, _ int, next bool) bool { return r[s] || (l[s] && next) }
 	}
@@ -312,6 +346,18 @@ func (e *evaluator) refine(cur *product, p pctl.PathFormula, at pctl.Node) (pctl
 	idx := make([][2]int32, n)
 	src := make([]int, 0, count) // the state of cur each copy was made from
 	next := &product{orig: make([]int, 0, count), weight: make([]float64, 0, count), atoms: cur.atoms + 1}
+	if cur.exact == nil || uq == nil {
+		uq = nil // a float on the way: the rest is floats too
+	} else {
+		next.exact = make([]*big.Rat, 0, count)
+	}
+	// wq is u's or 1 - u's rational at t for copy c.
+	wq := func(t, c int) *big.Rat {
+		if c == 0 {
+			return uq[t]
+		}
+		return new(big.Rat).Sub(big.NewRat(1, 1), uq[t])
+	}
 	for s := 0; s < n; s++ {
 		idx[s] = [2]int32{-1, -1}
 		for c, ok := range [2]bool{canT[s], canF[s]} {
@@ -324,6 +370,9 @@ func (e *evaluator) refine(cur *product, p pctl.PathFormula, at pctl.Node) (pctl
 				src = append(src, s)
 				next.orig = append(next.orig, cur.orig[s])
 				next.weight = append(next.weight, cur.weight[s]*w)
+				if uq != nil {
+					next.exact = append(next.exact, new(big.Rat).Mul(cur.exact[s], wq(s, c)))
+				}
 			}
 		}
 	}
@@ -333,6 +382,7 @@ func (e *evaluator) refine(cur *product, p pctl.PathFormula, at pctl.Node) (pctl
 	type arc struct {
 		to int
 		w  float64
+		q  *big.Rat
 	}
 	var arcs []arc // one row's transitions, reused
 	for s := 0; s < n; s++ {
@@ -347,6 +397,7 @@ func (e *evaluator) refine(cur *product, p pctl.PathFormula, at pctl.Node) (pctl
 			}
 			cols, probs := m.Row(s)
 			sum := 0.0
+			sumq := new(big.Rat)
 			arcs = arcs[:0]
 			for k, t := range cols {
 				for c2 := 0; c2 < 2; c2++ {
@@ -357,18 +408,30 @@ func (e *evaluator) refine(cur *product, p pctl.PathFormula, at pctl.Node) (pctl
 					if c2 == 1 {
 						w = 1 - u[t]
 					}
-					if w = probs[k] * w; w > 0 {
-						arcs = append(arcs, arc{int(idx[t][c2]), w})
+					var q *big.Rat
+					if uq != nil {
+						q = new(big.Rat).Mul(m.ExactProb(m.RowPtr[s]+k), wq(t, c2))
+						if q.Sign() <= 0 {
+							continue
+						}
+						sumq.Add(sumq, q)
+					}
+					if w = probs[k] * w; w > 0 || q != nil {
+						arcs = append(arcs, arc{int(idx[t][c2]), w, q})
 						sum += w
 					}
 				}
 			}
-			if sum == 0 {
+			if uq == nil && sum == 0 || uq != nil && sumq.Sign() == 0 {
 				return nil, &PositionError{at.Pos(), fmt.Sprintf("the LTL construction lost all probability in state %d (the probabilities of %s underflow)", s, p)}
 			}
 			// Dividing by the row's sum rather than by Pr_s(ψ=c) keeps rows stochastic to rounding.
 			for _, a := range arcs {
-				b.Add(int(q), a.to, a.w/sum)
+				if uq != nil {
+					b.AddExact(int(q), a.to, new(big.Rat).Quo(a.q, sumq))
+				} else {
+					b.Add(int(q), a.to, a.w/sum)
+				}
 			}
 		}
 	}
