@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	goruntime "runtime"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/augur-perf/augur/analyze/calls"
 	"github.com/augur-perf/augur/analyze/predict"
@@ -287,4 +289,32 @@ func BenchmarkWriteLarge(b *testing.B) {
 		size = out.Len()
 	}
 	b.ReportMetric(float64(size)/1e6, "MB/page")
+}
+
+// Open hands the file's absolute path to the desktop's opener (xdg-open on Linux): a fake one
+// on the PATH records what it was given.
+func TestOpen(t *testing.T) {
+	if goruntime.GOOS != "linux" {
+		t.Skip("the fake opener is a shell script standing in for xdg-open")
+	}
+	dir := t.TempDir()
+	got := filepath.Join(dir, "opened")
+	script := "#!/bin/sh\necho \"$1\" > " + got + ".tmp && mv " + got + ".tmp " + got + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "xdg-open"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Chdir(dir)
+	if err := Open("r.html"); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if b, err := os.ReadFile(got); err == nil {
+			if want := filepath.Join(dir, "r.html") + "\n"; string(b) != want {
+				t.Errorf("the opener got %q, want %q", b, want)
+			}
+			return
+		}
+	}
+	t.Fatal("the opener never ran")
 }
