@@ -182,7 +182,7 @@ func New(fn *frontend.Func, res *board.Result, base *profile.Profile, rewards an
 	}
 	for _, key := range order {
 		b := branches[key]
-		if b.Prob == nil && (b.True.Terms == nil || b.False.Terms == nil) || b.out[0] < 0 || b.out[1] < 0 {
+		if b.Prob == nil && (b.True.Empty() || b.False.Empty()) || b.out[0] < 0 || b.out[1] < 0 {
 			return nil, fmt.Errorf("%s: a law of its probability or of both outcomes is needed", b.Quantity)
 		}
 		m.Branches = append(m.Branches, *b)

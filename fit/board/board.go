@@ -14,6 +14,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/augur-perf/augur/fit/pmnf"
 	"github.com/augur-perf/augur/fit/trace"
@@ -68,7 +69,7 @@ type Mean struct{}
 
 func (Mean) Name() string { return "mean" }
 func (Mean) Propose(_ int, s []pmnf.Sample, params []string) (pmnf.Candidate, error) {
-	return pmnf.FitHypothesis(s, params, nil, pmnf.Options{})
+	return pmnf.FitHypothesis(s, params, nil, pmnf.ForSamples(s))
 }
 
 // Linear is plain linear regression on the parameters' values.
@@ -82,7 +83,7 @@ func (Linear) Propose(_ int, s []pmnf.Sample, params []string) (pmnf.Candidate, 
 			h = append(h, []pmnf.Factor{{Param: p, I: 1}})
 		}
 	}
-	return pmnf.FitHypothesis(s, params, h, pmnf.Options{})
+	return pmnf.FitHypothesis(s, params, h, pmnf.ForSamples(s))
 }
 
 func varies(s []pmnf.Sample, p string) bool {
@@ -99,7 +100,9 @@ type PMNF struct{ Max int }
 
 func (PMNF) Name() string { return "pmnf" }
 func (a PMNF) Propose(round int, s []pmnf.Sample, params []string) (pmnf.Candidate, error) {
-	fit, err := pmnf.Search(s, params, pmnf.Options{MaxTerms: min(round, max(a.Max, 1))})
+	o := pmnf.ForSamples(s)
+	o.MaxTerms = min(round, max(a.Max, 1))
+	fit, err := pmnf.Search(s, params, o)
 	if err != nil {
 		return pmnf.Candidate{}, err
 	}
@@ -111,11 +114,42 @@ type Logistic struct{}
 
 func (Logistic) Name() string { return "logistic" }
 func (Logistic) Propose(_ int, s []pmnf.Sample, params []string) (pmnf.Candidate, error) {
-	return pmnf.FitLogistic(s, params, pmnf.Options{})
+	return pmnf.FitLogistic(s, params, pmnf.ForSamples(s))
+}
+
+// Tree is a regression tree (CART, depth 1 to 3), for probabilities: CIPM's decision trees of
+// branch probabilities, the law of a threshold. Counts and times are left to the smooth forms,
+// which extrapolate; a tree is flat beyond the sizes measured.
+type Tree struct{}
+
+func (Tree) Name() string { return "tree" }
+func (Tree) Propose(_ int, s []pmnf.Sample, params []string) (pmnf.Candidate, error) {
+	for k, x := range s {
+		if x.Y < 0 || x.Y > 1 {
+			return pmnf.Candidate{}, fmt.Errorf("sample %d is %v: trees are fitted to probabilities, in [0, 1]", k+1, x.Y)
+		}
+	}
+	return pmnf.FitTree(s, params, pmnf.ForSamples(s))
+}
+
+// GP is symbolic regression by genetic programming, for laws the normal form cannot say (such
+// as 100/(n + 5)): seeded by the round, so the board stays deterministic; its budget (30 s per
+// quantity) is a safety net a search of its bounded size does not reach.
+type GP struct{}
+
+func (GP) Name() string { return "gp" }
+func (GP) Propose(round int, s []pmnf.Sample, params []string) (pmnf.Candidate, error) {
+	c, cut, err := pmnf.FitGP(s, params, pmnf.ForSamples(s), pmnf.GPOptions{Seed: uint64(round), Budget: 30 * time.Second})
+	if err == nil && cut {
+		err = fmt.Errorf("the search ran out of its time budget: its law would depend on this machine's speed")
+	}
+	return c, err
 }
 
 // DefaultAnalysers are the analysers Run uses when given none.
-func DefaultAnalysers() []Analyser { return []Analyser{Mean{}, Linear{}, PMNF{Max: 2}, Logistic{}} }
+func DefaultAnalysers() []Analyser {
+	return []Analyser{Mean{}, Linear{}, PMNF{Max: 2}, Logistic{}, Tree{}, GP{}}
+}
 
 // New starts a board for a trace's header and number of samples; besides the trace's quantities
 // it fits each if's probability of true (see Samples).
@@ -219,8 +253,8 @@ func better(a, b pmnf.Candidate) bool {
 		return true
 	case clearly(b.CVError, a.CVError):
 		return false
-	case len(a.Expr.Terms) != len(b.Expr.Terms):
-		return len(a.Expr.Terms) < len(b.Expr.Terms)
+	case a.Expr.Complexity() != b.Expr.Complexity():
+		return a.Expr.Complexity() < b.Expr.Complexity()
 	}
 	return a.Fitness < b.Fitness
 }

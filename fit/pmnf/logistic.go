@@ -88,7 +88,7 @@ func evaluateLogistic(h Hypothesis, pts []point, o Options) (Candidate, bool) {
 			return Candidate{}, false
 		}
 		for r := fold; r < len(pts); r += k {
-			d := (sigmoid(dot(b, X[r])) - pts[r].y) / math.Max(pts[r].y, scale/100)
+			d := (sigmoid(dot(b, X[r])) - pts[r].y) / math.Max(pts[r].y, scale*o.Floor)
 			sse += d * d
 		}
 	}

@@ -1,0 +1,380 @@
+// Package collect is the field collector's HTTP endpoint: deployed variants POST their packages
+// (augur-field-package/1) to /v1/packages with a per-release bearer token, and the collector
+// authenticates, decodes strictly, validates against the release's manifest, and acknowledges a
+// package only once it is committed to the store. It owns the protocol, the batching of commits
+// and the overload policy; storage is field/store's, the format field/wire's. It must not
+// estimate anything.
+//
+// # Protocol
+//
+//	POST /v1/packages   Authorization: Bearer TOKEN, body one package
+//	  200 {"status":"accepted"}   committed now
+//	  200 {"status":"duplicate"}  a package of the same (site, release, seq) was committed
+//	                              before: acknowledged again, never counted twice
+//	  400 {"error":…}             malformed JSON, or a package that does not fit its release
+//	                              (unknown variant, a probe the variant does not carry, …)
+//	  401                         no token, or a token that is unknown or revoked
+//	  403                         the token is another release's
+//	  413                         the body is larger than wire.MaxBody
+//	  429 Retry-After             too many request bytes in flight
+//	  503 Retry-After             the commit queue is full, or the store failed
+//	GET /healthz, GET /metrics (Prometheus)
+//
+// # Group commit and bounded memory
+//
+// Handlers put decoded, validated packages on one bounded queue; committers take everything
+// queued (up to MaxBatch) and commit it in one transaction, so while one transaction syncs the
+// next batch gathers: the sync is paid once per batch, not per package. Request bodies reserve
+// their size from a byte budget until their package is committed, and the queue holds at most
+// Queue packages: past either limit a request is turned away at once with Retry-After, so memory
+// stays bounded however many clients send.
+package collect
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/augur-perf/augur/field/plan"
+	"github.com/augur-perf/augur/field/store"
+	"github.com/augur-perf/augur/field/wire"
+)
+
+// Options tune a Server; zero fields take the defaults.
+type Options struct {
+	// Queue is the most packages waiting for a commit (default 16384).
+	Queue int
+	// MaxBatch is the most packages committed in one transaction (default 2048).
+	MaxBatch int
+	// Committers is the number of transactions under way at once (default 1, right for SQLite,
+	// which has one writer; more help a PostgreSQL server).
+	Committers int
+	// Budget is the most request-body bytes held at once (default 64 MiB).
+	Budget int64
+	// TokenTTL is how long a token lookup is cached: a revoked token is refused within it
+	// (default 2 s).
+	TokenTTL time.Duration
+	// RetryAfter is what overloaded responses ask clients to wait (default 1 s).
+	RetryAfter time.Duration
+}
+
+func (o *Options) defaults() {
+	if o.Queue <= 0 {
+		o.Queue = 16384
+	}
+	if o.MaxBatch <= 0 {
+		o.MaxBatch = 2048
+	}
+	if o.Committers <= 0 {
+		o.Committers = 1
+	}
+	if o.Budget <= 0 {
+		o.Budget = 64 << 20
+	}
+	if o.TokenTTL <= 0 {
+		o.TokenTTL = 2 * time.Second
+	}
+	if o.RetryAfter <= 0 {
+		o.RetryAfter = time.Second
+	}
+}
+
+// Server collects packages into a store.
+type Server struct {
+	st    store.Store
+	o     Options
+	queue chan *job
+	inUse atomic.Int64 // body bytes reserved
+	m     metrics
+
+	mu       sync.Mutex
+	tokens   map[string]tokenEntry
+	releases map[string]*release
+}
+
+type tokenEntry struct {
+	release string // "" for a token that is unknown or revoked
+	expires time.Time
+}
+
+// release is a manifest prepared for validation: for each variant a manifest of that variant
+// alone and the units it carries, so that validating a package costs in the variant's bound,
+// not in the release's units.
+type release struct {
+	full     *plan.Manifest
+	variants map[int]*plan.Manifest
+}
+
+type job struct {
+	p    *wire.Package
+	done chan result
+}
+
+type result struct {
+	fresh bool
+	err   error
+}
+
+// New makes a server on st; reg receives its metrics (nil: a registry of its own, served on
+// /metrics either way).
+func New(st store.Store, o Options, reg *prometheus.Registry) *Server {
+	o.defaults()
+	if reg == nil {
+		reg = prometheus.NewRegistry()
+	}
+	s := &Server{st: st, o: o, queue: make(chan *job, o.Queue), tokens: map[string]tokenEntry{}, releases: map[string]*release{}}
+	s.m = newMetrics(reg, func() float64 { return float64(len(s.queue)) })
+	return s
+}
+
+// Run commits queued packages until ctx ends; call it once, before serving.
+func (s *Server) Run(ctx context.Context) {
+	var wg sync.WaitGroup
+	for range s.o.Committers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			s.commit(ctx)
+		}()
+	}
+	wg.Wait()
+}
+
+func (s *Server) commit(ctx context.Context) {
+	batch := make([]*job, 0, s.o.MaxBatch)
+	pkgs := make([]*wire.Package, 0, s.o.MaxBatch)
+	for {
+		batch, pkgs = batch[:0], pkgs[:0]
+		select {
+		case <-ctx.Done():
+			return
+		case j := <-s.queue:
+			batch = append(batch, j)
+		}
+	gather:
+		for len(batch) < s.o.MaxBatch {
+			select {
+			case j := <-s.queue:
+				batch = append(batch, j)
+			default:
+				break gather
+			}
+		}
+		for _, j := range batch {
+			pkgs = append(pkgs, j.p)
+		}
+		s.m.batch.Observe(float64(len(batch)))
+		// The commit does not follow ctx: a batch begun is finished, so that what a client
+		// was told is what the store holds.
+		fresh, err := s.st.Commit(context.WithoutCancel(ctx), pkgs)
+		for i, j := range batch {
+			if err != nil {
+				j.done <- result{err: err}
+			} else {
+				j.done <- result{fresh: fresh[i]}
+			}
+		}
+	}
+}
+
+// Handler serves the protocol.
+func (s *Server) Handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("POST /v1/packages", s.post)
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/plain")
+		fmt.Fprintln(w, "ok")
+	})
+	mux.Handle("GET /metrics", promhttp.HandlerFor(s.m.reg, promhttp.HandlerOpts{}))
+	return mux
+}
+
+func (s *Server) post(w http.ResponseWriter, r *http.Request) {
+	start := time.Now()
+	code, reason, body := s.handle(w, r)
+	if code != http.StatusOK {
+		s.m.rejected.WithLabelValues(reason).Inc()
+	}
+	if code == http.StatusTooManyRequests || code == http.StatusServiceUnavailable {
+		w.Header().Set("Retry-After", strconv.Itoa(int((s.o.RetryAfter+time.Second-1)/time.Second)))
+	}
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	json.NewEncoder(w).Encode(body)
+	s.m.latency.Observe(time.Since(start).Seconds())
+}
+
+type answer map[string]string
+
+func fail(msg string) answer { return answer{"error": msg} }
+
+func (s *Server) handle(w http.ResponseWriter, r *http.Request) (int, string, answer) {
+	auth, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok || auth == "" {
+		return http.StatusUnauthorized, "unauthorized", fail("no bearer token")
+	}
+	rel, err := s.tokenRelease(r.Context(), strings.TrimSpace(auth))
+	if errors.Is(err, store.ErrNotFound) {
+		return http.StatusUnauthorized, "unauthorized", fail("unknown or revoked token")
+	}
+	if err != nil {
+		return http.StatusServiceUnavailable, "store", fail("store: " + err.Error())
+	}
+	if r.ContentLength > wire.MaxBody {
+		return http.StatusRequestEntityTooLarge, "too_large", fail(fmt.Sprintf("package larger than %d bytes", wire.MaxBody))
+	}
+	size := r.ContentLength
+	if size < 0 {
+		size = wire.MaxBody
+	}
+	if s.inUse.Add(size) > s.o.Budget {
+		s.inUse.Add(-size)
+		return http.StatusTooManyRequests, "overload", fail("too many bytes in flight: retry later")
+	}
+	defer s.inUse.Add(-size)
+	p, err := wire.Decode(http.MaxBytesReader(w, r.Body, wire.MaxBody))
+	var tooLarge *http.MaxBytesError
+	if errors.As(err, &tooLarge) {
+		return http.StatusRequestEntityTooLarge, "too_large", fail(fmt.Sprintf("package larger than %d bytes", wire.MaxBody))
+	}
+	if err != nil {
+		return http.StatusBadRequest, "malformed", fail(err.Error())
+	}
+	if p.Release != rel {
+		return http.StatusForbidden, "forbidden", fail(fmt.Sprintf("the token is release %s's, the package release %s's", rel, p.Release))
+	}
+	m, err := s.release(r.Context(), rel)
+	if err != nil {
+		return http.StatusServiceUnavailable, "store", fail("store: " + err.Error())
+	}
+	if err := m.validate(p); err != nil {
+		return http.StatusBadRequest, "invalid", fail(err.Error())
+	}
+	if p.Seq > store.MaxSeq {
+		return http.StatusBadRequest, "invalid", fail(fmt.Sprintf("seq %d: the collector keeps sequence numbers up to %d", p.Seq, uint64(store.MaxSeq)))
+	}
+	j := &job{p: p, done: make(chan result, 1)}
+	select {
+	case s.queue <- j:
+	default:
+		return http.StatusServiceUnavailable, "overload", fail("commit queue full: retry later")
+	}
+	res := <-j.done
+	switch {
+	case res.err != nil:
+		return http.StatusServiceUnavailable, "store", fail("store: " + res.err.Error())
+	case !res.fresh:
+		s.m.duplicate.Inc()
+		return http.StatusOK, "", answer{"status": "duplicate"}
+	}
+	s.m.accepted.Inc()
+	return http.StatusOK, "", answer{"status": "accepted"}
+}
+
+func (s *Server) tokenRelease(ctx context.Context, token string) (string, error) {
+	hash := store.HashToken(token)
+	now := time.Now()
+	s.mu.Lock()
+	e, ok := s.tokens[hash]
+	s.mu.Unlock()
+	if !ok || now.After(e.expires) {
+		rel, err := s.st.TokenRelease(ctx, hash)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return "", err
+		}
+		e = tokenEntry{release: rel, expires: now.Add(s.o.TokenTTL)}
+		s.mu.Lock()
+		// Guessed tokens must not grow the cache without bound: forget everything instead.
+		if len(s.tokens) >= 4096 {
+			clear(s.tokens)
+		}
+		s.tokens[hash] = e
+		s.mu.Unlock()
+	}
+	if e.release == "" {
+		return "", store.ErrNotFound
+	}
+	return e.release, nil
+}
+
+// release returns the prepared manifest of a release; manifests never change once registered.
+func (s *Server) release(ctx context.Context, name string) (*release, error) {
+	s.mu.Lock()
+	r := s.releases[name]
+	s.mu.Unlock()
+	if r != nil {
+		return r, nil
+	}
+	m, err := s.st.Release(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	r = prepare(m)
+	s.mu.Lock()
+	s.releases[name] = r
+	s.mu.Unlock()
+	return r, nil
+}
+
+func prepare(m *plan.Manifest) *release {
+	units := make(map[int]plan.Unit, len(m.Units))
+	for _, u := range m.Units {
+		units[u.ID] = u
+	}
+	r := &release{full: m, variants: map[int]*plan.Manifest{}}
+	for _, v := range m.Variants {
+		one := &plan.Manifest{Format: m.Format, Release: m.Release, Variants: []plan.Variant{v}}
+		for _, id := range v.Probes {
+			if u, ok := units[id]; ok {
+				one.Units = append(one.Units, u)
+			}
+		}
+		r.variants[v.ID] = one
+	}
+	return r
+}
+
+// validate is wire's Validate against the package's own variant (the same verdict and reason as
+// against the whole manifest, since a package may only count probes its variant carries).
+func (r *release) validate(p *wire.Package) error {
+	if one, ok := r.variants[p.Variant]; ok {
+		return p.Validate(one)
+	}
+	return p.Validate(r.full)
+}
+
+type metrics struct {
+	reg                 *prometheus.Registry
+	accepted, duplicate prometheus.Counter
+	rejected            *prometheus.CounterVec
+	latency, batch      prometheus.Histogram
+}
+
+func newMetrics(reg *prometheus.Registry, queued func() float64) metrics {
+	m := metrics{
+		reg:       reg,
+		accepted:  prometheus.NewCounter(prometheus.CounterOpts{Name: "augur_field_packages_accepted_total", Help: "Packages committed for the first time."}),
+		duplicate: prometheus.NewCounter(prometheus.CounterOpts{Name: "augur_field_packages_duplicate_total", Help: "Packages acknowledged again (same site, release and seq), not counted twice."}),
+		rejected:  prometheus.NewCounterVec(prometheus.CounterOpts{Name: "augur_field_packages_rejected_total", Help: "Requests refused, by reason."}, []string{"reason"}),
+		latency: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "augur_field_request_seconds", Help: "Time to answer POST /v1/packages.",
+			Buckets: prometheus.ExponentialBuckets(50e-6, 2, 18)}),
+		batch: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "augur_field_commit_batch_packages", Help: "Packages per committed transaction.",
+			Buckets: prometheus.ExponentialBuckets(1, 2, 13)}),
+	}
+	reg.MustRegister(m.accepted, m.duplicate, m.rejected, m.latency, m.batch,
+		prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "augur_field_queue_packages", Help: "Packages waiting for a commit."}, queued))
+	for _, r := range []string{"unauthorized", "forbidden", "too_large", "malformed", "invalid", "overload", "store"} {
+		m.rejected.WithLabelValues(r)
+	}
+	return m
+}
