@@ -8,24 +8,32 @@ import (
 
 // The graph is drawn top to bottom, as code reads: a layered (Sugiyama-style) layout, kept
 // simple because models of functions are mostly chains with diamonds and loops. Back edges (the
-// loops) are found by a depth-first search from the initial states and drawn as curves on the
-// right, so that the forward edges form a DAG; each state's layer is its longest forward path
-// from an initial state; within a layer states are ordered by the mean position of their
-// predecessors (one sweep, ties by state number). Everything is deterministic.
+// loops) are found by a depth-first search from the initial states and drawn as curves around
+// the right of the states they span, so that the forward edges form a DAG; each state's layer is
+// its longest forward path from an initial state, the exits below all others; a forward edge
+// that spans several layers gets a thin dummy vertex in each layer it crosses, so that it is
+// routed between the states instead of through them. Within a layer vertices are ordered by the
+// mean position of their predecessors (one sweep, ties by number) and placed as near to it as
+// the ones before them allow. Everything is deterministic.
 const (
 	nodeW, nodeH = 200.0, 34.0
 	gapX, gapY   = 36.0, 58.0
+	dummyW       = 10.0
+	dummyGap     = 14.0
 	margin       = 24.0
-	gutter       = 60.0
 	labelRunes   = 27
 )
 
 type point struct{ x, y float64 }
 
 type layout struct {
-	pos    []point
-	back   []bool // per edge
+	pos  []point
+	back []bool // per edge
+	// route holds, for a forward edge that spans several layers, the points it passes through.
+	route  [][]point
 	layers int
+	// right is the rightmost edge of each layer's vertices: loops pass to the right of it.
+	right  []float64
 	width  float64
 	height float64
 }
@@ -38,7 +46,7 @@ func layoutGraph(g *Graph) layout {
 			out[e.From] = append(out[e.From], k)
 		}
 	}
-	l := layout{pos: make([]point, n), back: make([]bool, len(g.Edges))}
+	l := layout{back: make([]bool, len(g.Edges)), route: make([][]point, len(g.Edges))}
 	// Depth-first search: back edges and a reverse postorder (a topological order of the rest).
 	const white, grey, black = 0, 1, 2
 	colour := make([]int, n)
@@ -77,58 +85,127 @@ func layoutGraph(g *Graph) layout {
 			}
 		}
 	}
-	for _, v := range layer {
-		l.layers = max(l.layers, v+1)
-	}
-	// The exits sit at the bottom, the panic exit too when no recorded panic leads to it.
-	for s, nd := range g.Nodes {
-		if nd.Kind == "end" || nd.Kind == "panic" {
-			layer[s] = l.layers - 1
+	// The exits sit below everything else (the panic exit too when no recorded panic leads to
+	// it), so that nothing is drawn beside them.
+	isExit := func(s int) bool { return g.Nodes[s].Kind == "end" || g.Nodes[s].Kind == "panic" }
+	last, exits := 0, false
+	for s := range n {
+		if isExit(s) {
+			exits = true
+		} else {
+			last = max(last, layer[s])
 		}
 	}
-	byLayer := make([][]int, l.layers)
 	for s := range n {
-		byLayer[layer[s]] = append(byLayer[layer[s]], s)
+		if isExit(s) {
+			layer[s] = last + 1
+		}
+	}
+	l.layers = last + 1
+	if exits {
+		l.layers++
+	}
+	if n == 0 {
+		l.layers = 0
+	}
+	// Vertices: the states, then one dummy per layer crossed by each long forward edge.
+	layerOf := append([]int(nil), layer...)
+	width := make([]float64, n)
+	for s := range width {
+		width[s] = nodeW
 	}
 	preds := make([][]int, n)
+	chain := make([][]int, len(g.Edges))
 	for k, e := range g.Edges {
-		if e.From != e.To && !l.back[k] {
-			preds[e.To] = append(preds[e.To], e.From)
+		if e.From == e.To || l.back[k] {
+			continue
 		}
-	}
-	widest := 0
-	for _, states := range byLayer {
-		widest = max(widest, len(states))
-	}
-	// Room on the left for long forward edges, on the right for loops.
-	l.width = 2*margin + gutter + float64(widest)*nodeW + float64(widest-1)*gapX + 140
-	centre := margin + gutter + (float64(widest)*nodeW+float64(widest-1)*gapX)/2
-	for i, states := range byLayer {
-		bary := map[int]float64{}
-		for _, s := range states {
-			if len(preds[s]) == 0 {
-				bary[s] = centre
-				continue
-			}
-			var sum float64
-			for _, p := range preds[s] {
-				sum += l.pos[p].x
-			}
-			bary[s] = sum / float64(len(preds[s]))
+		prev := e.From
+		for y := layer[e.From] + 1; y < layer[e.To]; y++ {
+			v := len(layerOf)
+			layerOf, width, preds = append(layerOf, y), append(width, dummyW), append(preds, []int{prev})
+			chain[k] = append(chain[k], v)
+			prev = v
 		}
-		sort.SliceStable(states, func(a, b int) bool {
-			if bary[states[a]] != bary[states[b]] {
-				return bary[states[a]] < bary[states[b]]
+		preds[e.To] = append(preds[e.To], prev)
+	}
+	byLayer := make([][]int, l.layers)
+	for v, y := range layerOf {
+		byLayer[y] = append(byLayer[y], v)
+	}
+	x := make([]float64, len(layerOf))
+	for _, vs := range byLayer {
+		want := make(map[int]float64, len(vs))
+		for _, v := range vs {
+			for _, p := range preds[v] {
+				want[v] += x[p] / float64(len(preds[v]))
 			}
-			return states[a] < states[b]
+		}
+		sort.SliceStable(vs, func(a, b int) bool {
+			if want[vs[a]] != want[vs[b]] {
+				return want[vs[a]] < want[vs[b]]
+			}
+			return vs[a] < vs[b]
 		})
-		for j, s := range states {
-			off := (float64(j) - float64(len(states)-1)/2) * (nodeW + gapX)
-			l.pos[s] = point{centre + off, margin + nodeH/2 + float64(i)*(nodeH+gapY)}
+		// As near to where the predecessors are as the vertices to the left allow, then the
+		// whole layer shifted so that it is centred on them.
+		var drift float64
+		for j, v := range vs {
+			x[v] = want[v]
+			if j > 0 {
+				u := vs[j-1]
+				gap := gapX
+				if u >= n || v >= n {
+					gap = dummyGap
+				}
+				x[v] = max(x[v], x[u]+(width[u]+width[v])/2+gap)
+			}
+			drift += x[v] - want[v]
+		}
+		for _, v := range vs {
+			x[v] -= drift / float64(len(vs))
 		}
 	}
+	lo, hi := 0.0, 0.0
+	for v := range x {
+		lo, hi = min(lo, x[v]-width[v]/2), max(hi, x[v]+width[v]/2)
+	}
+	y := func(layer int) float64 { return margin + nodeH/2 + float64(layer)*(nodeH+gapY) }
+	l.pos = make([]point, n)
+	for s := range n {
+		l.pos[s] = point{x[s] - lo + margin, y(layer[s])}
+	}
+	for k, c := range chain {
+		for _, v := range c {
+			l.route[k] = append(l.route[k], point{x[v] - lo + margin, y(layerOf[v])})
+		}
+	}
+	l.right = make([]float64, l.layers)
+	for v := range x {
+		l.right[layerOf[v]] = max(l.right[layerOf[v]], x[v]-lo+margin+width[v]/2)
+	}
+	// Room on the right for the loops, the widest of which spans the most layers.
+	span := 0
+	for k, e := range g.Edges {
+		if l.back[k] {
+			span = max(span, layer[e.From]-layer[e.To])
+		}
+	}
+	l.width = hi - lo + 2*margin + 60 + 14*float64(span)
 	l.height = 2*margin + float64(l.layers)*nodeH + float64(max(l.layers-1, 0))*gapY
 	return l
+}
+
+// rightOf is the rightmost edge of the states in the layers from y0 to y1 (centres).
+func (l layout) rightOf(y0, y1 float64) float64 {
+	var r float64
+	for i, x := range l.right {
+		y := margin + nodeH/2 + float64(i)*(nodeH+gapY)
+		if y >= min(y0, y1)-1 && y <= max(y0, y1)+1 {
+			r = max(r, x)
+		}
+	}
+	return r
 }
 
 // graphSVG draws the graph: nodes as <g class="node KIND heat-N" data-state=…>, edges as <g
@@ -154,26 +231,32 @@ func graphSVG(g *Graph) string {
 			d = fmt.Sprintf("M%s,%s C%s,%s %s,%s %s,%s", f1(x-36), f1(y), f1(x-40), f1(y-26), f1(x), f1(y-26), f1(x-12), f1(y))
 			lab = point{x - 4, y - 18}
 		case l.back[k]:
+			// Around the right of every state the loop spans, so that it crosses none.
 			class += " back"
 			span := (from.y - to.y) / (nodeH + gapY)
-			off := 46 + 18*span
 			x1, x2 := from.x+nodeW/2, to.x+nodeW/2
-			cx := max(x1, x2) + off
+			// The curve's rightmost point is (x1 + 6·cx + x2)/8: it clears the states by 24 px
+			// and more for longer loops, so that nested loops do not overlap.
+			reach := l.rightOf(from.y, to.y) + 24 + 12*span
+			cx := (8*reach - x1 - x2) / 6
 			d = fmt.Sprintf("M%s,%s C%s,%s %s,%s %s,%s", f1(x1), f1(from.y), f1(cx), f1(from.y), f1(cx), f1(to.y), f1(x2), f1(to.y))
 			lab = point{(x1 + 3*cx + 3*cx + x2) / 8, (from.y + to.y) / 2}
 		default:
-			y1, y2 := from.y+nodeH/2, to.y-nodeH/2
-			span := (to.y - from.y) / (nodeH + gapY)
-			if span <= 1.01 {
-				d = fmt.Sprintf("M%s,%s L%s,%s", f1(from.x), f1(y1), f1(to.x), f1(y2))
-				lab = point{(from.x + to.x) / 2, (y1 + y2) / 2}
-			} else {
-				// A long edge bends left around the states between.
-				off := nodeW/2 + 16 + 10*span
-				cx := min(from.x, to.x) - off
-				d = fmt.Sprintf("M%s,%s C%s,%s %s,%s %s,%s", f1(from.x-nodeW/2), f1(from.y), f1(cx), f1(from.y), f1(cx), f1(to.y), f1(to.x-nodeW/2), f1(to.y))
-				lab = point{(from.x - nodeW/2 + 6*cx + to.x - nodeW/2) / 8, (from.y + to.y) / 2}
+			// Through the dummies of a long edge, in vertical S-curves; labelled on the first.
+			pts := append(append([]point{{from.x, from.y + nodeH/2}}, l.route[k]...), point{to.x, to.y - nodeH/2})
+			var path strings.Builder
+			fmt.Fprintf(&path, "M%s,%s", f1(pts[0].x), f1(pts[0].y))
+			for i := 1; i < len(pts); i++ {
+				p, q := pts[i-1], pts[i]
+				if p.x == q.x {
+					fmt.Fprintf(&path, " L%s,%s", f1(q.x), f1(q.y))
+					continue
+				}
+				m := (p.y + q.y) / 2
+				fmt.Fprintf(&path, " C%s,%s %s,%s %s,%s", f1(p.x), f1(m), f1(q.x), f1(m), f1(q.x), f1(q.y))
 			}
+			d = path.String()
+			lab = point{(pts[0].x + pts[1].x) / 2, (pts[0].y + pts[1].y) / 2}
 		}
 		p := prob(e.P)
 		title := fmt.Sprintf("state %d → state %d: probability %s", e.From, e.To, p)

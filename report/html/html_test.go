@@ -7,9 +7,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	goruntime "runtime"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/augur-perf/augur/analyze/calls"
 	"github.com/augur-perf/augur/analyze/predict"
@@ -244,4 +246,75 @@ func TestLargeGraphOmitted(t *testing.T) {
 	if n := strings.Count(page, `<g class="func"`); n != rankingRows {
 		t.Errorf("the chart has %d bars, want the top %d", n, rankingRows)
 	}
+}
+
+// BenchmarkWriteLarge renders the largest page a function gets: a 10000-line heat map, a graph
+// of MaxGraphStates states (a chain of decisions, each a loop back), five scenarios and a
+// distribution of 10000 values.
+func BenchmarkWriteLarge(b *testing.B) {
+	const lines = 10000
+	h := HeatMap{Reward: "time"}
+	for i := range lines {
+		h.Lines = append(h.Lines, Line{Number: i + 1, Text: "\tx += f(x) // a statement", Statements: i%2 == 0, Executions: float64(i % 7), Reward: float64(i % 13), Share: float64(i%13) / lines, Level: i % (Levels + 1)})
+	}
+	g := &Graph{States: MaxGraphStates, Init: []int{0}}
+	for s := range MaxGraphStates {
+		g.Nodes = append(g.Nodes, Node{State: s, Line: s + 1, Kind: "decision", Text: "i < len(a)", Visits: 1})
+		if s+1 < MaxGraphStates {
+			g.Edges = append(g.Edges, Edge{From: s, To: s + 1, P: 0.9})
+		}
+		if s > 0 {
+			g.Edges = append(g.Edges, Edge{From: s, To: s - 1, P: 0.1})
+		}
+	}
+	g.Transitions = len(g.Edges)
+	scenarios := []string{"baseline", "a", "b", "c", "d"}
+	p := Property{Name: `R{"time"}=? [ F "end" ]`}
+	for i := range scenarios {
+		p.Cells = append(p.Cells, Cell{OK: true, Value: float64(10 + i), Bars: []ErrorBar{{Kind: "bayesian", Lo: 9, Hi: 11 + float64(i)}}})
+	}
+	d := Distribution{Reward: "time", Mean: 50, SD: 10}
+	for i := range 10000 {
+		d.Values = append(d.Values, float64(i))
+		d.Probs = append(d.Probs, 1e-4)
+	}
+	r := &Report{Title: "large", Function: &Function{Name: "p.Large", Heat: []HeatMap{h}, Graph: g, Scenarios: scenarios,
+		Properties: []Property{p}, Distributions: []Distribution{d}}}
+	var size int
+	for b.Loop() {
+		var out bytes.Buffer
+		if err := Write(&out, r); err != nil {
+			b.Fatal(err)
+		}
+		size = out.Len()
+	}
+	b.ReportMetric(float64(size)/1e6, "MB/page")
+}
+
+// Open hands the file's absolute path to the desktop's opener (xdg-open on Linux): a fake one
+// on the PATH records what it was given.
+func TestOpen(t *testing.T) {
+	if goruntime.GOOS != "linux" {
+		t.Skip("the fake opener is a shell script standing in for xdg-open")
+	}
+	dir := t.TempDir()
+	got := filepath.Join(dir, "opened")
+	script := "#!/bin/sh\necho \"$1\" > " + got + ".tmp && mv " + got + ".tmp " + got + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "xdg-open"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", dir+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Chdir(dir)
+	if err := Open("r.html"); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if b, err := os.ReadFile(got); err == nil {
+			if want := filepath.Join(dir, "r.html") + "\n"; string(b) != want {
+				t.Errorf("the opener got %q, want %q", b, want)
+			}
+			return
+		}
+	}
+	t.Fatal("the opener never ran")
 }

@@ -70,6 +70,9 @@ type Line struct {
 	// Statements says whether any statement of the model starts on the line; Executions and
 	// Reward are its statements' expected executions and reward per invocation.
 	Statements bool
+	// Detail lists the line's statements one per line, each with its executions and reward
+	// per invocation (a for header has three: init, condition, post).
+	Detail     string
 	Executions float64
 	Reward     float64
 	// Share is the line's share of the total; Level its colour, 0 (none) to Levels (the
@@ -342,10 +345,17 @@ func heatMap(reward, unit string, first int, src []string, stmts []predict.Stmt)
 		l := &h.Lines[i]
 		l.Statements = true
 		l.Executions += st.Executions
-		if reward == "" {
-			l.Reward += st.Executions
-		} else {
-			l.Reward += st.Rewards[reward]
+		r := st.Executions
+		if reward != "" {
+			r = st.Rewards[reward]
+		}
+		l.Reward += r
+		if l.Detail != "" {
+			l.Detail += "\n"
+		}
+		l.Detail += fmt.Sprintf("%s: %s executions", st.Text, num(st.Executions))
+		if reward != "" {
+			l.Detail += fmt.Sprintf(", %s %s", reward, num(r))
 		}
 	}
 	var most float64
