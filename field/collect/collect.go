@@ -242,7 +242,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (int, string, an
 		return http.StatusTooManyRequests, "overload", fail("too many bytes in flight: retry later")
 	}
 	defer s.inUse.Add(-size)
-	p, err := wire.Decode(http.MaxBytesReader(w, r.Body, wire.MaxBody))
+	p, err := decode(w, r.Body)
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
 		return http.StatusRequestEntityTooLarge, "too_large", fail(fmt.Sprintf("package larger than %d bytes", wire.MaxBody))
