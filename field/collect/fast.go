@@ -180,7 +180,7 @@ func decodeCanonical(b []byte) (p *wire.Package, ok bool) {
 		s.lit("null")
 	} else {
 		s.lit("[")
-		p.Counts = []wire.Count{}
+		p.Counts = make([]wire.Count, 0, bytes.Count(s.b, []byte(`{"p":`)))
 		for s.err == nil && !s.peek("]") {
 			if len(p.Counts) > 0 {
 				s.lit(",")
