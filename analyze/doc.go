@@ -4,6 +4,7 @@
 // per statement and decision, probabilities as exact count ratios, rewards from annotations and
 // measurements).
 //
-// It may import the source, probe and markov groups; it must not import the options group, and
-// no group below it (source, probe, markov) may import it.
+// It may import the source, probe, markov and fit groups (fitted laws drive the models of
+// package fitted); it must not import the options or field groups, and no group it imports may
+// import it.
 package analyze

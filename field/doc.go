@@ -3,8 +3,9 @@
 // across many variants, and what the field's counts tell about coverage, hot spots and usage.
 //
 // field/plan owns units, allocation strategies and release manifests; field/sim replays
-// allocations on full traces to measure what each strategy would have seen; field/wire is the
-// package a variant sends, field/store and field/collect the collector that receives it, and
+// allocations on full traces to measure what each strategy would have seen; field/build builds
+// a release's variants, with field/rt, the runtime deployed in them, which sends field/wire's
+// packages; field/store and field/collect are the collector that receives them, and
 // field/estimate what the received counts say. The group may import source and probe; it must
 // not import analyze, options, fit or cmd.
 package field

@@ -7,8 +7,10 @@
 // profile's counts, which for models whose probabilities are count ratios are the models' own
 // expected visits.
 //
-// Calls are resolved statically: functions and methods of concrete types. Calls through
-// interfaces and function values are listed as unresolved sites, not guessed.
+// Calls are resolved statically (functions and methods of concrete types); function literals,
+// functions of their own, are charged to the statement that creates them; interface method
+// calls go to the selected methods that implement them, shared by their measured invocations.
+// Other calls through function values are listed as unresolved sites, not guessed.
 package calls
 
 import (
@@ -25,43 +27,79 @@ import (
 	"gonum.org/v1/gonum/mat"
 )
 
+// Kind says how a call site's callee was found.
+type Kind int
+
+const (
+	// Static: a function or a method of a concrete type, called Count times each time the node
+	// runs.
+	Static Kind = iota
+	// Literal: a function literal the node creates. Every invocation the profile counts of the
+	// literal is charged to the node that creates it (sort.Slice's comparison, a deferred or
+	// go'ed literal, one called on the spot): exact when the literal runs within the invocation
+	// that creates it, as such literals do.
+	Literal
+	// Interface: one of the methods an interface method call may reach, among the selected
+	// functions (the concrete types whose method sets implement the interface). The site's
+	// calls are shared among its candidates in proportion to their invocations that static
+	// calls do not account for.
+	Interface
+)
+
 // Site is a statement of Caller that calls Callee, Count times each time it runs.
 type Site struct {
 	Caller, Callee string
 	Node           int
 	Pos            token.Position
 	Count          int
+	Kind           Kind
+	// Group numbers an interface call site: its candidates share it.
+	Group int
 }
 
-// Graph is the static call graph among a set of functions.
+// Graph is the call graph among a set of functions.
 type Graph struct {
 	Funcs []*frontend.Func
 	Sites []Site
-	// Dynamic are call sites whose callee is not known statically (interface methods, function
-	// values) and which are therefore not composed.
+	// Dynamic are call sites whose callee is not known (function values that are not literals
+	// of the selected functions, interface methods no selected function implements), which are
+	// therefore not composed.
 	Dynamic []token.Position
 }
 
 // Build finds the call sites among fns. A statement's calls are those of the part of the source
 // its node stands for (an if's condition, not its body); a defer's call belongs to the node that
-// runs it, and calls inside function literals belong to the literal.
+// runs it, and calls inside function literals belong to the literal, itself a function of fns
+// (see Literal) when it was selected.
 func Build(fns []*frontend.Func) *Graph {
 	g := &Graph{Funcs: fns}
 	byObj := map[any]*frontend.Func{}
+	lits := map[*ast.FuncLit]bool{}
 	for _, f := range fns {
 		if f.Obj != nil {
 			byObj[f.Obj.Origin()] = f
 		}
+		if f.Lit != nil {
+			lits[f.Lit] = true
+		}
 	}
+	groups := 0
 	for _, f := range fns {
 		info := f.Pkg.TypesInfo
 		fset := f.CFG.Fset
+		values := funcValues(info, f.Decl.Body)
 		for _, n := range f.CFG.Nodes {
 			if n.AST == nil || n.Unreachable {
 				continue
 			}
 			counts := map[string]int{}
 			var order []string
+			type ifaceCall struct {
+				count int
+				cands []string
+			}
+			ifaces := map[string]*ifaceCall{} // by interface method
+			var ifaceOrder []string
 			visit := func(root ast.Node, lo, hi token.Pos) {
 				ast.Inspect(root, func(x ast.Node) bool {
 					switch x := x.(type) {
@@ -73,6 +111,28 @@ func Build(fns []*frontend.Func) *Graph {
 						}
 						callee := typeutil.StaticCallee(info, x)
 						if callee == nil {
+							if l, ok := ast.Unparen(x.Fun).(*ast.FuncLit); ok && lits[l] {
+								return true // composed where it is created
+							}
+							if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok {
+								if rhs, ok := values[info.Uses[id]]; ok {
+									callee, ok = valueCallee(info, rhs, lits)
+									if ok && callee == nil {
+										return true // a literal of fns, composed where it is created
+									}
+								}
+							}
+						}
+						if callee == nil {
+							if m, cands := implementations(info, x, fns); m != nil && len(cands) > 0 {
+								key := m.FullName()
+								if ifaces[key] == nil {
+									ifaces[key] = &ifaceCall{cands: cands}
+									ifaceOrder = append(ifaceOrder, key)
+								}
+								ifaces[key].count++
+								return true
+							}
 							if isDynamic(info, x) {
 								g.Dynamic = append(g.Dynamic, fset.Position(x.Pos()))
 							}
@@ -104,9 +164,167 @@ func Build(fns []*frontend.Func) *Graph {
 			for _, name := range order {
 				g.Sites = append(g.Sites, Site{Caller: f.Name, Callee: name, Node: n.ID, Pos: n.Pos, Count: counts[name]})
 			}
+			for _, key := range ifaceOrder {
+				groups++
+				for _, c := range ifaces[key].cands {
+					g.Sites = append(g.Sites, Site{Caller: f.Name, Callee: c, Node: n.ID, Pos: n.Pos, Count: ifaces[key].count, Kind: Interface, Group: groups})
+				}
+			}
+		}
+	}
+	// Each literal is created by the innermost node of the function holding it whose source
+	// contains it (a defer's literal by the Defer node).
+	byName := map[string]*frontend.Func{}
+	for _, f := range fns {
+		byName[f.Name] = f
+	}
+	for _, f := range fns {
+		if f.Lit == nil || f.Parent == nil || byName[f.Parent.Name] == nil {
+			continue
+		}
+		parent := byName[f.Parent.Name]
+		fset := parent.CFG.Fset
+		best, size := -1, token.Pos(math.MaxInt)
+		for _, n := range parent.CFG.Nodes {
+			if n.AST == nil || n.Unreachable || n.Kind == frontend.KindDeferRun {
+				continue
+			}
+			lo, hi := pos(fset, n.Pos), end(fset, n)
+			if lo <= f.Lit.Pos() && f.Lit.End() <= hi && hi-lo < size {
+				best, size = n.ID, hi-lo
+			}
+		}
+		if best >= 0 {
+			n := parent.CFG.Nodes[best]
+			g.Sites = append(g.Sites, Site{Caller: parent.Name, Callee: f.Name, Node: best, Pos: n.Pos, Count: 1, Kind: Literal})
 		}
 	}
 	return g
+}
+
+// funcValues maps each local variable of a function type declared in body to the expressions
+// assigned to it, when they are all known: a variable whose address is taken, or that is
+// assigned from a call with several results, is left out.
+func funcValues(info *types.Info, body *ast.BlockStmt) map[types.Object][]ast.Expr {
+	values := map[types.Object][]ast.Expr{}
+	unknown := map[types.Object]bool{}
+	obj := func(e ast.Expr) types.Object {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		if !ok {
+			return nil
+		}
+		if o := info.Defs[id]; o != nil {
+			return o
+		}
+		return info.Uses[id]
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range n.Lhs {
+				o := obj(l)
+				if _, isVar := o.(*types.Var); !isVar {
+					continue
+				}
+				if len(n.Rhs) != len(n.Lhs) || n.Tok != token.ASSIGN && n.Tok != token.DEFINE {
+					unknown[o] = true
+					continue
+				}
+				values[o] = append(values[o], n.Rhs[i])
+			}
+		case *ast.ValueSpec:
+			for i, name := range n.Names {
+				o := info.Defs[name]
+				if o == nil {
+					continue
+				}
+				if len(n.Values) != len(n.Names) {
+					unknown[o] = true
+					continue
+				}
+				values[o] = append(values[o], n.Values[i])
+			}
+		case *ast.UnaryExpr:
+			if n.Op == token.AND {
+				if o := obj(n.X); o != nil {
+					unknown[o] = true
+				}
+			}
+		}
+		return true
+	})
+	for o := range values {
+		if _, fn := o.Type().Underlying().(*types.Signature); !fn || unknown[o] {
+			delete(values, o)
+		}
+	}
+	return values
+}
+
+// valueCallee resolves a call through a variable assigned exactly the expressions rhs: the one
+// function or concrete method they all name (ok), or, when they are all literals of fns, nil
+// and ok (the literals are composed where they are created).
+func valueCallee(info *types.Info, rhs []ast.Expr, lits map[*ast.FuncLit]bool) (*types.Func, bool) {
+	var callee *types.Func
+	hasLit := false
+	for _, e := range rhs {
+		e = ast.Unparen(e)
+		if l, ok := e.(*ast.FuncLit); ok && lits[l] {
+			hasLit = true
+			continue
+		}
+		var fn *types.Func
+		switch e := e.(type) {
+		case *ast.Ident:
+			fn, _ = info.Uses[e].(*types.Func)
+		case *ast.SelectorExpr:
+			if s := info.Selections[e]; s != nil {
+				if s.Kind() == types.MethodVal && !types.IsInterface(s.Recv()) {
+					fn, _ = s.Obj().(*types.Func)
+				}
+			} else {
+				fn, _ = info.Uses[e.Sel].(*types.Func) // pkg.F
+			}
+		}
+		if fn == nil || callee != nil && callee != fn {
+			return nil, false
+		}
+		callee = fn
+	}
+	if hasLit {
+		return nil, callee == nil // a mix of literals and functions is not resolved
+	}
+	return callee, callee != nil
+}
+
+// implementations returns, for a call of an interface method, the method and the selected
+// functions that implement it: methods of that name whose receiver type (or a pointer to it)
+// implements the interface.
+func implementations(info *types.Info, call *ast.CallExpr, fns []*frontend.Func) (*types.Func, []string) {
+	sel, ok := ast.Unparen(call.Fun).(*ast.SelectorExpr)
+	if !ok {
+		return nil, nil
+	}
+	s := info.Selections[sel]
+	if s == nil || s.Kind() != types.MethodVal || !types.IsInterface(s.Recv()) {
+		return nil, nil
+	}
+	m, _ := s.Obj().(*types.Func)
+	iface, _ := s.Recv().Underlying().(*types.Interface)
+	if m == nil || iface == nil {
+		return nil, nil
+	}
+	var cands []string
+	for _, f := range fns {
+		if f.Obj == nil || f.Obj.Name() != m.Name() || f.Sig == nil || f.Sig.Recv() == nil {
+			continue
+		}
+		recv := f.Sig.Recv().Type()
+		if types.Implements(recv, iface) {
+			cands = append(cands, f.Name)
+		}
+	}
+	return m, cands
 }
 
 // pos turns a node's position back into a token.Pos of its file.
@@ -167,14 +385,63 @@ func Compose(g *Graph, p *profile.Profile, exclusive map[string]float64) ([]Row,
 			rows[i].Invocations = pf.Invocations
 		}
 	}
+	// runs is how often a site's node ran per invocation of its caller.
+	runs := func(s Site) (float64, bool) {
+		pf := p.Funcs[s.Caller]
+		if pf == nil || pf.Invocations == 0 || s.Node >= len(pf.Nodes) {
+			return 0, false
+		}
+		return float64(pf.Nodes[s.Node].Count) / float64(pf.Invocations), true
+	}
+	invocations := func(name string) float64 {
+		if pf := p.Funcs[name]; pf != nil {
+			return float64(pf.Invocations)
+		}
+		return 0
+	}
+	// Interface calls go to each candidate in proportion to its invocations that static calls
+	// and literal creations do not account for.
+	residual := map[string]float64{}
+	for _, f := range g.Funcs {
+		residual[f.Name] = invocations(f.Name)
+	}
+	for _, s := range g.Sites {
+		if r, ok := runs(s); ok && s.Kind != Interface {
+			calls := r * float64(s.Count) * invocations(s.Caller)
+			if s.Kind == Literal {
+				calls = invocations(s.Callee)
+			}
+			residual[s.Callee] -= calls
+		}
+	}
+	groupTotal := map[int]float64{}
+	groupSize := map[int]int{}
+	for _, s := range g.Sites {
+		if s.Kind == Interface {
+			groupTotal[s.Group] += math.Max(residual[s.Callee], 0)
+			groupSize[s.Group]++
+		}
+	}
 	N := mat.NewDense(n, n, nil)
 	for _, s := range g.Sites {
 		i, j := index[s.Caller], index[s.Callee]
-		pf := p.Funcs[s.Caller]
-		if pf == nil || pf.Invocations == 0 || s.Node >= len(pf.Nodes) {
+		r, ok := runs(s)
+		if !ok {
 			continue
 		}
-		per := float64(pf.Nodes[s.Node].Count) * float64(s.Count) / float64(pf.Invocations)
+		var per float64
+		switch s.Kind {
+		case Static:
+			per = r * float64(s.Count)
+		case Literal:
+			per = invocations(s.Callee) / invocations(s.Caller)
+		case Interface:
+			share := 1 / float64(groupSize[s.Group])
+			if t := groupTotal[s.Group]; t > 0 {
+				share = math.Max(residual[s.Callee], 0) / t
+			}
+			per = r * float64(s.Count) * share
+		}
 		N.Set(i, j, N.At(i, j)+per)
 		rows[i].Calls[s.Callee] += per
 	}

@@ -81,8 +81,27 @@ func TestRecursion(t *testing.T) {
 	if top.Exclusive != 0.5 || rows[0].Func != "example.com/rec.Top" {
 		t.Errorf("rows %+v", rows)
 	}
-	if len(g.Dynamic) != 1 || g.Dynamic[0].Line != 40 {
-		t.Errorf("dynamic call sites %v, want the interface call on line 40", g.Dynamic)
+	if len(g.Dynamic) != 1 || g.Dynamic[0].Line != 105 {
+		t.Errorf("dynamic call sites %v, want only the call of the returned closure on line 105", g.Dynamic)
+	}
+	// tally runs once directly and once as a method value.
+	if n := top.Calls["example.com/rec.(*counter).tally"]; n != 2 {
+		t.Errorf("Top calls tally %v times per call, want 2", n)
+	}
+	// The interface call goes to wheel.Spin two times in three, (*gear).Spin once, as measured.
+	if w, gr := top.Calls["example.com/rec.wheel.Spin"], top.Calls["example.com/rec.(*gear).Spin"]; math.Abs(w-2.0/3) > 1e-3 || math.Abs(gr-1.0/3) > 1e-3 {
+		t.Errorf("Top's interface calls: wheel %v, gear %v", w, gr)
+	}
+	for lit, per := range map[string]float64{"Spawn.func1": 1, "Spawn.func2": 1.5, "adder.func1": 1} {
+		var caller calls.Row
+		for name, r := range byName {
+			if strings.HasPrefix(lit, name+".") && name != lit {
+				caller = r
+			}
+		}
+		if got := caller.Calls["example.com/rec."+lit]; math.Abs(got-per) > 1e-9 {
+			t.Errorf("%s: %v calls per invocation of %s, want %v", lit, got, caller.Func, per)
+		}
 	}
 	t.Logf("Walk: %.4f inclusive (f = %.4f); Top: %.4f inclusive = measured %.4f", walk.Inclusive, f, top.Inclusive, perTop)
 

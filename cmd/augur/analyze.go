@@ -20,6 +20,7 @@ import (
 	"github.com/augur-perf/augur/markov/modelio"
 	"github.com/augur-perf/augur/probe/instrument"
 	"github.com/augur-perf/augur/probe/profile"
+	reporthtml "github.com/augur-perf/augur/report/html"
 	"github.com/augur-perf/augur/source/frontend"
 )
 
@@ -27,7 +28,7 @@ func init() {
 	register(&command{
 		name:    "analyze",
 		summary: "predict a Go function's expected time, cost, energy… from its Markov model and a usage profile",
-		usage:   "FUNC (--profile PROFILE | -- WORKLOAD) [--set NAME@FILE:LINE=VALUE]... [--rewards FILE]... [--compare] [--emit FORMAT] [options]",
+		usage:   "FUNC (--profile PROFILE | -- WORKLOAD) [--set NAME@FILE:LINE=VALUE]... [--rewards FILE]... [--compare] [--emit FORMAT] [--html FILE [--open]] [options]",
 		help: `Builds the Markov model of a Go function (one state per statement and decision, PROPER's
 rules), takes its branch and loop probabilities from a usage profile and its rewards from
 annotations such as // @time=2.5 or // @time=2.5, @energy=85 (trailing on a statement's line or
@@ -35,7 +36,8 @@ alone on the line above it), and checks R{"name"}=? [ F "end" ] for every reward
 any --prop. Prints the expected reward per invocation and the hot spots: each line's expected
 executions and expected reward per invocation.
 
-FUNC is import/path.Func, import/path.(*T).Method or import/path.T.Method, loaded from the module
+FUNC is import/path.Func, import/path.(*T).Method, import/path.T.Method or a function literal,
+import/path.Func.func1 (nested: .func1.2, as Go names closures), loaded from the module
 in the current directory (or --dir). The usage profile is measured by 'augur profile' (or given,
 as PROPER's counts, in format augur-usage/1), or measured on the spot: a go test or go run
 WORKLOAD after "--" is run on an instrumented copy of FUNC first (its output goes to stderr).
@@ -63,10 +65,19 @@ What-if, without running the code again:
                                    (give --profile twice, or with a WORKLOAD, with --compare)
   --compare                        print the baseline and each scenario side by side
 
+For inputs never run (Beagle): with the laws of FUNC's loops from 'augur fit' and a measured
+profile for its other decisions, --fit FIT --inputs 'n~lognormal(8,1.2)' (or --at n=1e6)
+predicts each reward's expectation over the input distribution: every loop's probability is set
+so that the model iterates as its law says (exact for finite distributions, Monte Carlo with its
+standard error otherwise, --samples); --compare adds the measured profile's own prediction.
+
 Hot spots are sorted by their share of a reward (measured time, else "time", else the first;
 --by another), the top 20 unless
 --all; --json gives every statement, full precision, and with --method exact each value's exact
-fraction.
+fraction. --html FILE also writes one self-contained HTML page (no network): the source as a
+heat map, the model as a graph, the scenarios as bar charts (--ci adds error bars) and, with
+--spread, each reward's distribution per call; --open shows it. With package patterns, --html
+draws the ranking.
 
 Examples:
   augur analyze github.com/augur-perf/augur/examples/distance.L1 -- go test ./examples/distance -run Workload
@@ -76,6 +87,8 @@ Examples:
       --set time@distance.go:21=1.8 --compare
   augur analyze github.com/augur-perf/augur/examples/distance.L1 --profile distance.prof.json \
       --emit prism -o out/l1
+  augur analyze github.com/augur-perf/augur/examples/distance.L1 --profile distance.prof.json \
+      --set time@distance.go:21=1.8 --compare --ci 0.95 --spread --html l1.html --open
   augur analyze github.com/augur-perf/augur/examples/router.Route --time \
       --profile examples/router/mixB.prof.json --compare -- go test ./examples/router -run '^$' -bench 'MixA$'`,
 		run: runAnalyze,
@@ -103,11 +116,16 @@ type analyzeFlags struct {
 	timing   timeOptions
 	ci       float64
 	spread   bool
+	html     string
+	open     bool
 }
 
 func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	if isPackageArgs(args) {
 		return runAnalyzePkgs(args, stdout, stderr)
+	}
+	if hasFitFlag(args) {
+		return runAnalyzeFit(args, stdout, stderr)
 	}
 	c := commandNamed("analyze")
 	fs := c.flags(stderr)
@@ -132,6 +150,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&fl.by, "by", "", "the reward hot spots are sorted by (default: measured time, else \"time\", else the first)")
 	fs.Float64Var(&fl.ci, "ci", 0, "error bars: Bayesian and bootstrap intervals at this level (0.95) from the counts the model was estimated on")
 	fs.BoolVar(&fl.spread, "spread", false, "each reward's standard deviation and percentiles (p50, p90, p99) per call, not only its mean")
+	registerHTML(fs, &fl.html, &fl.open)
 	flagArgs, workload := splitWorkload(args)
 	pos, err := parse(fs, flagArgs, stdout)
 	if err != nil {
@@ -141,6 +160,9 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "augur analyze: expected one FUNC argument, got %d\n", len(pos))
 		fs.Usage()
 		return errUsage
+	}
+	if fl.open && fl.html == "" {
+		return usagef("--open opens the --html report: give --html FILE")
 	}
 	if len(fl.profiles) == 0 && len(workload) == 0 {
 		return usagef("no usage profile: give --profile FILE (from 'augur profile') or a workload after \"--\" (go test ... or go run ...)")
@@ -282,6 +304,24 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	beyond, err := computeBeyondMean(outs[0], fl.ci, fl.spread, opt.Checker)
 	if err != nil {
 		return err
+	}
+	if fl.html != "" {
+		by := fl.by
+		if by == "" {
+			by = defaultSort(outs[0])
+		}
+		a := reporthtml.Analysis{Func: fn, Outcomes: outs, By: by}
+		if beyond != nil {
+			a.Intervals, a.Spreads = beyond.Intervals, beyond.Spreads
+		}
+		a.Root, _ = os.Getwd()
+		r, err := reporthtml.Build(a)
+		if err != nil {
+			return err
+		}
+		if err := writeHTML(fl.html, fl.open, r, stderr); err != nil {
+			return err
+		}
 	}
 	if fl.asJSON {
 		if err := writeAnalyzeJSON(stdout, fn, outs, beyond); err != nil {

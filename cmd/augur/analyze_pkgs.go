@@ -13,6 +13,7 @@ import (
 	"github.com/augur-perf/augur/markov/checker"
 	"github.com/augur-perf/augur/probe/instrument"
 	"github.com/augur-perf/augur/probe/profile"
+	reporthtml "github.com/augur-perf/augur/report/html"
 	"github.com/augur-perf/augur/source/frontend"
 )
 
@@ -42,10 +43,16 @@ func runAnalyzePkgs(args []string, stdout, stderr io.Writer) error {
 	all := fs.Bool("all", false, "list every function, not only the top 20")
 	method := fs.String("method", "direct", "checker method for each function's model")
 	asJSON := fs.Bool("json", false, "print the ranking as JSON")
+	var htmlOut string
+	var open bool
+	registerHTML(fs, &htmlOut, &open)
 	flagArgs, workload := splitWorkload(args)
 	pkgs, err := parse(fs, flagArgs, stdout)
 	if err != nil {
 		return err
+	}
+	if open && htmlOut == "" {
+		return usagef("--open opens the --html report: give --html FILE")
 	}
 	if (*prof == "") == (len(workload) == 0) {
 		return usagef("give a measured --profile of the packages or a workload after \"--\" (one of them)")
@@ -120,6 +127,12 @@ func runAnalyzePkgs(args []string, stdout, stderr io.Writer) error {
 	for _, r := range rows {
 		if r.Invocations > 0 {
 			invoked = append(invoked, r)
+		}
+	}
+	if htmlOut != "" {
+		r := reporthtml.BuildRanking(strings.Join(pkgs, " "), name, reward, invoked, positions(g))
+		if err := writeHTML(htmlOut, open, r, stderr); err != nil {
+			return err
 		}
 	}
 	if *asJSON {

@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -14,9 +16,13 @@ func TestAnalyzePackages(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs an instrumented workload")
 	}
-	code, out, errs := runCLI(t, "analyze", "./rec", "--dir", "analyze/calls/testdata", "--json", "--", "go", "test", "./rec")
+	page := filepath.Join(t.TempDir(), "rank.html")
+	code, out, errs := runCLI(t, "analyze", "./rec", "--dir", "analyze/calls/testdata", "--json", "--html", page, "--", "go", "test", "./rec")
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	if html, err := os.ReadFile(page); err != nil || !strings.Contains(string(html), `data-function="example.com/rec.Top"`) {
+		t.Errorf("--html: the ranking report has no bar for Top (%v)", err)
 	}
 	var got struct {
 		Reward string `json:"reward"`
@@ -39,10 +45,20 @@ func TestAnalyzePackages(t *testing.T) {
 	if walk.Func != "example.com/rec.Walk" || math.Abs(walk.Inclusive-2/(1-f)) > 1e-9 || math.Abs(f-0.75) > 0.03 {
 		t.Errorf("Walk: %+v", walk)
 	}
-	if want := 0.5 + 2*walk.Inclusive + 1; math.Abs(top.Inclusive-want) > 1e-9 {
-		t.Errorf("Top inclusive %v, want %v", top.Inclusive, want)
+	// Top's inclusive reward is its own plus each callee's inclusive reward times its calls: Walk
+	// and Leaf, a method, an interface of two implementations and functions holding literals.
+	inclusive := map[string]float64{}
+	for _, r := range got.Funcs {
+		inclusive[r.Func] = r.Inclusive
 	}
-	if len(got.Dynamic) != 1 || !strings.HasSuffix(got.Dynamic[0], "rec.go:40:22") {
+	want := top.Exclusive
+	for g, n := range top.Calls {
+		want += n * inclusive[g]
+	}
+	if top.Exclusive != 0.5 || len(top.Calls) != 8 || top.Calls["example.com/rec.Walk"] != 2 || math.Abs(top.Inclusive-want) > 1e-9 {
+		t.Errorf("Top inclusive %v, want %v; calls %v", top.Inclusive, want, top.Calls)
+	}
+	if len(got.Dynamic) != 1 || !strings.HasSuffix(got.Dynamic[0], "rec.go:105:6") {
 		t.Errorf("dynamic call sites %v", got.Dynamic)
 	}
 	code, _, errs = runCLI(t, "analyze", "./rec", "--dir", "analyze/calls/testdata")

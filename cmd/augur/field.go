@@ -7,7 +7,9 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
+	"github.com/augur-perf/augur/field/build"
 	"github.com/augur-perf/augur/field/plan"
 	"github.com/augur-perf/augur/field/sim"
 	"github.com/augur-perf/augur/probe/profile"
@@ -16,8 +18,8 @@ import (
 func init() {
 	register(&command{
 		name:    "field",
-		summary: "plan probes for deployed variants and replay plans on field traces (Diep, Elbaum, Cohen)",
-		usage:   "plan PKGS... --variants N --probes B [--strategy p|r|rb|grb] [--seed S] [--profile inhouse.json] [--previous old.json] -o release.json\n       augur field simulate --traces DIR [--strategies p,r,rb,grb] [--bounds 10,25,50,100] [--variants 6,12,18] [--repeat 20] [--profile inhouse.json]\n       augur field release add release.json [--db field.sqlite | --postgres DSN]\n       augur field token --release R | --revoke ID | --list [--db field.sqlite | --postgres DSN]\n       augur field serve [--db field.sqlite | --postgres DSN] [--addr :8417] [--tls-cert C --tls-key K]\n       augur field report --release release.json [--db field.sqlite | --postgres DSN] [--json out.json] [--reference full.json]\n       augur field profile --release release.json [--db field.sqlite | --postgres DSN] -o field.json [--base inhouse.json] [PKGS...]",
+		summary: "plan probes for deployed variants, build the variants, replay plans on field traces (Diep, Elbaum, Cohen)",
+		usage:   "plan PKGS... --variants N --probes B [--strategy p|r|rb|grb] [--seed S] [--profile inhouse.json] [--previous old.json] -o release.json\n       augur field build release.json -o dist/ [--url URL] [--token T] [--site S] [--spool DIR] [--flush 60s] [--spool-max 16MB] PKG_MAIN\n       augur field simulate --traces DIR [--strategies p,r,rb,grb] [--bounds 10,25,50,100] [--variants 6,12,18] [--repeat 20] [--profile inhouse.json]\n       augur field release add release.json [--db field.sqlite | --postgres DSN]\n       augur field token --release R | --revoke ID | --list [--db field.sqlite | --postgres DSN]\n       augur field serve [--db field.sqlite | --postgres DSN] [--addr :8417] [--tls-cert C --tls-key K]\n       augur field report --release release.json [--db field.sqlite | --postgres DSN] [--json out.json] [--reference full.json]\n       augur field profile --release release.json [--db field.sqlite | --postgres DSN] -o field.json [--base inhouse.json] [PKGS...]",
 		help: `Profiling deployed software under an overhead bound: each deployed variant of a release carries
 at most B probes, spread over many variants so that together they see what full
 instrumentation would (Diep, Elbaum and Cohen, "Profiling Deployed Software: Strategic Probe
@@ -32,6 +34,20 @@ augur field plan allocates probes to the statements of PKGS (the units) with a s
 --previous remembers an earlier release's allocation (its units start as allocated). The
 release manifest (augur-field-release/1) lists each variant's probes with their positions and
 is reproducible from --seed.
+
+augur field build writes one binary per variant of the release, DIR/NAME-vK, built from
+PKG_MAIN with go build -trimpath -overlay (your files are only read): each counts the
+executions of the statements its variant probes and, for a probed decision, each outcome, and
+sends packages (augur-field-package/1) of the counts since the previous one to the collector
+(POST URL/v1/packages, Authorization: Bearer TOKEN) every --flush, when main returns and on
+SIGTERM/SIGINT (the signal is then passed on, so the exit status is as without augur). What
+cannot be delivered waits in a spool directory bounded by --spool-max (oldest dropped first,
+counted); retries back off exponentially with jitter and honour Retry-After. At run time the
+environment overrides the stamped defaults: AUGUR_FIELD_URL, AUGUR_FIELD_TOKEN, AUGUR_FIELD_SITE
+(default: the host name), AUGUR_FIELD_SPOOL (default: the user's cache directory/augur-field).
+Without a URL a variant only counts: no goroutine, no I/O. Builds are reproducible: the same
+release and source give byte-identical binaries. Deferred calls running as a function leaves
+are not counted in the field (listed as skipped). os.Exit skips the last package.
 
 augur field simulate replays the strategies on full traces — a directory of augur-profile/1
 files, one per site-run, named SITE.RUN.json (augur profile of each run with full
@@ -52,10 +68,12 @@ augur field profile writes an augur-profile/1 profile for augur analyze (counts 
 site-runs of the variants carrying each unit, scaled by 1/rate when sampled; decisions without
 field data listed, or filled from --base and reported). The estimator: docs/field.md.
 
-Not built yet: variant builds and the deployed runtime.
+Not built yet: the overhead calibration (--overhead 5%) and CBI-style sampling in deployed
+variants.
 
 Examples:
   augur field plan ./cmd/app --variants 12 --probes 100 --strategy grb --profile inhouse.json -o release.json
+  augur field build release.json -o dist/ --url https://collector:8417 --token T ./cmd/app
   augur field simulate --traces traces/ --bounds 10,25,50 --variants 6,12,18 --repeat 20
   augur field release add release.json --db field.sqlite && augur field token --db field.sqlite --release r1
   augur field serve --db field.sqlite --addr :8417
@@ -66,7 +84,7 @@ Examples:
 
 func runField(args []string, stdout, stderr io.Writer) error {
 	if len(args) == 0 {
-		return usagef("expected a subcommand: plan, simulate, release, token, serve, report or profile")
+		return usagef("expected a subcommand: plan, build, simulate, release, token, serve, report or profile")
 	}
 	if run, ok := fieldCollectors[args[0]]; ok {
 		return run(args[1:], stdout, stderr)
@@ -74,13 +92,84 @@ func runField(args []string, stdout, stderr io.Writer) error {
 	switch args[0] {
 	case "plan":
 		return runFieldPlan(args[1:], stdout, stderr)
+	case "build":
+		return runFieldBuild(args[1:], stdout, stderr)
 	case "simulate":
 		return runFieldSimulate(args[1:], stdout, stderr)
 	case "-h", "--help", "-help":
 		_, err := parse(commandNamed("field").flags(stderr), args, stdout)
 		return err
 	}
-	return usagef("unknown subcommand %q (plan, simulate, release, token, serve, report, profile)", args[0])
+	return usagef("unknown subcommand %q (plan, build, simulate, release, token, serve, report, profile)", args[0])
+}
+
+func runFieldBuild(args []string, stdout, stderr io.Writer) error {
+	fs := commandNamed("field").flags(stderr)
+	o := build.Options{}
+	fs.StringVar(&o.Out, "o", "dist", "the directory the binaries are written to")
+	fs.StringVar(&o.URL, "url", "", "the collector's URL stamped as the default of AUGUR_FIELD_URL")
+	fs.StringVar(&o.Token, "token", "", "the release's token stamped as the default of AUGUR_FIELD_TOKEN")
+	fs.StringVar(&o.Site, "site", "", "the site id stamped as the default of AUGUR_FIELD_SITE")
+	fs.StringVar(&o.Spool, "spool", "", "the spool directory stamped as the default of AUGUR_FIELD_SPOOL")
+	fs.DurationVar(&o.Flush, "flush", time.Minute, "the period of packages")
+	spoolMax := fs.String("spool-max", "16MB", "the most bytes the spool holds (B, KB, MB, GB: powers of 1024)")
+	fs.StringVar(&o.Dir, "dir", "", "the module directory PKG_MAIN is built in")
+	variants := fs.String("variants", "", "build only these variants (comma-separated ids)")
+	pos, err := parse(fs, args, stdout)
+	if err != nil {
+		return err
+	}
+	if len(pos) != 2 {
+		return usagef("expected release.json and PKG_MAIN")
+	}
+	if o.Flush <= 0 {
+		return usagef("--flush %v: want a positive period", o.Flush)
+	}
+	if o.SpoolMax, err = byteSize(*spoolMax); err != nil {
+		return usagef("--spool-max: %v", err)
+	}
+	if *variants != "" {
+		if o.Variants, err = ints(*variants); err != nil {
+			return usagef("--variants: %v", err)
+		}
+	}
+	m, err := plan.Read(pos[0])
+	if err != nil {
+		return err
+	}
+	o.Main = pos[1]
+	bins, err := build.Build(m, o)
+	if err != nil {
+		return err
+	}
+	for _, b := range bins {
+		fmt.Fprintf(stdout, "%s  variant %d: %d probes", relPosition(b.Path), b.Variant, b.Probes)
+		if len(b.Skipped) > 0 {
+			fmt.Fprintf(stdout, " (%d deferred-call units not countable in the field: %v)", len(b.Skipped), b.Skipped)
+		}
+		fmt.Fprintf(stdout, "  sha256 %s\n", b.SHA256[:16])
+	}
+	return nil
+}
+
+// byteSize reads 16MB, 512KB, 1GB or a number of bytes (units are powers of 1024).
+func byteSize(s string) (int64, error) {
+	t := strings.ToUpper(strings.TrimSpace(s))
+	mult := int64(1)
+	for _, u := range []struct {
+		suffix string
+		m      int64
+	}{{"GB", 1 << 30}, {"MB", 1 << 20}, {"KB", 1 << 10}, {"B", 1}} {
+		if strings.HasSuffix(t, u.suffix) {
+			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.m
+			break
+		}
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || n < 1 || n > (1<<62)/mult {
+		return 0, fmt.Errorf("%q is not a size like 16MB", s)
+	}
+	return n * mult, nil
 }
 
 func runFieldPlan(args []string, stdout, stderr io.Writer) error {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -60,4 +61,63 @@ func TestFieldSimulate(t *testing.T) {
 	if !strings.Contains(out, "4 site-runs from 4 sites, 8 units") || !strings.Contains(out, "rb               2      8     1.000") {
 		t.Errorf("%s", out)
 	}
+}
+
+// build makes one binary per variant of a plan of a main package, and refuses bad flags.
+func TestFieldBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds variants with the go command")
+	}
+	dir := filepath.Join(t.TempDir(), "app")
+	if err := os.CopyFS(dir, os.DirFS("../../field/build/testdata/app")); err != nil {
+		t.Fatal(err)
+	}
+	rel := filepath.Join(t.TempDir(), "release.json")
+	if code, _, errs := runCLI(t, "field", "plan", "example.com/app", "--dir", dir, "--variants", "2", "--probes", "5", "-o", rel); code != 0 {
+		t.Fatalf("plan: exit %d\n%s", code, errs)
+	}
+	out := filepath.Join(t.TempDir(), "dist")
+	code, stdout, errs := runCLI(t, "field", "build", rel, "-o", out, "--dir", dir, "--url", "http://collector:8417", "--flush", "30s", "--spool-max", "1MB", ".")
+	if code != 0 {
+		t.Fatalf("build: exit %d\n%s", code, errs)
+	}
+	for _, v := range []string{"app-v1", "app-v2"} {
+		if _, err := os.Stat(filepath.Join(out, v)); err != nil || !strings.Contains(stdout, v) {
+			t.Errorf("%s: %v\n%s", v, err, stdout)
+		}
+	}
+	for _, args := range [][]string{
+		{rel},
+		{rel, ".", "--spool-max", "lots"},
+		{rel, ".", "--flush", "0s"},
+	} {
+		if code, _, errs := runCLI(t, append([]string{"field", "build", "--dir", dir}, args...)...); code != exitUsage {
+			t.Errorf("%v: exit %d\n%s", args, code, errs)
+		}
+	}
+}
+
+func TestByteSize(t *testing.T) {
+	for in, want := range map[string]int64{"16MB": 16 << 20, "512kb": 512 << 10, "1GB": 1 << 30, "700": 700, "9B": 9} {
+		if got, err := byteSize(in); err != nil || got != want {
+			t.Errorf("%s: %d, %v; want %d", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "MB", "-1MB", "1.5MB", "99999999999GB"} {
+		if _, err := byteSize(in); err == nil {
+			t.Errorf("%q accepted", in)
+		}
+	}
+}
+
+// Any --spool-max text is a positive size or an error, never a panic or an overflow.
+func FuzzByteSize(f *testing.F) {
+	for _, s := range []string{"16MB", "1gb", "700", "", "MB", "-1KB", "4611686018427387904B", "9223372036854775807"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if n, err := byteSize(s); err == nil && n < 1 {
+			t.Fatalf("%q: %d bytes", s, n)
+		}
+	})
 }

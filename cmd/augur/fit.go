@@ -20,7 +20,7 @@ func init() {
 	register(&command{
 		name:    "fit",
 		summary: "learn loop counts, probabilities and demands as laws of input sizes (Beagle); predict for input distributions",
-		usage:   "TRACE [-o fit.json] [--state board.json] [--resume board.json] [--rounds N] [--json]\n       augur fit record FUNC [-o trace.jsonl] [--rate R] [--time] [--dir DIR] -- WORKLOAD\n       augur fit predict FIT (--inputs 'n~lognormal(8,1.2), m=5' | --at n=1e6) [--quantity Q] [--json]",
+		usage:   "TRACE [-o fit.json] [--state board.json] [--resume board.json] [--rounds N] [--json]\n       augur fit record FUNC [-o trace.jsonl] [--param req.Items=len]... [--rate R] [--time] [--dir DIR] -- WORKLOAD\n       augur fit predict FIT (--inputs 'n~lognormal(8,1.2), m=5' | --at n=1e6) [--quantity Q] [--json]",
 		help: `Learns how each measured quantity of a function — a loop's iterations, a decision's outcome
 counts or probability, its time — depends on the function's input parameters, from an
 augur-trace/1 file of per-invocation measurements (format: package fit/trace).
@@ -40,8 +40,13 @@ needed; a parameter that never varies gives a constant, with a warning.
 augur fit record FUNC -- WORKLOAD records the trace: FUNC is rewritten in a copy of its package
 (through go's -overlay; your files are never touched) so that each invocation writes one line —
 its parameters at entry (len of slices, maps, strings and channels; integers and floats; booleans
-as 0/1) and the iterations of each of its loops (loop@file:line), with --time its wall time — to
--o, safely from any number of goroutines; --rate samples invocations.
+as 0/1; fields of struct parameters named by --param), the iterations of each of its loops
+(loop@file:line) and the true and false outcomes of each of its ifs (branch@file:line:true,
+:false), with --time its wall time — to -o, safely from any number of goroutines; --rate samples
+invocations.
+
+augur analyze FUNC --fit FIT --profile P --inputs SPEC predicts the annotated rewards of FUNC's
+model for inputs never run, its loops and ifs following the laws (see augur analyze --help).
 
 augur fit predict evaluates the laws for an input distribution without running anything: exactly
 for finite distributions (NAME=VALUE, NAME~choice(v:p,...)), by Monte Carlo with its standard
@@ -256,6 +261,8 @@ func runFitRecord(args []string, stdout, stderr io.Writer) error {
 	rate := fs.Float64("rate", 1, "record each invocation with this probability")
 	timed := fs.Bool("time", false, "record each invocation's wall time (time_ns)")
 	dir := fs.String("dir", "", "the module directory FUNC is loaded from and the workload runs in")
+	var fields multi
+	fs.Var(&fields, "param", "also record a field of a struct parameter: PARAM.FIELD=len or =value (req.Items=len; through pointers: an invocation with a nil one on the way is not recorded) (repeatable)")
 	flagArgs, workload := splitWorkload(args)
 	pos, err := parse(fs, flagArgs, stdout)
 	if err != nil {
@@ -276,8 +283,11 @@ func runFitRecord(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer os.RemoveAll(work)
-	plan, err := record.Instrument(fn, work, record.Options{Rate: *rate, Time: *timed})
+	plan, err := record.Instrument(fn, work, record.Options{Rate: *rate, Time: *timed, Fields: fields})
 	if err != nil {
+		if strings.HasPrefix(err.Error(), "--param") {
+			return usageError{err}
+		}
 		return err
 	}
 	m, n, err := record.Record(plan, instrument.Workload{Args: workload, Dir: *dir, Stdin: os.Stdin, Stdout: stderr, Stderr: stderr}, *out)

@@ -88,3 +88,70 @@ func TestHotSpotsTruncated(t *testing.T) {
 		t.Errorf("--all: exit %d, %d lines", code, strings.Count(all, "\n"))
 	}
 }
+
+// manyFuncs writes a module of n functions that loop, branch and call functions of lower index
+// (and, every seventh, themselves), with a test that calls each once, and returns its directory.
+func manyFuncs(tb testing.TB, n int) string {
+	tb.Helper()
+	dir := tb.TempDir()
+	var b, t strings.Builder
+	b.WriteString("package many\n")
+	t.WriteString("package many\n\nimport \"testing\"\n\nfunc TestAll(t *testing.T) {\n\ts := 0\n")
+	for i := 0; i < n; i++ {
+		callee := (i * 7) % max(i, 1)
+		if i%7 == 0 {
+			callee = i
+		}
+		fmt.Fprintf(&b, `
+// F%[1]d is generated.
+func F%[1]d(x int) int {
+	if x <= 0 {
+		return 1
+	}
+	s := x
+	for i := 0; i < x%%4+1; i++ {
+		if (s+i)%%3 == 0 {
+			s += F%[2]d(x - 1)
+		} else {
+			s ^= i // @cost=2
+		}
+	}
+	return s // @cost=1
+}
+`, i, callee)
+		fmt.Fprintf(&t, "\ts += F%d(6)\n", i)
+	}
+	t.WriteString("\tif s == 0 {\n\t\tt.Fatal(s)\n\t}\n}\n")
+	files := map[string]string{"go.mod": "module many\n\ngo 1.26\n", "many.go": b.String(), "many_test.go": t.String()}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			tb.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// BenchmarkAnalyzePackages times `augur analyze ./...` of a module of 600 functions from a
+// measured profile: loading, a model per function, composition over the call graph (with
+// recursion) and the ranking (issue 14's goal: under 5 s for 500 functions).
+func BenchmarkAnalyzePackages(b *testing.B) {
+	dir := manyFuncs(b, 600)
+	prof := filepath.Join(dir, "p.json")
+	var errb strings.Builder
+	if code := run([]string{"profile", "./...", "--dir", dir, "-o", prof, "--", "go", "test", "./..."}, io.Discard, &errb); code != 0 {
+		b.Fatalf("profile: exit %d: %s", code, errb.String())
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		var out strings.Builder
+		errb.Reset()
+		if code := run([]string{"analyze", "./...", "--dir", dir, "--profile", prof}, &out, &errb); code != 0 {
+			b.Fatalf("analyze: exit %d: %s", code, errb.String())
+		}
+		if !strings.Contains(out.String(), "many.F599") && i == 0 {
+			b.Logf("%s", out.String())
+		}
+		b.ReportMetric(time.Since(t0).Seconds(), "s/analysis")
+	}
+}

@@ -45,6 +45,11 @@ type Package struct {
 	// Rate is the sampling rate of CBI-style sampling (each execution counted with probability
 	// Rate); 0 means every execution is counted.
 	Rate float64 `json:"rate,omitempty"`
+	// Dropped is how many of the site's packages its runtime dropped since it made the previous
+	// one (a full spool dropped the oldest, the collector refused one with 4xx), carried over
+	// a restart through the spool directory. Added after the first version of the format:
+	// omitted when 0, so packages without it decode as before.
+	Dropped uint64 `json:"dropped,omitempty"`
 	// Counts are sorted by probe id, each id at most once.
 	Counts []Count `json:"counts"`
 }

@@ -127,3 +127,22 @@ func FuzzDecode(f *testing.F) {
 		}
 	})
 }
+
+// A package that reports dropped packages round-trips; one without the field decodes as 0.
+func TestDroppedRoundTrip(t *testing.T) {
+	body := strings.Replace(good, `"counts"`, `"dropped":4,"counts"`, 1)
+	p, err := Decode(strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Dropped != 4 {
+		t.Fatalf("dropped %d, want 4", p.Dropped)
+	}
+	var buf bytes.Buffer
+	if err := Encode(&buf, p); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.TrimSpace(buf.String()); got != body {
+		t.Fatalf("re-encoded\n%s\nwant\n%s", got, body)
+	}
+}

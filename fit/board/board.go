@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"os"
 	"sort"
+	"strings"
+	"time"
 
 	"github.com/augur-perf/augur/fit/pmnf"
 	"github.com/augur-perf/augur/fit/trace"
@@ -67,7 +69,7 @@ type Mean struct{}
 
 func (Mean) Name() string { return "mean" }
 func (Mean) Propose(_ int, s []pmnf.Sample, params []string) (pmnf.Candidate, error) {
-	return pmnf.FitHypothesis(s, params, nil, pmnf.Options{})
+	return pmnf.FitHypothesis(s, params, nil, pmnf.ForSamples(s))
 }
 
 // Linear is plain linear regression on the parameters' values.
@@ -81,7 +83,7 @@ func (Linear) Propose(_ int, s []pmnf.Sample, params []string) (pmnf.Candidate, 
 			h = append(h, []pmnf.Factor{{Param: p, I: 1}})
 		}
 	}
-	return pmnf.FitHypothesis(s, params, h, pmnf.Options{})
+	return pmnf.FitHypothesis(s, params, h, pmnf.ForSamples(s))
 }
 
 func varies(s []pmnf.Sample, p string) bool {
@@ -98,25 +100,97 @@ type PMNF struct{ Max int }
 
 func (PMNF) Name() string { return "pmnf" }
 func (a PMNF) Propose(round int, s []pmnf.Sample, params []string) (pmnf.Candidate, error) {
-	fit, err := pmnf.Search(s, params, pmnf.Options{MaxTerms: min(round, max(a.Max, 1))})
+	o := pmnf.ForSamples(s)
+	o.MaxTerms = min(round, max(a.Max, 1))
+	fit, err := pmnf.Search(s, params, o)
 	if err != nil {
 		return pmnf.Candidate{}, err
 	}
 	return fit.Best, nil
 }
 
-// DefaultAnalysers are the analysers Run uses when given none.
-func DefaultAnalysers() []Analyser { return []Analyser{Mean{}, Linear{}, PMNF{Max: 2}} }
+// Logistic is logistic regression, for probabilities (CIPM's analyser of branch probabilities).
+type Logistic struct{}
 
-// New starts a board for a trace's header and number of samples.
+func (Logistic) Name() string { return "logistic" }
+func (Logistic) Propose(_ int, s []pmnf.Sample, params []string) (pmnf.Candidate, error) {
+	return pmnf.FitLogistic(s, params, pmnf.ForSamples(s))
+}
+
+// Tree is a regression tree (CART, depth 1 to 3), for probabilities: CIPM's decision trees of
+// branch probabilities, the law of a threshold. Counts and times are left to the smooth forms,
+// which extrapolate; a tree is flat beyond the sizes measured.
+type Tree struct{}
+
+func (Tree) Name() string { return "tree" }
+func (Tree) Propose(_ int, s []pmnf.Sample, params []string) (pmnf.Candidate, error) {
+	for k, x := range s {
+		if x.Y < 0 || x.Y > 1 {
+			return pmnf.Candidate{}, fmt.Errorf("sample %d is %v: trees are fitted to probabilities, in [0, 1]", k+1, x.Y)
+		}
+	}
+	return pmnf.FitTree(s, params, pmnf.ForSamples(s))
+}
+
+// GP is symbolic regression by genetic programming, for laws the normal form cannot say (such
+// as 100/(n + 5)): seeded by the round, so the board stays deterministic; its budget (30 s per
+// quantity) is a safety net a search of its bounded size does not reach.
+type GP struct{}
+
+func (GP) Name() string { return "gp" }
+func (GP) Propose(round int, s []pmnf.Sample, params []string) (pmnf.Candidate, error) {
+	c, cut, err := pmnf.FitGP(s, params, pmnf.ForSamples(s), pmnf.GPOptions{Seed: uint64(round), Budget: 30 * time.Second})
+	if err == nil && cut {
+		err = fmt.Errorf("the search ran out of its time budget: its law would depend on this machine's speed")
+	}
+	return c, err
+}
+
+// DefaultAnalysers are the analysers Run uses when given none.
+func DefaultAnalysers() []Analyser {
+	return []Analyser{Mean{}, Linear{}, PMNF{Max: 2}, Logistic{}, Tree{}, GP{}}
+}
+
+// New starts a board for a trace's header and number of samples; besides the trace's quantities
+// it fits each if's probability of true (see Samples).
 func New(h trace.Header, samples int) *State {
-	return &State{Format: StateFormat, Function: h.Function, Params: h.Params, Quantities: h.Quantities, Samples: samples,
+	qs := append([]string(nil), h.Quantities...)
+	for _, b := range branches(h) {
+		qs = append(qs, b.name)
+	}
+	return &State{Format: StateFormat, Function: h.Function, Params: h.Params, Quantities: qs, Samples: samples,
 		Proposals: []Proposal{}, Judgements: []Judgement{}, History: []string{}}
 }
 
-// Samples turns records into per-quantity samples.
+// branch is an if whose outcomes the trace counts: quantities true and false, and the name of
+// its probability of true, branch@FILE:LINE:p.
+type branch struct {
+	name        string
+	true, false int
+}
+
+func branches(h trace.Header) []branch {
+	index := map[string]int{}
+	for i, q := range h.Quantities {
+		index[q] = i
+	}
+	var out []branch
+	for i, q := range h.Quantities {
+		if base, ok := strings.CutSuffix(q, ":true"); ok && strings.HasPrefix(q, "branch@") {
+			if f, ok := index[base+":false"]; ok {
+				out = append(out, branch{name: base + ":p", true: i, false: f})
+			}
+		}
+	}
+	return out
+}
+
+// Samples turns records into per-quantity samples. An if's probability of true,
+// branch@FILE:LINE:p, has one sample per invocation that evaluated it: the share of its
+// evaluations that were true.
 func Samples(h trace.Header, recs []trace.Record) map[string][]pmnf.Sample {
 	out := map[string][]pmnf.Sample{}
+	bs := branches(h)
 	for _, r := range recs {
 		at := map[string]float64{}
 		for i, p := range h.Params {
@@ -124,6 +198,11 @@ func Samples(h trace.Header, recs []trace.Record) map[string][]pmnf.Sample {
 		}
 		for i, q := range h.Quantities {
 			out[q] = append(out[q], pmnf.Sample{At: at, Y: r.Q[i]})
+		}
+		for _, b := range bs {
+			if n := r.Q[b.true] + r.Q[b.false]; n > 0 {
+				out[b.name] = append(out[b.name], pmnf.Sample{At: at, Y: r.Q[b.true] / n})
+			}
 		}
 	}
 	return out
@@ -174,8 +253,8 @@ func better(a, b pmnf.Candidate) bool {
 		return true
 	case clearly(b.CVError, a.CVError):
 		return false
-	case len(a.Expr.Terms) != len(b.Expr.Terms):
-		return len(a.Expr.Terms) < len(b.Expr.Terms)
+	case a.Expr.Complexity() != b.Expr.Complexity():
+		return a.Expr.Complexity() < b.Expr.Complexity()
 	}
 	return a.Fitness < b.Fitness
 }

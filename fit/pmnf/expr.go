@@ -27,10 +27,29 @@ type Term struct {
 	Factors []Factor `json:"factors,omitempty"`
 }
 
-// Expr is Σ Terms.
+// Expr is Σ Terms, or with Link "logistic" the probability 1/(1 + e^−ΣTerms) (logistic
+// regression's law of a branch probability).
 type Expr struct {
 	Terms []Term `json:"terms"`
+	Link  string `json:"link,omitempty"`
+	// Tree, when set, is the law instead of the terms: a regression tree (see FitTree).
+	Tree *Node `json:"tree,omitempty"`
 }
+
+// Complexity orders laws of equal error: the number of terms, or for a tree half its nodes
+// (rounded up), so that a + b·(n·n) from symbolic regression counts as more than c + a·n².
+func (e Expr) Complexity() int {
+	if e.Tree != nil {
+		return (e.Tree.size() + 1) / 2
+	}
+	return len(e.Terms)
+}
+
+// Empty reports whether the expression has neither terms nor a tree: no law.
+func (e Expr) Empty() bool { return len(e.Terms) == 0 && e.Tree == nil }
+
+// Logistic is the link of a logistic law.
+const Logistic = "logistic"
 
 // Value evaluates the factor at x; log2 of x ≤ 0 is undefined and gives NaN (as 0 to a negative
 // power gives +Inf): hypotheses that meet one are not fitted.
@@ -63,9 +82,15 @@ func (t Term) Value(at map[string]float64) float64 {
 
 // Value evaluates the expression.
 func (e Expr) Value(at map[string]float64) float64 {
+	if e.Tree != nil {
+		return e.Tree.Eval(at)
+	}
 	var v float64
 	for _, t := range e.Terms {
 		v += t.Value(at)
+	}
+	if e.Link == Logistic {
+		return 1 / (1 + math.Exp(-v))
 	}
 	return v
 }
@@ -74,6 +99,14 @@ func (e Expr) Value(at map[string]float64) float64 {
 func (e Expr) Params() []string {
 	seen := map[string]bool{}
 	var ps []string
+	if e.Tree != nil {
+		e.Tree.params(seen)
+		for p := range seen {
+			ps = append(ps, p)
+		}
+		sort.Strings(ps)
+		return ps
+	}
 	for _, t := range e.Terms {
 		for _, f := range t.Factors {
 			if !seen[f.Param] {
@@ -89,6 +122,9 @@ func (e Expr) Params() []string {
 // Form is the expression's shape without coefficients, "n·log2(n) + c": what recovery of a law
 // compares.
 func (e Expr) Form() string {
+	if e.Tree != nil {
+		return treeForm(e.Tree)
+	}
 	var parts []string
 	for _, t := range e.Terms {
 		if len(t.Factors) == 0 {
@@ -97,14 +133,25 @@ func (e Expr) Form() string {
 		parts = append(parts, factorsString(t.Factors))
 	}
 	sort.Strings(parts)
-	if len(parts) == 0 {
-		return "c"
+	form := "c"
+	if len(parts) > 0 {
+		form = strings.Join(parts, " + ") + " + c"
 	}
-	return strings.Join(parts, " + ") + " + c"
+	if e.Link == Logistic {
+		return "logistic(" + form + ")"
+	}
+	return form
 }
 
-// String writes the expression as "0.5·n·log2(n) + 3", terms in the order they are kept.
+// String writes the expression as "0.5·n·log2(n) + 3", terms in the order they are kept; a
+// logistic law as "logistic(2 - 0.5·n)".
 func (e Expr) String() string {
+	if e.Tree != nil {
+		return e.Tree.String()
+	}
+	if e.Link == Logistic {
+		return "logistic(" + Expr{Terms: e.Terms}.String() + ")"
+	}
 	if len(e.Terms) == 0 {
 		return "0"
 	}
@@ -125,6 +172,9 @@ func (e Expr) String() string {
 			c = -c
 		case k > 0:
 			b.WriteString(" + ")
+		}
+		if c == 0 {
+			c = 0 // not -0
 		}
 		num := strconv.FormatFloat(c, 'g', 6, 64)
 		if len(t.Factors) == 0 {
@@ -163,8 +213,14 @@ func factorsString(fs []Factor) string {
 	return strings.Join(parts, "·")
 }
 
-// Validate checks that coefficients are finite and factors name parameters.
+// Validate checks that coefficients are finite, factors name parameters and the link is known.
 func (e Expr) Validate() error {
+	if e.Link != "" && e.Link != Logistic {
+		return fmt.Errorf("link %q: want none or %q", e.Link, Logistic)
+	}
+	if e.Tree != nil {
+		return e.Tree.validate(0)
+	}
 	for k, t := range e.Terms {
 		if math.IsNaN(t.Coef) || math.IsInf(t.Coef, 0) {
 			return fmt.Errorf("term %d: coefficient %v is not finite", k+1, t.Coef)
@@ -185,11 +241,13 @@ func (e Expr) Validate() error {
 func (e *Expr) UnmarshalJSON(data []byte) error {
 	var raw struct {
 		Terms []Term `json:"terms"`
+		Link  string `json:"link"`
+		Tree  *Node  `json:"tree"`
 	}
 	if err := json.Unmarshal(data, &raw); err != nil {
 		return err
 	}
-	x := Expr{Terms: raw.Terms}
+	x := Expr{Terms: raw.Terms, Link: raw.Link, Tree: raw.Tree}
 	if err := x.Validate(); err != nil {
 		return err
 	}

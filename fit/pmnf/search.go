@@ -35,6 +35,22 @@ type Options struct {
 	Exponents []float64
 	// Logs are the powers j searched (default 0, 1, 2).
 	Logs []int
+	// Floor is the smallest denominator of a relative error (and of the weights of the least
+	// squares), as a share of the mean |y| (default 0.01). Counts and times have errors
+	// proportional to their size; a probability's are not, and ForSamples sets 1 for them.
+	Floor float64
+}
+
+// ForSamples returns the options for a quantity: errors relative to the mean for a
+// probability (every sample in [0, 1], where a relative error at 0 would judge a law by its
+// points at 0 alone), relative to each value otherwise.
+func ForSamples(s []Sample) Options {
+	for _, x := range s {
+		if x.Y < 0 || x.Y > 1 {
+			return Options{}
+		}
+	}
+	return Options{Floor: 1}
 }
 
 func (o Options) withDefaults() Options {
@@ -55,6 +71,9 @@ func (o Options) withDefaults() Options {
 		for i := 0; i <= 12; i++ {
 			o.Exponents = append(o.Exponents, float64(i)/4)
 		}
+	}
+	if o.Floor == 0 {
+		o.Floor = 0.01
 	}
 	if o.Logs == nil {
 		o.Logs = []int{0, 1, 2}
@@ -350,7 +369,7 @@ func evaluate(h Hypothesis, pts []point, o Options) (Candidate, bool) {
 	wX := make([][]float64, len(pts))
 	wy := make([]float64, len(pts))
 	for r := range X {
-		w[r] = 1 / math.Max(math.Abs(y[r]), scale/100)
+		w[r] = 1 / math.Max(math.Abs(y[r]), scale*o.Floor)
 		wX[r] = make([]float64, len(X[r]))
 		for j, v := range X[r] {
 			wX[r][j] = v * w[r]

@@ -1,8 +1,9 @@
 // Package record measures what fit learns from: it rewrites one function of a copy of its
 // package (through go's -overlay; the user's files are never touched) so that each invocation
 // writes one augur-trace/1 line — the parameters' sizes at entry (len of slices, maps, strings
-// and channels; integer and float values; booleans as 0 and 1) and each of the function's loops'
-// iteration counts, with its time when asked — and runs a go workload on it. The injected code
+// and channels; integer and float values; booleans as 0 and 1), each of the function's loops'
+// iteration counts and each of its ifs' true and false outcomes, with its time when asked — and
+// runs a go workload on it. The injected code
 // uses the standard library only and is safe under concurrency. It owns the rewriting and the
 // injected recorder; the trace format is fit/trace's.
 package record
@@ -32,6 +33,11 @@ type Options struct {
 	Rate float64
 	// Time adds each invocation's wall time in nanoseconds ("time_ns").
 	Time bool
+	// Fields are fields of struct parameters to record as parameters too, each PARAM.FIELD
+	// (through nested fields and pointers: req.Page.Items) with how to measure it: "len" or
+	// "value" (len(req.Items), req.Limit). An invocation where a pointer on the way is nil
+	// is not recorded: the field has no value then.
+	Fields []string
 }
 
 // Plan is the instrumentation of one function: the trace's header and the overlay.
@@ -71,6 +77,14 @@ func Instrument(fn *frontend.Func, work string, o Options) (*Plan, error) {
 			}
 		}
 	}
+	for _, spec := range o.Fields {
+		e, label, err := fieldMeasure(fn, spec)
+		if err != nil {
+			return nil, err
+		}
+		h.Params = append(h.Params, label)
+		exprs = append(exprs, e)
+	}
 	// Loops: the function's own for and range statements (not those of function literals).
 	var loops []ast.Stmt
 	ast.Inspect(fn.Decl.Body, func(n ast.Node) bool {
@@ -86,14 +100,33 @@ func Instrument(fn *frontend.Func, work string, o Options) (*Plan, error) {
 		p := fset.Position(l.Pos())
 		h.Quantities = append(h.Quantities, fmt.Sprintf("loop@%s:%d", filepath.Base(p.Filename), p.Line))
 	}
+	// Branches: each if's true and false outcomes, counted by wrapping its condition.
+	var ifs []*ast.IfStmt
+	ast.Inspect(fn.Decl.Body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.IfStmt:
+			ifs = append(ifs, n)
+		}
+		return true
+	})
+	for _, s := range ifs {
+		p := fset.Position(s.If)
+		for _, out := range []string{"true", "false"} {
+			h.Quantities = append(h.Quantities, fmt.Sprintf("branch@%s:%d:%s", filepath.Base(p.Filename), p.Line, out))
+		}
+	}
+	counters := len(loops) + 2*len(ifs)
 	if o.Time {
 		h.Quantities = append(h.Quantities, "time_ns")
 	}
 	if len(h.Quantities) == 0 {
-		return nil, fmt.Errorf("%s has no loop to count (give --time to record its time)", fn.Name)
+		return nil, fmt.Errorf("%s has no loop or if to count (give --time to record its time)", fn.Name)
 	}
-	// The rewrite: a counter per loop incremented at the top of its body, and at entry a
-	// deferred call that records the parameters (evaluated now) and the counts (read at exit).
+	// The rewrite: a counter per loop incremented at the top of its body, two per if counted by
+	// its wrapped condition, and at entry a deferred call that records the parameters
+	// (evaluated now) and the counts (read at exit).
 	file := fileOf(fn)
 	if file == nil {
 		return nil, fmt.Errorf("%s: its file was not found", fn.Name)
@@ -121,8 +154,12 @@ func Instrument(fn *frontend.Func, work string, o Options) (*Plan, error) {
 		}
 		ins = append(ins, insert{tf.Offset(body.Lbrace) + 1, fmt.Sprintf(" %s[%d]++;", counter, i)})
 	}
+	for i, s := range ifs {
+		ins = append(ins, insert{tf.Offset(s.Cond.Pos()), fmt.Sprintf("%sBr(&%s, %d, ", prefix, counter, len(loops)+2*i)})
+		ins = append(ins, insert{tf.Offset(s.Cond.End()), ")"})
+	}
 	var entry strings.Builder
-	fmt.Fprintf(&entry, " var %s [%d]uint64;", counter, len(loops))
+	fmt.Fprintf(&entry, " var %s [%d]uint64;", counter, counters)
 	timeArg := "0"
 	if o.Time {
 		fmt.Fprintf(&entry, " %s := %sNow();", start, prefix)
@@ -150,7 +187,7 @@ func Instrument(fn *frontend.Func, work string, o Options) (*Plan, error) {
 	if err := os.WriteFile(rewritten, out, 0o644); err != nil {
 		return nil, err
 	}
-	rt := runtimeSource(fn.Pkg.Name, len(loops), o)
+	rt := runtimeSource(fn.Pkg.Name, counters, o)
 	rtPath := filepath.Join(filepath.Dir(path), "zz_augurfit_runtime.go")
 	rtFile := filepath.Join(work, "zz_augurfit_runtime.go")
 	if err := os.WriteFile(rtFile, rt, 0o644); err != nil {
@@ -162,6 +199,60 @@ func Instrument(fn *frontend.Func, work string, o Options) (*Plan, error) {
 		return nil, err
 	}
 	return &Plan{Header: h, Overlay: overlay, work: work}, nil
+}
+
+// fieldMeasure turns PARAM.FIELD...=len|value into the expression recorded at entry, and its
+// label: through pointers, a function literal called on the spot that gives NaN when one is nil
+// (the program must behave as without augur: no nil dereference of ours), and the invocation is
+// then not recorded.
+func fieldMeasure(fn *frontend.Func, spec string) (expr, label string, err error) {
+	path, how, ok := strings.Cut(spec, "=")
+	parts := strings.Split(path, ".")
+	if !ok || len(parts) < 2 || how != "len" && how != "value" {
+		return "", "", fmt.Errorf("--param %q: want PARAM.FIELD=len or PARAM.FIELD=value (req.Items=len)", spec)
+	}
+	var t types.Type
+	if fn.Sig != nil {
+		for i := 0; i < fn.Sig.Params().Len(); i++ {
+			if v := fn.Sig.Params().At(i); v.Name() == parts[0] {
+				t = v.Type()
+			}
+		}
+	}
+	if t == nil {
+		return "", "", fmt.Errorf("--param %q: %s has no parameter %s", spec, fn.Name, parts[0])
+	}
+	var guards []string
+	for i, f := range parts[1:] {
+		sofar := strings.Join(parts[:i+1], ".")
+		if ptr, ok := t.Underlying().(*types.Pointer); ok {
+			guards = append(guards, sofar+" == nil")
+			t = ptr.Elem()
+		}
+		st, ok := t.Underlying().(*types.Struct)
+		if !ok {
+			return "", "", fmt.Errorf("--param %q: %s is a %s, not a struct", spec, sofar, t)
+		}
+		var field *types.Var
+		for k := 0; k < st.NumFields(); k++ {
+			if st.Field(k).Name() == f {
+				field = st.Field(k)
+			}
+		}
+		if field == nil {
+			return "", "", fmt.Errorf("--param %q: %s has no field %s", spec, sofar, f)
+		}
+		t = field.Type()
+	}
+	value, label, ok := measureOf(path, t)
+	isLen := strings.HasPrefix(label, "len(")
+	if !ok || isLen != (how == "len") {
+		return "", "", fmt.Errorf("--param %q: %s is a %s, which is not measured by %s", spec, path, t, how)
+	}
+	if len(guards) == 0 {
+		return value, label, nil
+	}
+	return fmt.Sprintf("func() float64 { if %s { return _augurfit_NaN() }; return %s }()", strings.Join(guards, " || "), value), label, nil
 }
 
 // measureOf says how a parameter of type t is characterised.
@@ -197,13 +288,14 @@ func fileOf(fn *frontend.Func) *ast.File {
 
 // runtimeSource is the recorder injected into the package: standard library only, imports
 // renamed so that nothing in the package can shadow them.
-func runtimeSource(pkg string, loops int, o Options) []byte {
+func runtimeSource(pkg string, counters int, o Options) []byte {
 	src := `// Code generated by augur fit record; DO NOT EDIT.
 
 package PKG
 
 import (
 	_augurfit_json "encoding/json"
+	_augurfit_math "math"
 	_augurfit_os "os"
 	_augurfit_rand "math/rand/v2"
 	_augurfit_sync "sync"
@@ -220,6 +312,19 @@ const _augurfit_rate = RATE
 
 func _augurfit_Now() int64 { return _augurfit_time.Now().UnixNano() }
 
+// _augurfit_Br counts an if's outcome: counter k when its condition holds, k+1 otherwise.
+func _augurfit_Br(c *[COUNTERS]uint64, k int, b bool) bool {
+	if b {
+		c[k]++
+	} else {
+		c[k+1]++
+	}
+	return b
+}
+
+// _augurfit_NaN is the value of a field behind a nil pointer.
+func _augurfit_NaN() float64 { return _augurfit_math.NaN() }
+
 func _augurfit_Bool(b bool) float64 {
 	if b {
 		return 1
@@ -230,6 +335,11 @@ func _augurfit_Bool(b bool) float64 {
 func _augurfit_Record(p []float64, c []uint64, start int64) {
 	if _augurfit_rate < 1 && _augurfit_rand.Float64() >= _augurfit_rate {
 		return
+	}
+	for _, v := range p {
+		if v != v { // a field behind a nil pointer: no value to record
+			return
+		}
 	}
 	q := make([]float64, 0, len(c)+1)
 	for _, v := range c {
@@ -259,7 +369,7 @@ func _augurfit_Record(p []float64, c []uint64, start int64) {
 	_augurfit_mu.Unlock()
 }
 `
-	r := strings.NewReplacer("PKG", pkg, "RATE", strconv.FormatFloat(o.Rate, 'g', -1, 64), "TIMED", strconv.FormatBool(o.Time), "ENV", strconv.Quote(EnvTrace))
+	r := strings.NewReplacer("PKG", pkg, "RATE", strconv.FormatFloat(o.Rate, 'g', -1, 64), "TIMED", strconv.FormatBool(o.Time), "ENV", strconv.Quote(EnvTrace), "COUNTERS", strconv.Itoa(counters))
 	out := []byte(r.Replace(src))
 	if f, err := format.Source(out); err == nil {
 		return f

@@ -70,3 +70,63 @@ func TestRecordAndFit(t *testing.T) {
 		t.Error("the package's own file was modified")
 	}
 }
+
+// TestStructFields records fields of a struct parameter through a pointer: len(r.Items) and
+// r.Page.Limit; the invocations whose page is nil are not recorded (the field has no value), and
+// the program behaves as without augur (no nil dereference).
+func TestStructFields(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a workload")
+	}
+	prog, err := frontend.Load("testdata", "./work")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fns, err := prog.Select("example.com/work.Serve")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for spec, want := range map[string]string{
+		"q.Items=len":    "has no parameter q",
+		"r.Nope=len":     "r has no field Nope",
+		"r.Items=value":  "not measured by value",
+		"r.Items":        "want PARAM.FIELD=len",
+		"r.Page.X=value": "r.Page has no field X",
+		"r.Items.N=len":  "is a []int, not a struct",
+	} {
+		if _, err := Instrument(fns[0], t.TempDir(), Options{Fields: []string{spec}}); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", spec, err, want)
+		}
+	}
+	tmp := t.TempDir()
+	plan, err := Instrument(fns[0], filepath.Join(tmp, "src"), Options{Fields: []string{"r.Items=len", "r.Page.Limit=value"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "len(r.Items) r.Page.Limit | loop@work.go:34 loop@work.go:38 branch@work.go:37:true branch@work.go:37:false"
+	if got := strings.Join(plan.Header.Params, " ") + " | " + strings.Join(plan.Header.Quantities, " "); got != want {
+		t.Errorf("header %s, want %s", got, want)
+	}
+	path := filepath.Join(tmp, "serve.trace.jsonl")
+	m, n, err := Record(plan, instrument.Workload{Args: []string{"go", "test", "./work", "-run", "Serve"}, Dir: "testdata"}, path)
+	if err != nil || m.ExitCode != 0 {
+		t.Fatalf("%v %+v", err, m)
+	}
+	if n != 6 {
+		t.Fatalf("%d invocations recorded, want the 6 with a page", n)
+	}
+	f, _ := os.Open(path)
+	defer f.Close()
+	r, err := trace.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, _ := r.ReadAll()
+	for _, rec := range recs {
+		k := rec.P[0]
+		// Items k, limit 2k; loops k and 2k; the if taken.
+		if rec.P[1] != 2*k || rec.Q[0] != k || rec.Q[1] != 2*k || rec.Q[2] != 1 || rec.Q[3] != 0 {
+			t.Errorf("record %+v", rec)
+		}
+	}
+}

@@ -19,11 +19,12 @@ var allowed = map[string][]string{
 	"source":   {},
 	"markov":   {},
 	"probe":    {"source"},
-	"analyze":  {"source", "probe", "markov"},
+	"analyze":  {"source", "probe", "markov", "fit"},
 	"options":  {"source"},
 	"fit":      {"source", "probe", "markov"},
 	"field":    {"source", "probe"},
 	"internal": {"markov"},
+	"report":   {"source", "probe", "analyze", "markov", "options", "field", "fit"},
 }
 
 func group(path string) string {

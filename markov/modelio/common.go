@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/big"
 	"os"
+	"slices"
 	"sort"
 
 	"github.com/augur-perf/augur/markov/dtmc"
@@ -39,8 +40,11 @@ type transValue struct {
 
 // rawModel is everything a text format said, ready for the Builder.
 type rawModel struct {
-	n       int
-	trans   []rawTrans
+	n     int
+	trans []rawTrans
+	// csr, when set, holds the transitions instead of trans: rows in order, as the fast path
+	// reads them.
+	csr     *csrRows
 	init    []int // a set; the distribution is uniform over it
 	labels  map[string][]int
 	rewards []rawReward
@@ -48,6 +52,9 @@ type rawModel struct {
 
 // build hands a read model to dtmc and reports its verdict against file.
 func (r *rawModel) build(file string) (*dtmc.Model, error) {
+	if r.csr != nil {
+		return r.buildRows(file)
+	}
 	b := dtmc.NewBuilder(r.n)
 	for _, t := range r.trans {
 		if t.exact != nil {
@@ -79,6 +86,54 @@ func (r *rawModel) build(file string) (*dtmc.Model, error) {
 	}
 	m, err := b.Build()
 	if err != nil {
+		return nil, buildError(file, err)
+	}
+	return m, nil
+}
+
+// buildRows makes the model of a fast-path read, whose matrix is in rows already, as
+// dtmc.Builder would from the same transitions but without its copies and maps: labels sorted and
+// without repeats (nil when empty), a uniform initial distribution, reward vectors only for
+// structures with a non-zero entry. dtmc's validation judges the result all the same.
+func (r *rawModel) buildRows(file string) (*dtmc.Model, error) {
+	m := &dtmc.Model{N: r.n, RowPtr: r.csr.rowPtr, Col: r.csr.col, Prob: r.csr.prob}
+	init := slices.Clone(r.init)
+	slices.Sort(init)
+	init = slices.Compact(init)
+	for _, s := range init {
+		m.Init = append(m.Init, dtmc.StateProb{State: s, P: 1 / float64(len(init))})
+	}
+	m.Labels = make(map[string][]int, len(r.labels))
+	for name, st := range r.labels {
+		var out []int
+		if len(st) > 0 {
+			out = slices.Clone(st)
+			slices.Sort(out)
+			out = slices.Compact(out)
+		}
+		m.Labels[name] = out
+	}
+	for _, rw := range r.rewards {
+		d := &dtmc.Reward{Name: rw.name}
+		if len(rw.state) > 0 {
+			d.State = make([]float64, r.n)
+			for _, e := range rw.state {
+				d.State[e.s] += e.v
+			}
+		}
+		if len(rw.trans) > 0 {
+			d.Trans = make([]float64, len(m.Col))
+			for _, e := range rw.trans {
+				k, ok := m.Find(e.from, e.to)
+				if !ok {
+					return nil, buildError(file, fmt.Errorf("reward %q: transition %d -> %d is not in the model", rw.name, e.from, e.to))
+				}
+				d.Trans[k] += e.v
+			}
+		}
+		m.Rewards = append(m.Rewards, d)
+	}
+	if err := m.Validate(); err != nil {
 		return nil, buildError(file, err)
 	}
 	return m, nil

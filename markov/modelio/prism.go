@@ -135,7 +135,7 @@ func ReadPRISM(tra, lab string, srew, trew []string) (*dtmc.Model, error) {
 
 // DecodePRISM reads a model from PRISM explicit files given as streams. lab.R may be nil.
 func DecodePRISM(tra, lab Source, srew, trew []Source) (*dtmc.Model, error) {
-	raw, index, parts, err := readPRISMTra(tra)
+	raw, has, parts, err := readPRISMTra(tra)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +158,7 @@ func DecodePRISM(tra, lab Source, srew, trew []Source) (*dtmc.Model, error) {
 			where = srew[i].Name
 		}
 		if i < len(trew) {
-			if tname, rw.trans, err = readPRISMTransRewards(trew[i], raw.n, index, parts); err != nil {
+			if tname, rw.trans, err = readPRISMTransRewards(trew[i], raw.n, has, parts); err != nil {
 				return nil, err
 			}
 			if where == "" {
@@ -185,10 +185,19 @@ func DecodePRISM(tra, lab Source, srew, trew []Source) (*dtmc.Model, error) {
 	return raw.build(tra.Name)
 }
 
-// readPRISMTra reads the transitions file. Besides the model it returns where each transition
-// is, and, for transitions written on several lines (one per action), each line's probability in
-// file order, by which their transition rewards are combined.
-func readPRISMTra(src Source) (*rawModel, map[[2]int]int, map[[2]int][]float64, error) {
+// readPRISMTra reads the transitions file. Besides the model it returns which transitions it has
+// and, for transitions written on several lines (one per action), each line's probability in
+// file order, by which their transition rewards are combined. A file in the form PRISM writes
+// takes the fast path (fastPRISMTra) when it can be read again from the start.
+func readPRISMTra(src Source) (*rawModel, func(from, to int) bool, map[[2]int][]float64, error) {
+	if rs, pos, ok := seekable(src); ok {
+		if raw, ok := fastPRISMTra(src, pos); ok {
+			return raw, raw.csr.has, nil, nil
+		}
+		if _, err := rs.Seek(pos, io.SeekStart); err != nil {
+			return nil, nil, nil, &Error{File: src.Name, Msg: "read error: " + err.Error()}
+		}
+	}
 	l := newLines(src)
 	fs, ok := l.nextData(true)
 	if !ok {
@@ -275,7 +284,11 @@ func readPRISMTra(src Source) (*rawModel, map[[2]int]int, map[[2]int][]float64, 
 	if n > len(raw.trans) {
 		return nil, nil, nil, &Error{File: src.Name, Line: headerLine, Col: 1, Msg: fmt.Sprintf("header says %d states but there are only %d transitions, and every state needs an outgoing one", n, len(raw.trans))}
 	}
-	return raw, index, parts, nil
+	has := func(from, to int) bool {
+		_, ok := index[[2]int{from, to}]
+		return ok
+	}
+	return raw, has, parts, nil
 }
 
 // mergeTrans adds the probability of another action's line for the same transition to t. The
@@ -478,6 +491,14 @@ func countHeader(l *lines, fs []field, n int) (int, error) {
 }
 
 func readPRISMStateRewards(src Source, n int) (string, []stateValue, error) {
+	if rs, pos, ok := seekable(src); ok {
+		if name, out, ok := fastPRISMStateRewards(src, pos, n); ok {
+			return name, out, nil
+		}
+		if _, err := rs.Seek(pos, io.SeekStart); err != nil {
+			return "", nil, &Error{File: src.Name, Msg: "read error: " + err.Error()}
+		}
+	}
 	l := newLines(src)
 	name, fs, err := rewardHeader(l, "State rewards", "Transition rewards")
 	if err != nil {
@@ -525,7 +546,7 @@ func readPRISMStateRewards(src Source, n int) (string, []stateValue, error) {
 	return name, out, nil
 }
 
-func readPRISMTransRewards(src Source, n int, index map[[2]int]int, parts map[[2]int][]float64) (string, []transValue, error) {
+func readPRISMTransRewards(src Source, n int, has func(from, to int) bool, parts map[[2]int][]float64) (string, []transValue, error) {
 	l := newLines(src)
 	name, fs, err := rewardHeader(l, "Transition rewards", "State rewards")
 	if err != nil {
@@ -536,7 +557,7 @@ func readPRISMTransRewards(src Source, n int, index map[[2]int]int, parts map[[2
 		return "", nil, err
 	}
 	headerLine := l.line
-	out, count, err := readTransRewardLines(l, n, index, parts, true)
+	out, count, err := readTransRewardLines(l, n, has, parts, true)
 	if err != nil {
 		return "", nil, err
 	}
@@ -550,7 +571,7 @@ func readPRISMTransRewards(src Source, n int, index map[[2]int]int, parts map[[2
 // the model; it returns the non-zero ones and how many lines there were. A transition in parts
 // was written once per action, and PRISM writes its rewards so too (in the same order, leaving
 // out zeros): they are combined into the reward that gives the same expected reward per step.
-func readTransRewardLines(l *lines, n int, index map[[2]int]int, parts map[[2]int][]float64, comments bool) ([]transValue, int, error) {
+func readTransRewardLines(l *lines, n int, has func(from, to int) bool, parts map[[2]int][]float64, comments bool) ([]transValue, int, error) {
 	var out []transValue
 	count := 0
 	seen := map[[2]int]int{}
@@ -573,7 +594,7 @@ func readTransRewardLines(l *lines, n int, index map[[2]int]int, parts map[[2]in
 			return nil, 0, err
 		}
 		key := [2]int{from, to}
-		if _, ok := index[key]; !ok {
+		if !has(from, to) {
 			return nil, 0, l.errf(fs[0].col, "transition %d -> %d is not in the model", from, to)
 		}
 		p, split := parts[key]

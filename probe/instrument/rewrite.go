@@ -555,8 +555,8 @@ func fallthroughTarget(f *fileEdits, g *frontend.CFG, br *ast.BranchStmt) (int, 
 // sets cur and tail sets chain to "returning" (a panic while evaluating the results is charged
 // to the return node); frame-free, tail counts the return's completions.
 func rewriteReturn(f *fileEdits, p *funcPlan, info *types.Info, id int, s *ast.ReturnStmt, head, tail string) error {
-	sig, _ := p.fn.Obj.Type().(*types.Signature)
-	if p.fn.Obj == nil || sig == nil {
+	sig := p.fn.Sig
+	if sig == nil {
 		return fmt.Errorf("%s: no type information for %s", p.g.Nodes[id].Pos, p.fn.Name)
 	}
 	res := sig.Results()

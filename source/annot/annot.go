@@ -24,14 +24,16 @@
 // select) wins over the init and post statements on its line; otherwise the node that comes first
 // in the CFG. A reward on a defer statement goes to the deferred call: every DeferRun node that
 // runs it, since that is where the call's cost is paid. A line where no statement starts (a case
-// clause, a closing brace, a statement inside a function literal, which is part of the statement
-// that contains the literal) is an error, and so is the same name twice for one statement.
+// clause, a closing brace) is an error, and so is the same name twice for one statement. A
+// function literal is a function of its own (F.func1, see frontend.Program.Select): the
+// annotations inside it are its own, not those of the function that holds it.
 package annot
 
 import (
 	"fmt"
 	"go/ast"
 	"go/token"
+	"math"
 	"sort"
 	"strconv"
 	"strings"
@@ -191,7 +193,7 @@ type lineInfo struct {
 	comment map[int]int // line → first column of a comment starting on it
 }
 
-func scanLines(fset *token.FileSet, file *ast.File) lineInfo {
+func scanLines(fset *token.FileSet, file *ast.File, lo, hi token.Pos) lineInfo {
 	li := lineInfo{code: map[int]int{}, comment: map[int]int{}}
 	mark := func(m map[int]int, p token.Pos) {
 		if !p.IsValid() {
@@ -202,7 +204,7 @@ func scanLines(fset *token.FileSet, file *ast.File) lineInfo {
 			m[pp.Line] = pp.Column
 		}
 	}
-	ast.Inspect(file, func(n ast.Node) bool {
+	visit := func(n ast.Node) bool {
 		switch n.(type) {
 		case nil, *ast.CommentGroup, *ast.Comment:
 			return false
@@ -212,8 +214,22 @@ func scanLines(fset *token.FileSet, file *ast.File) lineInfo {
 			mark(li.code, n.End()-1)
 		}
 		return true
-	})
+	}
+	if lo <= file.Pos() && file.End() <= hi {
+		ast.Inspect(file, visit)
+	} else {
+		// Only the declarations overlapping [lo, hi): a function's annotations need no more, and
+		// a file of many functions is then not walked once per function.
+		for _, d := range file.Decls {
+			if d.End() > lo && d.Pos() < hi {
+				ast.Inspect(d, visit)
+			}
+		}
+	}
 	for _, cg := range file.Comments {
+		if cg.End() <= lo || cg.Pos() >= hi {
+			continue
+		}
 		for _, c := range cg.List {
 			mark(li.comment, c.Pos())
 			// A /* */ comment spanning lines covers them all.
@@ -229,11 +245,22 @@ func scanLines(fset *token.FileSet, file *ast.File) lineInfo {
 // Comments reads every annotation comment of a file. Syntax errors come back as an ErrorList
 // next to the annotations that were well formed.
 func Comments(fset *token.FileSet, file *ast.File) ([]Annotation, error) {
-	li := scanLines(fset, file)
+	return comments(fset, file, token.NoPos, token.Pos(math.MaxInt))
+}
+
+// comments is Comments for the comments in [lo, hi).
+func comments(fset *token.FileSet, file *ast.File, lo, hi token.Pos) ([]Annotation, error) {
+	li := scanLines(fset, file, lo, hi)
 	var out []Annotation
 	var errs ErrorList
 	for _, cg := range file.Comments {
+		if cg.End() <= lo || cg.Pos() >= hi {
+			continue
+		}
 		for _, c := range cg.List {
+			if c.Pos() < lo || c.Pos() >= hi {
+				continue
+			}
 			text, off := c.Text, 2
 			if strings.HasPrefix(text, "/*") {
 				if strings.Contains(text, "\n") {
@@ -361,12 +388,30 @@ func targets(g *frontend.CFG, id int) []int {
 // Every reward name found is in the result, even when its nodes run no code. Errors are an
 // ErrorList.
 func Parse(fset *token.FileSet, file *ast.File, g *frontend.CFG) (Rewards, error) {
-	anns, err := Comments(fset, file)
+	anns, err := comments(fset, file, g.Decl.Pos(), g.Decl.End())
 	var errs ErrorList
 	lo, hi := fset.Position(g.Decl.Pos()), fset.Position(g.Decl.End())
+	// The function literals in the body are functions of their own (F.func1): their annotations
+	// are theirs.
+	var lits [][2]int
+	ast.Inspect(g.Decl.Body, func(x ast.Node) bool {
+		if l, ok := x.(*ast.FuncLit); ok {
+			lits = append(lits, [2]int{fset.Position(l.Pos()).Offset, fset.Position(l.End()).Offset})
+			return false
+		}
+		return true
+	})
+	inLit := func(off int) bool {
+		for _, r := range lits {
+			if off >= r[0] && off < r[1] {
+				return true
+			}
+		}
+		return false
+	}
 	if err != nil {
 		for _, e := range err.(ErrorList) {
-			if e.Pos.Offset >= lo.Offset && e.Pos.Offset < hi.Offset {
+			if e.Pos.Offset >= lo.Offset && e.Pos.Offset < hi.Offset && !inLit(e.Pos.Offset) {
 				errs = append(errs, e)
 			}
 		}
@@ -379,7 +424,7 @@ func Parse(fset *token.FileSet, file *ast.File, g *frontend.CFG) (Rewards, error
 	first := map[key]token.Position{}
 	n := len(g.Nodes)
 	for _, a := range anns {
-		if a.Pos.Offset < lo.Offset || a.Pos.Offset >= hi.Offset {
+		if a.Pos.Offset < lo.Offset || a.Pos.Offset >= hi.Offset || inLit(a.Pos.Offset) {
 			continue
 		}
 		if a.Line == 0 {
@@ -388,7 +433,7 @@ func Parse(fset *token.FileSet, file *ast.File, g *frontend.CFG) (Rewards, error
 		}
 		id := nodeAt(g, a.Pos.Filename, a.Line, 0)
 		if id < 0 {
-			errs = append(errs, &Error{Pos: a.Pos, Msg: fmt.Sprintf("@%s attaches to no statement: no statement of %s starts on line %d (case clauses, closing braces and statements inside function literals take no annotations)", a.Name, frontend.FuncName(g.Decl), a.Line)})
+			errs = append(errs, &Error{Pos: a.Pos, Msg: fmt.Sprintf("@%s attaches to no statement: no statement of %s starts on line %d (case clauses and closing braces take no annotations)", a.Name, frontend.FuncName(g.Decl), a.Line)})
 			continue
 		}
 		k := key{a.Name, id}

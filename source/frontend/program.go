@@ -6,7 +6,9 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
@@ -26,10 +28,17 @@ type Func struct {
 	Name string
 	Pkg  *packages.Package
 	Decl *ast.FuncDecl
-	// Obj is the type checker's object for the function (nil only if the checker did not
-	// record one).
+	// Obj is the type checker's object for a declared function (nil for a literal, or if the
+	// checker did not record one).
 	Obj *types.Func
+	// Sig is the function's signature (nil only if the checker did not record it).
+	Sig *types.Signature
 	CFG *CFG
+	// Lit is, for a function literal, the literal; Decl is then a declaration made for it
+	// (named as the Go toolchain names the closure: F.func1, nested F.func1.1), whose Type and
+	// Body are the literal's. Parent is the function whose body holds the literal.
+	Lit    *ast.FuncLit
+	Parent *Func
 }
 
 // Load loads the packages matching patterns (as the go command understands them) in the module
@@ -77,8 +86,12 @@ func (p *Program) Package(path string) *packages.Package {
 //	import/path.T.M        the method M of T; (*T).M or (T).M also name it, whatever
 //	                       the receiver, since a method name is unique per type
 //
-// Function literals are not functions of their own: they are expressions in the statements of
-// the function that contains them. An unknown package or name is an error listing close matches.
+//	import/path.F.func1    the first function literal of F (source order, as the Go toolchain
+//	                       names closures); F.func1.2 the second literal inside that one
+//
+// A function literal is a function of its own, and every function of a package includes its
+// literals, each after the function that holds it; it is also an expression of the statement
+// that creates it. An unknown package or name is an error listing close matches.
 func (p *Program) Select(spec string) ([]*Func, error) {
 	pkg, rest := p.splitSpec(spec)
 	if pkg == nil {
@@ -94,6 +107,14 @@ func (p *Program) Select(spec string) ([]*Func, error) {
 	}
 	if rest == "" && spec != pkg.PkgPath {
 		return nil, fmt.Errorf("frontend: %q: \"\" is not a function name, T.Method or (*T).Method", spec)
+	}
+	var litPath []int
+	if m := closureName.FindStringSubmatch(rest); m != nil {
+		rest = m[1]
+		for _, k := range strings.Split(m[2], ".") {
+			n, _ := strconv.Atoi(k)
+			litPath = append(litPath, n)
+		}
 	}
 	var decls []*ast.FuncDecl
 	var names []string
@@ -142,10 +163,102 @@ func (p *Program) Select(spec string) ([]*Func, error) {
 		fn := &Func{Name: pkg.PkgPath + "." + FuncName(d), Pkg: pkg, Decl: d, CFG: g}
 		if pkg.TypesInfo != nil {
 			fn.Obj, _ = pkg.TypesInfo.Defs[d.Name].(*types.Func)
+			if fn.Obj != nil {
+				fn.Sig, _ = fn.Obj.Type().(*types.Signature)
+			}
 		}
-		fns = append(fns, fn)
+		switch {
+		case litPath != nil:
+			lit, err := p.literal(fn, litPath)
+			if err != nil {
+				return nil, err
+			}
+			fns = append(fns, lit)
+		case rest == "":
+			lits, err := p.literals(fn)
+			if err != nil {
+				return nil, err
+			}
+			fns = append(fns, fn)
+			fns = append(fns, lits...)
+		default:
+			fns = append(fns, fn)
+		}
 	}
 	return fns, nil
+}
+
+// closureName matches a closure's name: the function that holds it, then .funcN and .M for
+// literals nested in literals.
+var closureName = regexp.MustCompile(`^(.+)\.func([1-9][0-9]*(?:\.[1-9][0-9]*)*)$`)
+
+// directLiterals lists the function literals in n that no other literal in n holds, in source
+// order.
+func directLiterals(n ast.Node) []*ast.FuncLit {
+	var out []*ast.FuncLit
+	ast.Inspect(n, func(x ast.Node) bool {
+		if l, ok := x.(*ast.FuncLit); ok {
+			out = append(out, l)
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+// closure makes the function of the k-th (from 1) literal directly in parent.
+func (p *Program) closure(parent *Func, lits []*ast.FuncLit, k int) (*Func, error) {
+	lit := lits[k-1]
+	suffix := "." + strconv.Itoa(k)
+	if parent.Lit == nil {
+		suffix = ".func" + strconv.Itoa(k)
+	}
+	short := strings.TrimPrefix(parent.Name, parent.Pkg.PkgPath+".") + suffix
+	d := &ast.FuncDecl{Name: &ast.Ident{NamePos: lit.Type.Func, Name: short}, Type: lit.Type, Body: lit.Body}
+	g, err := Build(p.Fset, d, parent.Pkg.TypesInfo)
+	if err != nil {
+		return nil, fmt.Errorf("frontend: %s%s: %w", parent.Name, suffix, err)
+	}
+	fn := &Func{Name: parent.Name + suffix, Pkg: parent.Pkg, Decl: d, CFG: g, Lit: lit, Parent: parent}
+	if info := parent.Pkg.TypesInfo; info != nil {
+		fn.Sig, _ = info.TypeOf(lit).(*types.Signature)
+	}
+	return fn, nil
+}
+
+// literals returns the functions of every literal in fn's body, nested ones included, each
+// followed by those it holds.
+func (p *Program) literals(fn *Func) ([]*Func, error) {
+	lits := directLiterals(fn.Decl.Body)
+	var out []*Func
+	for k := range lits {
+		c, err := p.closure(fn, lits, k+1)
+		if err != nil {
+			return nil, err
+		}
+		inner, err := p.literals(c)
+		if err != nil {
+			return nil, err
+		}
+		out = append(append(out, c), inner...)
+	}
+	return out, nil
+}
+
+// literal returns the closure at path (1-based indices, outermost first) in fn.
+func (p *Program) literal(fn *Func, path []int) (*Func, error) {
+	for _, k := range path {
+		lits := directLiterals(fn.Decl.Body)
+		if k > len(lits) {
+			return nil, fmt.Errorf("frontend: %s has %d function literals, not %d", fn.Name, len(lits), k)
+		}
+		c, err := p.closure(fn, lits, k)
+		if err != nil {
+			return nil, err
+		}
+		fn = c
+	}
+	return fn, nil
 }
 
 // splitSpec finds the loaded package whose path is the longest prefix of spec followed by

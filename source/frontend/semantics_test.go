@@ -2,6 +2,7 @@ package frontend
 
 import (
 	"bytes"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -264,17 +265,46 @@ func TestSelect(t *testing.T) {
 		}
 	}
 
-	// The whole package: every function with a body, in source order of files and declarations.
+	// The whole package: every function with a body, in source order of files and declarations,
+	// each followed by its function literals, named as the Go toolchain names closures.
 	all, err := p.Select("corpus")
 	if err != nil {
 		t.Fatal(err)
 	}
 	var want []string
+	var lits func(name string, body ast.Node, top bool)
+	lits = func(name string, body ast.Node, top bool) {
+		k := 0
+		ast.Inspect(body, func(n ast.Node) bool {
+			l, ok := n.(*ast.FuncLit)
+			if !ok {
+				return true
+			}
+			k++
+			inner := fmt.Sprintf("%s.%d", name, k)
+			if top {
+				inner = fmt.Sprintf("%s.func%d", name, k)
+			}
+			want = append(want, inner)
+			lits(inner, l.Body, false)
+			return false
+		})
+	}
 	for _, f := range p.Packages[0].Syntax {
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
 				want = append(want, "corpus."+FuncName(fd))
+				lits("corpus."+FuncName(fd), fd.Body, true)
 			}
+		}
+	}
+	if !slices.Contains(want, "corpus.DeferNestedRecover.func1.1") {
+		t.Errorf("the corpus lost its nested literal: %q", want)
+	}
+	for _, spec := range []string{"corpus.DeferNestedRecover.func1.1", "corpus.GoStmt.func1"} {
+		fns, err := p.Select(spec)
+		if err != nil || len(fns) != 1 || fns[0].Name != spec || fns[0].Lit == nil || fns[0].Sig == nil || fns[0].Parent == nil {
+			t.Errorf("Select(%s) = %v, %v", spec, fns, err)
 		}
 	}
 	var got []string
@@ -289,13 +319,15 @@ func TestSelect(t *testing.T) {
 	}
 
 	for spec, wantErr := range map[string]string{
-		"corpus.Smple":        "close matches: Simple",
-		"corpus.T.Gte":        "close matches: T.Get",
-		"corpus.Nothing_Here": "no close matches",
-		"corpsu.Simple":       "names no loaded package; close matches: corpus",
-		"corpus.(T":           "is not a function name",
-		"corpus.":             "is not a function name",
-		"corpus.T.Simple":     "no function T.Simple",
+		"corpus.Smple":         "close matches: Simple",
+		"corpus.T.Gte":         "close matches: T.Get",
+		"corpus.Nothing_Here":  "no close matches",
+		"corpsu.Simple":        "names no loaded package; close matches: corpus",
+		"corpus.(T":            "is not a function name",
+		"corpus.":              "is not a function name",
+		"corpus.T.Simple":      "no function T.Simple",
+		"corpus.Simple.func1":  "Simple has 0 function literals, not 1",
+		"corpus.Nothing.func1": "no function Nothing",
 	} {
 		_, err := p.Select(spec)
 		if err == nil || !strings.Contains(err.Error(), wantErr) {

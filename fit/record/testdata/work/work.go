@@ -18,3 +18,26 @@ func Work(xs []int, n int, name string) int {
 	}
 	return s
 }
+
+// Page limits a request.
+type Page struct{ Limit int }
+
+// Req is a request: items to sum, and an optional page.
+type Req struct {
+	Items []int
+	Page  *Page
+}
+
+// Serve sums the request's items and counts to its page's limit, if it has a page.
+func Serve(r *Req) int {
+	s := 0
+	for _, x := range r.Items {
+		s += x
+	}
+	if r.Page != nil {
+		for i := 0; i < r.Page.Limit; i++ {
+			s++
+		}
+	}
+	return s
+}

@@ -21,3 +21,14 @@ func TestWorkload(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// TestServe serves requests of 1..9 items, every third without a page.
+func TestServe(t *testing.T) {
+	for k := 1; k <= 9; k++ {
+		r := &Req{Items: make([]int, k)}
+		if k%3 != 0 {
+			r.Page = &Page{Limit: 2 * k}
+		}
+		Serve(r)
+	}
+}

@@ -1,0 +1,592 @@
+package build
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/augur-perf/augur/field/plan"
+	"github.com/augur-perf/augur/field/wire"
+	"github.com/augur-perf/augur/source/frontend"
+)
+
+// fixture is testdata/app copied to a temporary module, its release (variant 1 probes every
+// unit, variant 2 five) and its builds, made once for all tests.
+type fixture struct {
+	dir   string
+	fns   []*frontend.Func
+	m     *plan.Manifest
+	plain string // the uninstrumented build
+	bins  map[string]Binary
+	err   error
+}
+
+var (
+	fixOnce sync.Once
+	fix     fixture
+)
+
+func setup(t *testing.T) *fixture {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds variants with the go command")
+	}
+	fixOnce.Do(func() {
+		root, err := os.MkdirTemp("", "augur-field-build-test-")
+		if err != nil {
+			fix.err = err
+			return
+		}
+		fix.err = fix.make(root)
+	})
+	if fix.err != nil {
+		t.Fatal(fix.err)
+	}
+	return &fix
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if fix.dir != "" {
+		os.RemoveAll(filepath.Dir(fix.dir))
+	}
+	os.Exit(code)
+}
+
+func (f *fixture) make(root string) error {
+	f.dir = filepath.Join(root, "app")
+	if err := os.CopyFS(f.dir, os.DirFS("testdata/app")); err != nil {
+		return err
+	}
+	prog, err := frontend.Load(f.dir, "example.com/app")
+	if err != nil {
+		return err
+	}
+	if f.fns, err = prog.Select("example.com/app"); err != nil {
+		return err
+	}
+	units := plan.Units(f.fns, nil, func(s string) string { return s })
+	f.m, err = plan.Allocate("r1", units, plan.Options{Variants: 1, Bound: len(units), Strategy: plan.RandomBalanced, Seed: 1})
+	if err != nil {
+		return err
+	}
+	few, err := plan.Allocate("r1", units, plan.Options{Variants: 1, Bound: 5, Strategy: plan.Pattern, Seed: 4})
+	if err != nil {
+		return err
+	}
+	f.m.Variants = append(f.m.Variants, plan.Variant{ID: 2, Probes: few.Variants[0].Probes})
+	f.plain = filepath.Join(root, "plain")
+	cmd := exec.Command("go", "build", "-trimpath", "-o", f.plain, ".")
+	cmd.Dir = f.dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("plain build: %v\n%s", err, out)
+	}
+	f.bins = map[string]Binary{}
+	for name, o := range map[string]Options{
+		"default": {},
+		"flush":   {Flush: 150 * time.Millisecond, Variants: []int{1}},
+		"small":   {SpoolMax: 700, Variants: []int{2}},
+	} {
+		o.Dir, o.Main, o.Out = f.dir, ".", filepath.Join(root, name)
+		bins, err := Build(f.m, o)
+		if err != nil {
+			return fmt.Errorf("%s: %v", name, err)
+		}
+		for _, b := range bins {
+			f.bins[fmt.Sprintf("%s/%d", name, b.Variant)] = b
+		}
+	}
+	return nil
+}
+
+// want is the closed form of what the probes of unit u count when the app runs with n, g and
+// mode: each goroutine classifies 1..n; total runs on {1,2,3} and {4,-1,5}.
+func (f *fixture) want(u plan.Unit, n, g uint64, mode string) (count uint64, out []uint64, ok bool) {
+	var nd *frontend.Node
+	for _, fn := range f.fns {
+		if fn.Name == u.Func {
+			nd = fn.CFG.Nodes[u.Node]
+		}
+	}
+	c15, c5, c3 := n/15, n/5-n/15, n/3-n/15
+	d := n - c15 - c5 - c3
+	hit := c15 + c5 + c3
+	name := strings.TrimPrefix(u.Func, "example.com/app.")
+	modeOut := map[string]uint64{}
+	switch mode {
+	case "wait":
+		modeOut["case 1"] = 1
+	default:
+		modeOut["default"] = 1
+	}
+	table := map[string]map[string]uint64{ // text → "" (count) and outcome → count
+		"classify|switch":                     {"case 1": g * c15, "case 2": g * c5, "case 3": g * c3, "default": g * d},
+		"classify|return 3":                   {"": g * c15},
+		"classify|return 2":                   {"": g * c5},
+		"classify|return 1":                   {"": g * c3},
+		"classify|return 0":                   {"": g * d},
+		"work|i := 1":                         {"": g},
+		"work|for i := 1; i <= n; i++ (cond)": {"true": g * n, "false": g},
+		"work|i++":                            {"": g * n},
+		"work|k := classify(i)":               {"": g * n},
+		"work|if k > 0":                       {"true": g * hit, "false": g * d},
+		"work|atomic.AddInt64(&out[k], 1)":    {"": g * hit},
+		"run|defer wg.Done()":                 {"": g},
+		"run|work(n, out)":                    {"": g},
+		"total|t := 0":                        {"": 2},
+		"total|for _, x := range xs":          {"next": 5, "done": 1},
+		"total|if x < 0":                      {"true": 1, "false": 4},
+		"total|break":                         {"": 1},
+		"total|t += x":                        {"": 4},
+		"total|return t":                      {"": 2},
+		"main|for w := 0; w < g; w++ (cond)":  {"true": g, "false": 1},
+		"main|w++":                            {"": g},
+		"main|wg.Add(1)":                      {"": g},
+		"main|go run(&wg, n, &out)":           {"": g},
+		"main|switch os.Args[3]":              modeOut,
+		"main|time.Sleep(time.Hour)":          {"": modeOut["case 1"]},
+		"main|os.Exit(3)":                     {"": 0},
+	}
+	key := name + "|" + nd.Text
+	m, ok := table[key]
+	if !ok && name == "main" {
+		m, ok = map[string]uint64{"": 1}, true // the statements main runs once
+	}
+	if !ok {
+		return 0, nil, false
+	}
+	if nd.IsDecision() {
+		for _, e := range nd.Succs {
+			out = append(out, m[e.Outcome])
+			count += m[e.Outcome]
+		}
+		return count, out, true
+	}
+	return m[""], nil, true
+}
+
+// collector is the collector's contract: POST /v1/packages with a bearer token; the body one
+// package decoded with wire.Decode and validated against the manifest (400 otherwise);
+// duplicates of (site, release, seq) acknowledged without counting twice.
+type collector struct {
+	t      testing.TB
+	m      *plan.Manifest
+	mu     sync.Mutex
+	got    []*wire.Package
+	seen   map[string]bool
+	posts  int
+	status int // answered instead of 200 when not 0
+}
+
+func (c *collector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.posts++
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/packages" {
+		http.Error(w, "not found", http.StatusNotFound)
+		return
+	}
+	if r.Header.Get("Authorization") != "Bearer tok" {
+		http.Error(w, "no token", http.StatusUnauthorized)
+		return
+	}
+	if c.status != 0 {
+		http.Error(w, "as the test wants", c.status)
+		return
+	}
+	p, err := wire.Decode(r.Body)
+	if err == nil {
+		err = p.Validate(c.m)
+	}
+	if err != nil {
+		c.t.Errorf("invalid package: %v", err)
+		http.Error(w, err.Error(), http.StatusBadRequest)
+		return
+	}
+	key := fmt.Sprintf("%s/%s/%d", p.Site, p.Release, p.Seq)
+	if c.seen == nil {
+		c.seen = map[string]bool{}
+	}
+	if !c.seen[key] {
+		c.seen[key] = true
+		c.got = append(c.got, p)
+	}
+}
+
+func (c *collector) packages() []*wire.Package {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]*wire.Package(nil), c.got...)
+}
+
+// sums adds up the packages' counts per probe.
+func sums(ps []*wire.Package) map[int]wire.Count {
+	s := map[int]wire.Count{}
+	for _, p := range ps {
+		for _, c := range p.Counts {
+			t := s[c.Probe]
+			t.Probe, t.N = c.Probe, t.N+c.N
+			if len(c.Out) > 0 && t.Out == nil {
+				t.Out = make([]uint64, len(c.Out))
+			}
+			for k, o := range c.Out {
+				t.Out[k] += o
+			}
+			s[c.Probe] = t
+		}
+	}
+	return s
+}
+
+// check compares what the collector got from variant v with the closed form, times runs.
+func (f *fixture) check(t *testing.T, ps []*wire.Package, v int, n, g, runs uint64, mode string) {
+	t.Helper()
+	got := sums(ps)
+	var probes []int
+	for _, vv := range f.m.Variants {
+		if vv.ID == v {
+			probes = vv.Probes
+		}
+	}
+	units := map[int]plan.Unit{}
+	for _, u := range f.m.Units {
+		units[u.ID] = u
+	}
+	checked := 0
+	for _, id := range probes {
+		u := units[id]
+		count, out, ok := f.want(u, n, g, mode)
+		if !ok {
+			if _, sent := got[id]; sent {
+				t.Errorf("unit %d (%s %s) is counted but cannot be (a deferred call running)", id, u.Func, u.Pos)
+			}
+			continue
+		}
+		checked++
+		c := got[id]
+		if c.N != runs*count {
+			t.Errorf("unit %d (%s %s): count %d, want %d", id, u.Func, u.Pos, c.N, runs*count)
+		}
+		for k := range out {
+			if c.N > 0 && (len(c.Out) != len(out) || c.Out[k] != runs*out[k]) {
+				t.Errorf("unit %d (%s %s): outcomes %v, want %v × %d", id, u.Func, u.Pos, c.Out, out, runs)
+				break
+			}
+		}
+		delete(got, id)
+	}
+	if checked == 0 {
+		t.Fatalf("variant %d: no unit checked", v)
+	}
+	for id := range got {
+		t.Errorf("variant %d sent unit %d, which it does not probe", v, id)
+	}
+}
+
+type result struct {
+	stdout string
+	err    string // the exit status
+}
+
+func run(t *testing.T, bin string, env []string, args ...string) result {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), env...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	err := cmd.Run()
+	return result{out.String(), fmt.Sprint(err)}
+}
+
+func env(url, spool string) []string {
+	return []string{"AUGUR_FIELD_URL=" + url, "AUGUR_FIELD_TOKEN=tok", "AUGUR_FIELD_SITE=site-1", "AUGUR_FIELD_SPOOL=" + spool}
+}
+
+// The counts the collector gets are the closed form, exactly, with eight goroutines counting
+// at once; a variant reports only its own probes; the host's output and exit status are the
+// uninstrumented build's.
+func TestExactCountsConcurrent(t *testing.T) {
+	f := setup(t)
+	c := &collector{t: t, m: f.m}
+	srv := httptest.NewServer(c)
+	defer srv.Close()
+	plain := run(t, f.plain, nil, "30000", "8", "x")
+	spool := t.TempDir() // one site: the sequence goes on across the variants
+	for _, v := range []int{1, 2} {
+		c.got = nil
+		r := run(t, f.bins[fmt.Sprintf("default/%d", v)].Path, env(srv.URL, spool), "30000", "8", "x")
+		if r != plain {
+			t.Fatalf("variant %d: output %q, %v; uninstrumented %q, %v", v, r.stdout, r.err, plain.stdout, plain.err)
+		}
+		f.check(t, c.packages(), v, 30000, 8, 1, "x")
+	}
+	if b := f.bins["default/1"]; len(b.Skipped) != 1 || b.Probes != len(f.m.Variants[0].Probes)-1 {
+		t.Errorf("variant 1 counts %d units and skips %v; want all but the deferred call", b.Probes, b.Skipped)
+	}
+}
+
+// With the collector down the package waits in the spool; the host behaves as without augur;
+// the next run, with the collector up, delivers both, oldest first, with distinct sequence
+// numbers.
+func TestCollectorDownThenUp(t *testing.T) {
+	f := setup(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	url := "http://" + l.Addr().String()
+	l.Close() // nothing listens there now
+	spool := t.TempDir()
+	bin := f.bins["default/1"].Path
+	plain := run(t, f.plain, nil, "300", "2", "x")
+	if r := run(t, bin, env(url, spool), "300", "2", "x"); r != plain {
+		t.Fatalf("collector down: output %q, %v; uninstrumented %q, %v", r.stdout, r.err, plain.stdout, plain.err)
+	}
+	if q := spooled(t, spool); len(q) != 1 {
+		t.Fatalf("spool holds %v, want one package", q)
+	}
+	plainExit := run(t, f.plain, nil, "300", "2", "exit")
+	if r := run(t, bin, env(url, spool), "300", "2", "exit"); r != plainExit {
+		t.Fatalf("os.Exit: output %q, %v; uninstrumented %q, %v", r.stdout, r.err, plainExit.stdout, plainExit.err)
+	}
+	c := &collector{t: t, m: f.m}
+	srv := httptest.NewServer(c)
+	defer srv.Close()
+	if r := run(t, bin, env(srv.URL, spool), "300", "2", "x"); r != plain {
+		t.Fatalf("collector up: output %q, %v", r.stdout, r.err)
+	}
+	ps := c.packages()
+	if len(ps) != 2 || ps[0].Seq >= ps[1].Seq {
+		t.Fatalf("collector got %d packages (want 2, oldest first)", len(ps))
+	}
+	f.check(t, ps, 1, 300, 2, 2, "x")
+	if q := spooled(t, spool); len(q) != 0 {
+		t.Fatalf("spool still holds %v", q)
+	}
+}
+
+func spooled(t *testing.T, dir string) []string {
+	t.Helper()
+	var out []string
+	ents, _ := os.ReadDir(dir)
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), "pkg-") {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// A spool bounded to 700 bytes holds the newest packages; every package dropped is counted,
+// in the dropped field of a later package or, when none was delivered since, in the spool
+// directory for the next run. The host never notices.
+func TestSpoolFullDropsOldest(t *testing.T) {
+	f := setup(t)
+	spool := t.TempDir()
+	bin := f.bins["small/2"].Path
+	plain := run(t, f.plain, nil, "30", "1", "x")
+	const down = 8
+	for range down {
+		if r := run(t, bin, env("http://127.0.0.1:1", spool), "30", "1", "x"); r != plain {
+			t.Fatalf("output %q, %v; uninstrumented %q, %v", r.stdout, r.err, plain.stdout, plain.err)
+		}
+		var total int64
+		for _, n := range spooled(t, spool) {
+			info, err := os.Stat(filepath.Join(spool, n))
+			if err != nil {
+				t.Fatal(err)
+			}
+			total += info.Size()
+		}
+		if total > 700 {
+			t.Fatalf("spool holds %d bytes, bound 700", total)
+		}
+	}
+	kept := len(spooled(t, spool))
+	if kept == 0 || kept >= down {
+		t.Fatalf("spool kept %d of %d packages", kept, down)
+	}
+	c := &collector{t: t, m: f.m}
+	srv := httptest.NewServer(c)
+	defer srv.Close()
+	run(t, bin, env(srv.URL, spool), "30", "1", "x")
+	ps := c.packages()
+	var reported uint64
+	seqs := map[uint64]bool{}
+	for _, p := range ps {
+		reported += p.Dropped
+		seqs[p.Seq] = true
+	}
+	if data, err := os.ReadFile(filepath.Join(spool, "dropped.r1.site-1")); err == nil {
+		var pending uint64
+		fmt.Sscan(string(data), &pending)
+		reported += pending
+	}
+	made := uint64(down + 1)
+	if reported != made-uint64(len(ps)) {
+		t.Fatalf("%d packages made, %d delivered, %d drops reported", made, len(ps), reported)
+	}
+	for s := made - uint64(len(ps)) + 1; s <= made; s++ {
+		if !seqs[s] {
+			t.Fatalf("delivered seqs %v: want the newest %d", seqs, len(ps))
+		}
+	}
+}
+
+// Packages are sent every flush period while the host runs; SIGTERM sends the last one and
+// ends the process by the signal, as without augur; the counts add up exactly.
+func TestPeriodicFlushAndSIGTERM(t *testing.T) {
+	f := setup(t)
+	c := &collector{t: t, m: f.m}
+	srv := httptest.NewServer(c)
+	defer srv.Close()
+	start := func(bin string, env []string) (*exec.Cmd, *bytes.Buffer) {
+		cmd := exec.Command(bin, "3000", "4", "wait")
+		cmd.Env = append(os.Environ(), env...)
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		return cmd, &out
+	}
+	// The uninstrumented build: killed by SIGTERM.
+	cmd, _ := start(f.plain, nil)
+	time.Sleep(300 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGTERM)
+	plainErr := cmd.Wait()
+	cmd, out := start(f.bins["flush/1"].Path, env(srv.URL, t.TempDir()))
+	deadline := time.Now().Add(20 * time.Second)
+	for len(c.packages()) < 1 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(c.packages()) < 1 {
+		t.Fatal("no periodic package within 20 s at a flush period of 150 ms")
+	}
+	time.Sleep(400 * time.Millisecond) // more periods: nothing new counted, nothing sent
+	cmd.Process.Signal(syscall.SIGTERM)
+	err := cmd.Wait()
+	var ee, pe *exec.ExitError
+	if !errors.As(err, &ee) || !errors.As(plainErr, &pe) || ee.Sys().(syscall.WaitStatus) != pe.Sys().(syscall.WaitStatus) {
+		t.Fatalf("instrumented ends with %v, uninstrumented with %v", err, plainErr)
+	}
+	if !ee.Sys().(syscall.WaitStatus).Signaled() {
+		t.Fatalf("not ended by the signal: %v", err)
+	}
+	if out.String() == "" {
+		t.Fatal("no output")
+	}
+	f.check(t, c.packages(), 1, 3000, 4, 1, "wait")
+	ps := c.packages()
+	sort.Slice(ps, func(i, j int) bool { return ps[i].Seq < ps[j].Seq })
+	for i := 1; i < len(ps); i++ {
+		if ps[i].Uptime < ps[i-1].Uptime {
+			t.Fatalf("uptimes go back: %v then %v", ps[i-1].Uptime, ps[i].Uptime)
+		}
+	}
+}
+
+// A collector that answers 400 gets the package once: it is dropped, not retried, and the drop
+// is counted for the next run's first package.
+func TestInvalidDroppedNotRetried(t *testing.T) {
+	f := setup(t)
+	c := &collector{t: t, m: f.m, status: http.StatusBadRequest}
+	srv := httptest.NewServer(c)
+	defer srv.Close()
+	spool := t.TempDir()
+	run(t, f.bins["default/2"].Path, env(srv.URL, spool), "30", "1", "x")
+	if c.posts != 1 || len(spooled(t, spool)) != 0 {
+		t.Fatalf("%d posts, spool %v; want 1 post and an empty spool", c.posts, spooled(t, spool))
+	}
+	c.status = 0
+	run(t, f.bins["default/2"].Path, env(srv.URL, spool), "30", "1", "x")
+	if ps := c.packages(); len(ps) != 1 || ps[0].Dropped != 1 {
+		t.Fatalf("next run's packages %v: want one reporting 1 dropped", ps)
+	}
+}
+
+// Without AUGUR_FIELD_URL (and none stamped) the variant only counts: no request, no spool.
+func TestDisabledWhenUnset(t *testing.T) {
+	f := setup(t)
+	c := &collector{t: t, m: f.m}
+	srv := httptest.NewServer(c)
+	defer srv.Close()
+	spool := filepath.Join(t.TempDir(), "spool")
+	plain := run(t, f.plain, nil, "300", "2", "x")
+	r := run(t, f.bins["default/1"].Path, []string{"AUGUR_FIELD_URL=", "AUGUR_FIELD_SPOOL=" + spool}, "300", "2", "x")
+	if r != plain {
+		t.Fatalf("output %q, %v; uninstrumented %q, %v", r.stdout, r.err, plain.stdout, plain.err)
+	}
+	if _, err := os.Stat(spool); !os.IsNotExist(err) || c.posts != 0 {
+		t.Fatalf("spool %v, %d posts: want neither", err, c.posts)
+	}
+}
+
+// The same inputs build the same binary, byte for byte, and the user's tree is untouched.
+func TestReproducible(t *testing.T) {
+	f := setup(t)
+	before := treeHash(t, f.dir)
+	bins, err := Build(f.m, Options{Dir: f.dir, Main: ".", Out: t.TempDir(), Variants: []int{2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if bins[0].SHA256 != f.bins["default/2"].SHA256 {
+		t.Fatalf("variant 2 built twice: %s and %s", bins[0].SHA256, f.bins["default/2"].SHA256)
+	}
+	data, err := os.ReadFile(bins[0].Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, leak := range []string{"augur-field-build-", f.dir} {
+		if bytes.Contains(data, []byte(leak)) {
+			t.Errorf("the binary contains the path %s", leak)
+		}
+	}
+	if after := treeHash(t, f.dir); after != before {
+		t.Fatal("the build changed the user's tree")
+	}
+}
+
+func treeHash(t *testing.T, dir string) string {
+	t.Helper()
+	h := sha256.New()
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(p)
+		fmt.Fprintf(h, "%s %d\n", p, len(data))
+		h.Write(data)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fmt.Sprintf("%x", h.Sum(nil))
+}
+
+// A manifest of other source is refused with the unit and its position.
+func TestStaleManifest(t *testing.T) {
+	f := setup(t)
+	m := *f.m
+	m.Units = append([]plan.Unit(nil), f.m.Units...)
+	m.Units[0].Pos = "main.go:1:1"
+	_, err := Build(&m, Options{Dir: f.dir, Main: ".", Out: t.TempDir(), Variants: []int{1}})
+	if err == nil || !strings.Contains(err.Error(), "source changed since the plan") {
+		t.Fatalf("got %v", err)
+	}
+}

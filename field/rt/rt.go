@@ -1,0 +1,637 @@
+// Package rt is the probe runtime of deployed variants (augur field build): a copy of this file,
+// with a generated file that stamps the variant (its release, variant, probes and collector
+// defaults) and declares its counters, becomes one package of the user's program through the
+// overlay, and the probes of every instrumented package add to its counters. It counts
+// (per-P blocks, exact with any number of goroutines), and when a collector URL is configured
+// it sends packages of augur-field-package/1 (see package github.com/augur-perf/augur/field/wire)
+// of the counts since the previous package: periodically, at normal exit from main and on
+// SIGTERM or SIGINT; what cannot be delivered waits in a bounded on-disk spool, oldest first;
+// retries back off exponentially with jitter and honour Retry-After. All network I/O runs off
+// the probes' path, with timeouts, and nothing it does may crash or block the host program.
+//
+// It must import nothing but the standard library: it is compiled into the user's program.
+package rt
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"math"
+	"math/rand/v2"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+	"unsafe"
+)
+
+// Bool is bool, for conditions converted in code where bool may be shadowed.
+type Bool = bool
+
+// Pin pins the goroutine to its P and returns the P's id: until Unpin nothing else runs on that
+// P, so a plain add to the P's block is exact (sync.Pool does the same).
+//
+//go:linkname Pin runtime.procPin
+func Pin() int
+
+// Unpin ends Pin.
+//
+//go:linkname Unpin runtime.procUnpin
+func Unpin()
+
+// Stamp is what a variant's build writes into it.
+type Stamp struct {
+	Release string
+	Variant int
+	// URL, Token, Site and Spool are the defaults of AUGUR_FIELD_URL, AUGUR_FIELD_TOKEN,
+	// AUGUR_FIELD_SITE and AUGUR_FIELD_SPOOL.
+	URL, Token, Site, Spool string
+	// Flush is the period of packages; SpoolMax the most bytes the spool holds.
+	Flush    time.Duration
+	SpoolMax int64
+	// Probes are the variant's probes by unit id; each has counter slots from Slot on.
+	Probes []Probe
+}
+
+// Probe is one probed unit: a statement (one slot: its count) or a decision (one slot per
+// outcome, in the order of the front end's successors; its count is their sum).
+type Probe struct {
+	ID, Slot, Outcomes int
+}
+
+var (
+	blocks [][]uint64 // per P
+	over   []uint64   // the Ps beyond the blocks, atomically
+)
+
+// Blocks makes the counter blocks of width slots, one per P, as arrays A (a constant index into
+// an array pointer needs no bounds check). There are at least 8 blocks, and as many as CPUs or
+// GOMAXPROCS if more; a P beyond them adds to the overflow block with Over. The blocks are an
+// anonymous mapping, which the race detector does not shadow: the probes' plain adds are
+// exclusive by pinning and the reader loads atomically.
+func Blocks[A any](width int) []*A {
+	ns := max(runtime.NumCPU(), runtime.GOMAXPROCS(0), 8)
+	w := max(width, 1)
+	var words []uint64
+	if data, err := syscall.Mmap(-1, 0, 8*w*(ns+1), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE); err == nil {
+		words = unsafe.Slice((*uint64)(unsafe.Pointer(&data[0])), w*(ns+1))
+	} else {
+		words = make([]uint64, w*(ns+1))
+	}
+	blocks = nil
+	out := make([]*A, ns)
+	for i := range ns {
+		blocks = append(blocks, words[i*w:i*w+width])
+		out[i] = (*A)(unsafe.Pointer(&words[i*w]))
+	}
+	over = words[ns*w : ns*w+width]
+	return out
+}
+
+// Over counts slot k for a P beyond the blocks.
+//
+//go:noinline
+func Over(k int) { atomic.AddUint64(&over[k], 1) }
+
+// snapshot adds the blocks up, slot by slot.
+func snapshot(width int) []uint64 {
+	s := make([]uint64, width)
+	for k := range s {
+		v := atomic.LoadUint64(&over[k])
+		for _, b := range blocks {
+			v += atomic.LoadUint64(&b[k])
+		}
+		s[k] = v
+	}
+	return s
+}
+
+// Format is the package format (field/wire.Format).
+const Format = "augur-field-package/1"
+
+// pkg and count are field/wire's Package and Count, field for field.
+type pkg struct {
+	Format  string  `json:"format"`
+	Release string  `json:"release"`
+	Variant int     `json:"variant"`
+	Site    string  `json:"site"`
+	Seq     uint64  `json:"seq"`
+	Uptime  float64 `json:"uptime_s"`
+	Dropped uint64  `json:"dropped,omitempty"`
+	Counts  []count `json:"counts"`
+}
+
+type count struct {
+	Probe int      `json:"p"`
+	N     uint64   `json:"n"`
+	Out   []uint64 `json:"out,omitempty"`
+}
+
+// Timeouts and backoff. A request in the background may take its time; at exit the host waits
+// for the final delivery at most exitWait.
+const (
+	requestTimeout = 10 * time.Second
+	exitWait       = 2 * time.Second
+	backoffBase    = time.Second
+	backoffCap     = 5 * time.Minute
+	retryAfterCap  = time.Hour
+)
+
+// agent sends one process's packages.
+type agent struct {
+	stamp  *Stamp
+	width  int
+	url    string
+	token  string
+	site   string
+	start  time.Time
+	client *http.Client
+	q      *queue
+	seq    *sequence
+
+	mu      sync.Mutex // the snapshot, the queue and delivery
+	last    []uint64
+	dropped uint64 // packages dropped since the previous package was made
+	// droppedFile carries dropped over to the next run (in the spool directory).
+	droppedFile string
+	// retryAt is when delivery may be tried again; fails counts consecutive failures.
+	retryAt time.Time
+	fails   int
+	// base is the first backoff (tests shorten it).
+	base time.Duration
+
+	stop   chan struct{}
+	cancel context.CancelFunc
+	ctx    context.Context
+	done   sync.Once
+}
+
+var the *agent
+
+// Start configures the runtime from the environment and the stamp: without a collector URL it
+// does nothing more (the probes count in memory; no goroutine, no I/O); with one it starts the
+// sender and the signal handler.
+func Start(s *Stamp) {
+	width := 0
+	for _, p := range s.Probes {
+		width = max(width, p.Slot+max(p.Outcomes, 1))
+	}
+	a := newAgent(s, width, os.Getenv)
+	if a == nil {
+		return
+	}
+	the = a
+	go a.loop()
+	var sigs []os.Signal
+	for _, sig := range []os.Signal{syscall.SIGTERM, syscall.SIGINT} {
+		// A signal the host was started ignoring (nohup, a background job) stays ignored.
+		if !signal.Ignored(sig) {
+			sigs = append(sigs, sig)
+		}
+	}
+	if len(sigs) > 0 {
+		ch := make(chan os.Signal, 1)
+		signal.Notify(ch, sigs...)
+		go func() {
+			sig := <-ch
+			a.final()
+			// Give the signal back: without a handler of the host's own, the default action
+			// ends the process with the status a shell shows as 128+signal, as without augur.
+			signal.Stop(ch)
+			if s, ok := sig.(syscall.Signal); ok {
+				syscall.Kill(os.Getpid(), s)
+			}
+		}()
+	}
+}
+
+// Exit sends the last package; the build defers it at the start of main.
+func Exit() {
+	if the != nil {
+		the.final()
+	}
+}
+
+func newAgent(s *Stamp, width int, getenv func(string) string) *agent {
+	env := func(name, def string) string {
+		if v := getenv(name); v != "" {
+			return v
+		}
+		return def
+	}
+	url := env("AUGUR_FIELD_URL", s.URL)
+	if url == "" {
+		return nil
+	}
+	a := &agent{stamp: s, width: width, url: strings.TrimRight(url, "/") + "/v1/packages",
+		token: env("AUGUR_FIELD_TOKEN", s.Token), start: time.Now(), base: backoffBase,
+		client: &http.Client{Timeout: requestTimeout}, stop: make(chan struct{}), last: make([]uint64, width)}
+	a.ctx, a.cancel = context.WithCancel(context.Background())
+	a.site = siteName(env("AUGUR_FIELD_SITE", s.Site))
+	dir := env("AUGUR_FIELD_SPOOL", s.Spool)
+	if dir == "" {
+		if c, err := os.UserCacheDir(); err == nil {
+			dir = filepath.Join(c, "augur-field")
+		}
+	}
+	limit := s.SpoolMax
+	if limit <= 0 {
+		limit = 16 << 20
+	}
+	if dir != "" && os.MkdirAll(dir, 0o700) != nil {
+		dir = ""
+	}
+	a.q = &queue{dir: dir, max: limit}
+	a.seq = &sequence{dir: dir, name: "seq." + siteName(s.Release) + "." + a.site}
+	if dir != "" {
+		a.droppedFile = filepath.Join(dir, "dropped."+siteName(s.Release)+"."+a.site)
+		if data, err := os.ReadFile(a.droppedFile); err == nil {
+			a.dropped, _ = strconv.ParseUint(strings.TrimSpace(string(data)), 10, 64)
+			os.Remove(a.droppedFile)
+		}
+	}
+	return a
+}
+
+// saveDropped keeps the count of dropped packages no package of this run reported for the
+// next run's first package.
+func (a *agent) saveDropped() {
+	if a.droppedFile != "" && a.dropped > 0 {
+		os.WriteFile(a.droppedFile, []byte(strconv.FormatUint(a.dropped, 10)+"\n"), 0o600)
+	}
+}
+
+// siteName makes a site id of the wire format (letters, digits, ._:-, at most 128) from s, or
+// from the host name when s is empty.
+func siteName(s string) string {
+	if s == "" {
+		s, _ = os.Hostname()
+	}
+	b := []byte(s)
+	for i, c := range b {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == ':' || c == '-') {
+			b[i] = '_'
+		}
+	}
+	if len(b) > 128 {
+		b = b[:128]
+	}
+	if len(b) == 0 {
+		return "site"
+	}
+	return string(b)
+}
+
+// loop makes a package every flush period and delivers the queue when delivery is due.
+func (a *agent) loop() {
+	period := a.stamp.Flush
+	if period <= 0 {
+		period = time.Minute
+	}
+	next := time.Now().Add(period)
+	t := time.NewTimer(0) // a spool left by earlier runs is delivered at once
+	for {
+		select {
+		case <-a.stop:
+			t.Stop()
+			return
+		case <-t.C:
+		}
+		now := time.Now()
+		a.mu.Lock()
+		if !now.Before(next) {
+			a.make()
+			next = now.Add(period)
+		}
+		if !now.Before(a.retryAt) {
+			a.deliver(a.ctx, time.Time{})
+		}
+		wake := next
+		if a.q.len() > 0 && a.retryAt.Before(wake) {
+			wake = a.retryAt
+		}
+		a.mu.Unlock()
+		t.Reset(max(time.Until(wake), time.Millisecond))
+	}
+}
+
+// final makes the last package and delivers what it can within exitWait; the rest stays in
+// the spool for the next run. It runs once.
+func (a *agent) final() {
+	a.done.Do(func() {
+		close(a.stop)
+		a.cancel() // a request in flight in the background gives way
+		a.mu.Lock()
+		defer a.mu.Unlock()
+		a.make()
+		a.retryAt = time.Time{}
+		a.deliver(context.Background(), time.Now().Add(exitWait))
+		a.saveDropped()
+	})
+}
+
+// make queues a package of the counts since the previous one (a.mu held). Nothing counted and
+// nothing dropped, it makes none.
+func (a *agent) make() {
+	cur := snapshot(a.width)
+	p := pkg{Format: Format, Release: a.stamp.Release, Variant: a.stamp.Variant, Site: a.site,
+		Uptime: time.Since(a.start).Seconds(), Dropped: a.dropped, Counts: []count{}}
+	for _, pr := range a.stamp.Probes {
+		c := count{Probe: pr.ID}
+		if pr.Outcomes == 0 {
+			c.N = cur[pr.Slot] - a.last[pr.Slot]
+		} else {
+			c.Out = make([]uint64, pr.Outcomes)
+			for k := range c.Out {
+				c.Out[k] = cur[pr.Slot+k] - a.last[pr.Slot+k]
+				c.N += c.Out[k]
+			}
+		}
+		if c.N > 0 {
+			p.Counts = append(p.Counts, c)
+		}
+	}
+	if len(p.Counts) == 0 && a.dropped == 0 {
+		return
+	}
+	sort.Slice(p.Counts, func(i, j int) bool { return p.Counts[i].Probe < p.Counts[j].Probe })
+	p.Seq = a.seq.next()
+	data, err := json.Marshal(p)
+	if err != nil {
+		return
+	}
+	copy(a.last, cur)
+	a.dropped = a.q.push(append(data, '\n'))
+}
+
+// Outcomes of one delivery attempt.
+const (
+	sent    = iota // acknowledged
+	refused        // 4xx: never retried
+	later          // 429, 503: retry after the collector's delay
+	failed         // other errors: retry with backoff
+)
+
+// deliver sends the queue oldest first until it is empty, an attempt fails or the deadline
+// passes (a.mu held).
+func (a *agent) deliver(ctx context.Context, deadline time.Time) {
+	for {
+		name, data, ok := a.q.oldest()
+		if !ok {
+			return
+		}
+		if !deadline.IsZero() && !time.Now().Before(deadline) {
+			return
+		}
+		rctx, cancel := ctx, context.CancelFunc(func() {})
+		if !deadline.IsZero() {
+			rctx, cancel = context.WithDeadline(ctx, deadline)
+		}
+		res, wait := a.post(rctx, data)
+		cancel()
+		switch res {
+		case sent:
+			a.q.remove(name)
+			a.fails = 0
+		case refused:
+			a.q.remove(name)
+			a.dropped += 1 + carried(data)
+		case later:
+			a.retryAt = time.Now().Add(wait)
+			return
+		default:
+			a.fails++
+			b := a.base << min(a.fails-1, 20)
+			if b > backoffCap || b <= 0 {
+				b = backoffCap
+			}
+			// Full jitter over the upper half: sites that failed together retry apart.
+			a.retryAt = time.Now().Add(b/2 + time.Duration(rand.Int64N(int64(b/2)+1)))
+			return
+		}
+	}
+}
+
+func (a *agent) post(ctx context.Context, data []byte) (int, time.Duration) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.url, bytes.NewReader(data))
+	if err != nil {
+		return refused, 0 // a URL that cannot make a request will never do
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if a.token != "" {
+		req.Header.Set("Authorization", "Bearer "+a.token)
+	}
+	resp, err := a.client.Do(req)
+	if err != nil {
+		return failed, 0
+	}
+	resp.Body.Close()
+	switch c := resp.StatusCode; {
+	case c >= 200 && c < 300:
+		return sent, 0
+	case c == http.StatusTooManyRequests || c == http.StatusServiceUnavailable:
+		return later, retryAfter(resp.Header.Get("Retry-After"), a.base)
+	case c == http.StatusRequestTimeout:
+		return failed, 0
+	case c >= 400 && c < 500:
+		return refused, 0
+	}
+	return failed, 0
+}
+
+// retryAfter reads a Retry-After header: seconds or an HTTP date, at most retryAfterCap;
+// without one, def.
+func retryAfter(h string, def time.Duration) time.Duration {
+	if s, err := strconv.Atoi(strings.TrimSpace(h)); err == nil && s >= 0 {
+		if s >= int(retryAfterCap/time.Second) {
+			return retryAfterCap
+		}
+		return time.Duration(s) * time.Second
+	}
+	if t, err := http.ParseTime(h); err == nil {
+		return min(max(time.Until(t), 0), retryAfterCap)
+	}
+	return def
+}
+
+// queue holds the packages not yet delivered, oldest first: files in dir (written whole, then
+// renamed into place), or memory when there is no usable directory. Either holds at most max
+// bytes; a package that does not fit drops the oldest.
+type queue struct {
+	dir string
+	max int64
+	mem [][]byte
+	n   int // packages pushed by this process (file names)
+}
+
+func (q *queue) files() (names []string, sizes []int64) {
+	ents, err := os.ReadDir(q.dir)
+	if err != nil {
+		return nil, nil
+	}
+	for _, e := range ents {
+		if !strings.HasPrefix(e.Name(), "pkg-") || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			continue
+		}
+		names = append(names, e.Name())
+		sizes = append(sizes, info.Size())
+	}
+	return names, sizes // ReadDir sorts by name: oldest first
+}
+
+// push queues data and returns how many packages it dropped to make room (data itself, if it
+// is larger than the whole queue, or cannot be written).
+func (q *queue) push(data []byte) (dropped uint64) {
+	if int64(len(data)) > q.max {
+		return 1 + carried(data)
+	}
+	if q.dir == "" {
+		var total int64
+		for _, d := range q.mem {
+			total += int64(len(d))
+		}
+		for total+int64(len(data)) > q.max {
+			total -= int64(len(q.mem[0]))
+			dropped += 1 + carried(q.mem[0])
+			q.mem = q.mem[1:]
+		}
+		q.mem = append(q.mem, data)
+		return dropped
+	}
+	names, sizes := q.files()
+	var total int64
+	for _, s := range sizes {
+		total += s
+	}
+	for i := 0; total+int64(len(data)) > q.max && i < len(names); i++ {
+		old, _ := os.ReadFile(filepath.Join(q.dir, names[i]))
+		if os.Remove(filepath.Join(q.dir, names[i])) == nil {
+			dropped += 1 + carried(old)
+		}
+		total -= sizes[i]
+	}
+	// Named by time, so that the oldest sorts first; the process and a counter keep names
+	// of processes sharing the directory apart.
+	q.n++
+	name := "pkg-" + pad(uint64(time.Now().UnixNano())) + "-" + strconv.Itoa(os.Getpid()) + "-" + strconv.Itoa(q.n) + ".json"
+	tmp := filepath.Join(q.dir, "tmp-"+name)
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+		os.Remove(tmp)
+		return dropped + 1
+	}
+	if err := os.Rename(tmp, filepath.Join(q.dir, name)); err != nil {
+		os.Remove(tmp)
+		return dropped + 1
+	}
+	return dropped
+}
+
+// carried is the count of dropped packages a package reports: dropping it drops its report
+// too, so the count goes on to the next package and no drop goes unreported.
+func carried(data []byte) uint64 {
+	var p struct {
+		Dropped uint64 `json:"dropped"`
+	}
+	json.Unmarshal(data, &p)
+	return p.Dropped
+}
+
+func pad(v uint64) string {
+	s := strconv.FormatUint(v, 10)
+	return strings.Repeat("0", 20-len(s)) + s
+}
+
+func (q *queue) oldest() (string, []byte, bool) {
+	if q.dir == "" {
+		if len(q.mem) == 0 {
+			return "", nil, false
+		}
+		return "", q.mem[0], true
+	}
+	names, _ := q.files()
+	for _, n := range names {
+		data, err := os.ReadFile(filepath.Join(q.dir, n))
+		if err == nil {
+			return n, data, true
+		}
+	}
+	return "", nil, false
+}
+
+func (q *queue) remove(name string) {
+	if q.dir == "" {
+		if len(q.mem) > 0 {
+			q.mem = q.mem[1:]
+		}
+		return
+	}
+	os.Remove(filepath.Join(q.dir, name))
+}
+
+func (q *queue) len() int {
+	if q.dir == "" {
+		return len(q.mem)
+	}
+	names, _ := q.files()
+	return len(names)
+}
+
+// sequence numbers a site's packages of a release: the last number is kept in a file of the
+// spool directory, under an exclusive lock, so that numbers stay unique across restarts and
+// across processes sharing the directory. Without a directory, numbers start at the process's
+// start time in microseconds, which later runs of the site pass.
+type sequence struct {
+	dir, name string
+	mem       uint64
+}
+
+var errSeq = errors.New("sequence file")
+
+func (s *sequence) next() uint64 {
+	if s.dir != "" {
+		if v, err := s.file(); err == nil {
+			return v
+		}
+	}
+	if s.mem == 0 {
+		s.mem = uint64(time.Now().UnixMicro())
+	}
+	s.mem++
+	return s.mem
+}
+
+func (s *sequence) file() (uint64, error) {
+	f, err := os.OpenFile(filepath.Join(s.dir, s.name), os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		return 0, err
+	}
+	buf := make([]byte, 32)
+	n, _ := f.ReadAt(buf, 0)
+	last, err := strconv.ParseUint(strings.TrimSpace(string(buf[:n])), 10, 64)
+	if err != nil && n > 0 || last == math.MaxUint64 {
+		return 0, errSeq // a damaged file: numbers from the clock are safer than from 1
+	}
+	v := max(last, s.mem) + 1
+	if _, err := f.WriteAt([]byte(pad(v)+"\n"), 0); err != nil {
+		return 0, err
+	}
+	s.mem = v
+	return v, nil
+}

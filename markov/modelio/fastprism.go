@@ -1,0 +1,355 @@
+package modelio
+
+import (
+	"io"
+	"math"
+	"os"
+	"sort"
+	"strconv"
+	"sync"
+	"unsafe"
+)
+
+// The fast path for PRISM's explicit files as PRISM writes them: transitions in order of source
+// and target, one line each, decimal probabilities, state rewards in order of state. Such files
+// are parsed in blocks on every processor, without an allocation per line, straight into the
+// compressed rows of the model. Anything else — actions, fractions, lines out of order or
+// repeated, a field that does not parse, a state without transitions — makes the fast path give
+// up, and the file is read again by the general reader, which gives the semantics (actions
+// summed, rationals kept) and the errors with their positions. The fast path never reports an
+// error itself, so both paths agree by construction on everything but speed (FuzzPRISMFastPath
+// checks it).
+
+// csrRows is a transition matrix read by the fast path, already in compressed sparse rows.
+type csrRows struct {
+	rowPtr, col []int
+	prob        []float64
+}
+
+// has reports whether the matrix has the transition from → to.
+func (c *csrRows) has(from, to int) bool {
+	a, b := c.rowPtr[from], c.rowPtr[from+1]
+	k := a + sort.SearchInts(c.col[a:b], to)
+	return k < b && c.col[k] == to
+}
+
+// seekable returns src's reader as a ReadSeeker and its position, when it is one: the fast path
+// needs to start again from there when it gives up.
+func seekable(src Source) (io.ReadSeeker, int64, bool) {
+	rs, ok := src.R.(io.ReadSeeker)
+	if !ok {
+		return nil, 0, false
+	}
+	pos, err := rs.Seek(0, io.SeekCurrent)
+	return rs, pos, err == nil
+}
+
+// remaining is how many bytes are left to read from r, or -1 if that cannot be told.
+func remaining(r io.Reader, pos int64) int64 {
+	switch r := r.(type) {
+	case *os.File:
+		if st, err := r.Stat(); err == nil && st.Mode().IsRegular() {
+			return st.Size() - pos
+		}
+	case interface{ Len() int }:
+		return int64(r.Len())
+	}
+	return -1
+}
+
+// capFor is how many entries to allocate for a count a header announces: no more than the
+// bytes left could hold at minLine bytes an entry, so that a false header cannot make the reader
+// allocate what the file does not justify.
+func capFor(announced int, left int64, minLine int) int {
+	if left < 0 {
+		return min(announced, 1<<16)
+	}
+	return int(min(int64(announced), left/int64(minLine)+1))
+}
+
+// traBlock is what one block of a transitions file holds, in file order.
+type traBlock struct {
+	from, to []int32
+	prob     []float64
+}
+
+var traBlocks = sync.Pool{New: func() any { return new(traBlock) }}
+
+// fastPRISMTra reads a transitions file in the form PRISM writes; ok is false when the file is
+// not in that form (or is not a correct transitions file) and must be read by readPRISMTra.
+func fastPRISMTra(src Source, pos int64) (raw *rawModel, ok bool) {
+	l := newLines(src)
+	fs, ok := l.nextData(true)
+	if !ok || len(fs) != 2 {
+		return nil, false
+	}
+	n, ok1 := parseIndex(fs[0].s)
+	t, ok2 := parseIndex(fs[1].s)
+	if !ok1 || !ok2 || n == 0 || n > t {
+		return nil, false
+	}
+	left := remaining(src.R, pos)
+	if left >= 0 {
+		left -= int64(len(l.text)) // roughly what the header took; capFor only bounds
+	}
+	c := &csrRows{
+		col:  make([]int, 0, capFor(t, left, len("0 0 1\n"))),
+		prob: make([]float64, 0, capFor(t, left, len("0 0 1\n"))),
+	}
+	c.rowPtr = make([]int, 1, min(n, cap(c.col))+1)
+	from, to := 0, -1 // the last transition merged
+	merge := func(b *traBlock) bool {
+		defer traBlocks.Put(b)
+		for i := range b.from {
+			f, t := int(b.from[i]), int(b.to[i])
+			switch {
+			case f == from && t > to:
+			case f == from+1:
+				c.rowPtr = append(c.rowPtr, len(c.col))
+				from = f
+			default:
+				return false // out of order, repeated, or a state without transitions
+			}
+			to = t
+			c.col = append(c.col, t)
+		}
+		c.prob = append(c.prob, b.prob...)
+		return len(c.col) <= t
+	}
+	parse := func(block []byte) (*traBlock, bool) {
+		b := traBlocks.Get().(*traBlock)
+		b.from, b.to, b.prob = b.from[:0], b.to[:0], b.prob[:0]
+		return b, parseTraBlock(block, n, b)
+	}
+	if !parseBlocks(l.r, parse, merge) || len(c.col) != t || from != n-1 || len(c.col) == 0 {
+		return nil, false
+	}
+	c.rowPtr = append(c.rowPtr, len(c.col))
+	return &rawModel{n: n, csr: c}, true
+}
+
+// parseTraBlock parses "source target probability" lines, skipping blank and comment lines.
+func parseTraBlock(block []byte, n int, out *traBlock) bool {
+	for i := 0; i < len(block); {
+		i = skipSpace(block, i)
+		if i == len(block) || block[i] == '\n' {
+			i++
+			continue
+		}
+		if block[i] == '#' {
+			for i < len(block) && block[i] != '\n' {
+				i++
+			}
+			continue
+		}
+		from, j, ok := indexAt(block, i, n)
+		if !ok {
+			return false
+		}
+		to, k, ok := indexAt(block, j, n)
+		if !ok {
+			return false
+		}
+		p, e, ok := probAt(block, k)
+		if !ok {
+			return false
+		}
+		out.from = append(out.from, int32(from))
+		out.to = append(out.to, int32(to))
+		out.prob = append(out.prob, p)
+		i = e
+	}
+	return true
+}
+
+func skipSpace(b []byte, i int) int {
+	for i < len(b) && isSpace(b[i]) {
+		i++
+	}
+	return i
+}
+
+// wordAt returns the end of the field that starts at i and where the next one starts; ok is
+// false if the field is the last on its line.
+func wordAt(b []byte, i int) (end, next int) {
+	end = i
+	for end < len(b) && b[end] != '\n' && !isSpace(b[end]) {
+		end++
+	}
+	return end, skipSpace(b, end)
+}
+
+// indexAt reads a state number below n (as parseIndex does) that starts at i and is followed by
+// another field on the same line, which starts at next.
+func indexAt(b []byte, i, n int) (v, next int, ok bool) {
+	end, next := wordAt(b, i)
+	if end == i || end-i > 10 || next == len(b) || b[next] == '\n' {
+		return 0, 0, false
+	}
+	for _, c := range b[i:end] {
+		if c < '0' || c > '9' {
+			return 0, 0, false
+		}
+		v = v*10 + int(c-'0')
+	}
+	return v, next, v < n
+}
+
+// probAt reads a decimal probability in [0,1] (as parseProb does) that starts at i and ends its
+// line; it returns where the next line starts.
+func probAt(b []byte, i int) (p float64, next int, ok bool) {
+	p, next, ok = valueAt(b, i)
+	return p, next, ok && p <= 1
+}
+
+// valueAt reads a finite non-negative decimal (as parseValue does) that starts at i and ends its
+// line; it returns where the next line starts.
+func valueAt(b []byte, i int) (v float64, next int, ok bool) {
+	end, next := wordAt(b, i)
+	if next < len(b) && b[next] != '\n' {
+		return 0, 0, false // another field (an action in a .tra file)
+	}
+	v, ok = decimalValue(b[i:end])
+	if !ok || v < 0 {
+		return 0, 0, false
+	}
+	return v + 0, next + 1, true
+}
+
+// pow10 are the powers of ten a float64 holds exactly.
+var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22}
+
+// decimalValue reads a decimal number as isDecimal and strconv.ParseFloat do (ok is false where
+// either would fail or give ±Inf or NaN), in one pass for the common case. At most 15
+// significant digits and a power of ten up to 22 make both the integer of the digits and the
+// power exact float64s, so that one multiplication or division rounds correctly (Clinger's
+// fast path); anything else is left to strconv.
+func decimalValue(b []byte) (float64, bool) {
+	i, neg := 0, false
+	if i < len(b) && (b[i] == '+' || b[i] == '-') {
+		neg = b[i] == '-'
+		i++
+	}
+	var mant uint64
+	digits, exp := 0, 0 // significant digits read into mant; the power of ten to apply
+	start := i
+	for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+		if mant != 0 || b[i] != '0' {
+			mant = mant*10 + uint64(b[i]-'0')
+			digits++
+		}
+	}
+	seen := i > start // a digit
+	if i < len(b) && b[i] == '.' {
+		i++
+		for ; i < len(b) && b[i] >= '0' && b[i] <= '9'; i++ {
+			seen = true
+			if mant != 0 || b[i] != '0' {
+				mant = mant*10 + uint64(b[i]-'0')
+				digits++
+			}
+			exp--
+		}
+	}
+	if i < len(b) || !seen || digits > 15 || exp < -len(pow10)+1 {
+		// An exponent, many digits, or not a number: strconv decides, after isDecimal.
+		s := unsafe.String(unsafe.SliceData(b), len(b)) // b outlives s, which is not kept
+		if !isDecimal(s) {
+			return 0, false
+		}
+		v, err := strconv.ParseFloat(s, 64)
+		return v, err == nil && !math.IsInf(v, 0) && !math.IsNaN(v)
+	}
+	v := float64(mant) / pow10[-exp]
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// srewBlock is what one block of a state rewards file holds: its non-zero rewards, its number of
+// entries, zeros included, and the states of its first and last entries (-1 if none).
+type srewBlock struct {
+	values      []stateValue
+	count       int
+	first, last int
+}
+
+var srewBlocks = sync.Pool{New: func() any { return new(srewBlock) }}
+
+// fastPRISMStateRewards reads a state rewards file whose states are in increasing order; ok is
+// false when it is not such a file (or not a correct one) and must be read by
+// readPRISMStateRewards.
+func fastPRISMStateRewards(src Source, pos int64, n int) (name string, out []stateValue, ok bool) {
+	left := remaining(src.R, pos)
+	l := newLines(src)
+	name, fs, err := rewardHeader(l, "State rewards", "Transition rewards")
+	if err != nil {
+		return "", nil, false
+	}
+	nnz, err := countHeader(l, fs, n)
+	if err != nil {
+		return "", nil, false
+	}
+	out = make([]stateValue, 0, capFor(nnz, left, len("0 1\n")))
+	count, last := 0, -1
+	merge := func(b *srewBlock) bool {
+		defer srewBlocks.Put(b)
+		if b.count > 0 {
+			if b.first <= last {
+				return false
+			}
+			last = b.last
+		}
+		out = append(out, b.values...)
+		count += b.count
+		return count <= nnz
+	}
+	parse := func(block []byte) (*srewBlock, bool) {
+		b := srewBlocks.Get().(*srewBlock)
+		*b = srewBlock{values: b.values[:0], first: -1, last: -1}
+		return b, parseSrewBlock(block, n, b)
+	}
+	if !parseBlocks(l.r, parse, merge) || count != nnz {
+		return "", nil, false
+	}
+	return name, out, true
+}
+
+// parseSrewBlock parses "state reward" lines in increasing order of state, skipping blank and
+// comment lines. A zero reward is counted but not kept.
+func parseSrewBlock(block []byte, n int, b *srewBlock) bool {
+	prev := -1
+	for i := 0; i < len(block); {
+		i = skipSpace(block, i)
+		if i == len(block) || block[i] == '\n' {
+			i++
+			continue
+		}
+		if block[i] == '#' {
+			for i < len(block) && block[i] != '\n' {
+				i++
+			}
+			continue
+		}
+		s, j, ok := indexAt(block, i, n)
+		if !ok || s <= prev {
+			return false
+		}
+		prev = s
+		if b.first < 0 {
+			b.first = s
+		}
+		b.last = s
+		v, e, ok := valueAt(block, j)
+		if !ok {
+			return false
+		}
+		b.count++
+		if v != 0 {
+			b.values = append(b.values, stateValue{s, v})
+		}
+		i = e
+	}
+	return true
+}

@@ -1,0 +1,101 @@
+package html
+
+import (
+	_ "embed"
+	"fmt"
+	"html/template"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+//go:embed page.tmpl
+var pageText string
+
+//go:embed style.css
+var styleText string
+
+var page = template.Must(template.New("page").Funcs(template.FuncMap{
+	// The stylesheet and the charts are this package's own text, trusted as such; every string
+	// from the analysis inside a chart went through esc.
+	"css":   func() template.CSS { return template.CSS(styleText) },
+	"graph": func(g *Graph) template.HTML { return template.HTML(graphSVG(g)) },
+	"bars": func(i int, p Property, scenarios []string) template.HTML {
+		return template.HTML(barChart(i, p, scenarios))
+	},
+	"hist":    func(i int, d Distribution) template.HTML { return template.HTML(histogram(i, d)) },
+	"ranking": func(r *Ranking) template.HTML { return template.HTML(rankingChart(r, rankingRows)) },
+	"num":     num,
+	"barLegend": func(p Property) string {
+		var seen []string
+		for _, c := range p.Cells {
+			for _, e := range c.Bars {
+				if !slices.Contains(seen, e.Label) {
+					seen = append(seen, e.Label)
+				}
+			}
+		}
+		return strings.Join(seen, "; ")
+	},
+	"pct": func(v float64) string { return strconv.FormatFloat(100*v, 'f', 1, 64) + "%" },
+	"levels": func() []int {
+		out := make([]int, Levels+1)
+		for i := range out {
+			out[i] = i
+		}
+		return out
+	},
+}).Parse(pageText))
+
+// rankingRows bounds the functions of a ranking's chart; its table lists them all.
+const rankingRows = 40
+
+// Write renders the report as one HTML page.
+func Write(w io.Writer, r *Report) error {
+	if (r.Function == nil) == (r.Ranking == nil) {
+		return fmt.Errorf("report: a report shows one function's analysis or a ranking")
+	}
+	return page.Execute(w, r)
+}
+
+// WriteFile renders the report into the file at path.
+func WriteFile(path string, r *Report) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := Write(f, r); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// Open shows the file at path in the desktop's browser (xdg-open, open or the Windows shell),
+// without waiting for it.
+func Open(path string) error {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return err
+	}
+	var cmd *exec.Cmd
+	switch runtime.GOOS {
+	case "darwin":
+		cmd = exec.Command("open", abs)
+	case "windows":
+		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", abs)
+	default:
+		cmd = exec.Command("xdg-open", abs)
+	}
+	if err := cmd.Start(); err != nil {
+		return fmt.Errorf("opening %s: %v", path, err)
+	}
+	// The opener hands the file to the browser and exits; reap it in the background.
+	go cmd.Wait()
+	return nil
+}
