@@ -187,6 +187,7 @@ func runFieldReport(args []string, stdout, stderr io.Writer) error {
 	fs, sf := addStoreFlags(commandNamed("field"), stderr)
 	release := fs.String("release", "", "the release manifest")
 	jsonOut := fs.String("json", "", "also write the report as JSON to this file")
+	reference := fs.String("reference", "", "an augur profile of the same code under full instrumentation: coverage and hot units relative to it")
 	if _, err := parse(fs, args, stdout); err != nil {
 		return err
 	}
@@ -196,19 +197,35 @@ func runFieldReport(args []string, stdout, stderr io.Writer) error {
 	}
 	seen, probed := e.Covered()
 	hot := e.Hot()
+	var ref *fieldest.Reference
+	if *reference != "" {
+		p, err := profile.Read(*reference)
+		if err != nil {
+			return err
+		}
+		counts := map[int]uint64{}
+		for _, u := range m.Units {
+			if f := p.Funcs[u.Func]; f != nil && u.Node < len(f.Nodes) {
+				counts[u.ID] = f.Nodes[u.Node].Count
+			}
+		}
+		r := e.Against(counts)
+		ref = &r
+	}
 	if *jsonOut != "" {
 		rep := struct {
-			Release  string          `json:"release"`
-			Units    int             `json:"units"`
-			Probed   int             `json:"units_probed"`
-			Covered  int             `json:"units_covered"`
-			Runs     int             `json:"site_runs"`
-			Packages int             `json:"packages"`
-			Hot      []fieldest.Unit `json:"hot_units"`
-			Sites    []fieldest.Site `json:"sites"`
-			All      []fieldest.Unit `json:"unit_estimates"`
-			Variants map[int]int     `json:"variant_runs"`
-		}{m.Release, len(m.Units), probed, seen, e.Runs, e.Packages, hot, e.Sites, e.Units, e.VariantRuns}
+			Release  string              `json:"release"`
+			Units    int                 `json:"units"`
+			Probed   int                 `json:"units_probed"`
+			Covered  int                 `json:"units_covered"`
+			Runs     int                 `json:"site_runs"`
+			Packages int                 `json:"packages"`
+			Hot      []fieldest.Unit     `json:"hot_units"`
+			Sites    []fieldest.Site     `json:"sites"`
+			All      []fieldest.Unit     `json:"unit_estimates"`
+			Variants map[int]int         `json:"variant_runs"`
+			Ref      *fieldest.Reference `json:"reference,omitempty"`
+		}{m.Release, len(m.Units), probed, seen, e.Runs, e.Packages, hot, e.Sites, e.Units, e.VariantRuns, ref}
 		data, err := json.MarshalIndent(rep, "", "  ")
 		if err != nil {
 			return err
@@ -219,7 +236,15 @@ func runFieldReport(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "Release %s: %d variants, %d units; %d sites, %d site-runs, %d packages\n",
 		m.Release, len(m.Variants), len(m.Units), len(e.Sites), e.Runs, e.Packages)
-	fmt.Fprintf(stdout, "Units covered: %d of %d (%d probed by some run)\n\n", seen, len(m.Units), probed)
+	fmt.Fprintf(stdout, "Units covered: %d of %d (%d probed by some run)\n", seen, len(m.Units), probed)
+	if ref != nil {
+		fmt.Fprintf(stdout, "Against %s (full instrumentation): %d of the %d units it saw run were covered (%.3f); %d of its %d hot units found\n",
+			*reference, ref.Covered, ref.Seen, ref.Coverage, ref.HotFound, ref.Hot)
+		if ref.Unmatched > 0 {
+			fmt.Fprintf(stdout, "(%d units have no count in it)\n", ref.Unmatched)
+		}
+	}
+	fmt.Fprintln(stdout)
 	fmt.Fprintf(stdout, "Hot units (top 5 %% by estimated count over all %d site-runs):\n", e.Runs)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "unit\tcount\t± se\truns\t  position\t")

@@ -110,8 +110,9 @@ func TestFieldCollectorLoop(t *testing.T) {
 	}
 
 	report := filepath.Join(dir, "report.json")
-	out := mustRun("field", "report", "--db", db, "--release", rel, "--json", report)
-	for _, want := range []string{"8 sites, 8 site-runs, 16 packages", "Units covered: 11 of 11", "examples/distance/distance.go:19:"} {
+	out := mustRun("field", "report", "--db", db, "--release", rel, "--json", report, "--reference", full)
+	for _, want := range []string{"8 sites, 8 site-runs, 16 packages", "Units covered: 11 of 11", "examples/distance/distance.go:19:",
+		"(full instrumentation): 11 of the 11 units it saw run were covered (1.000); 1 of its 1 hot units found"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("report lacks %q:\n%s", want, out)
 		}

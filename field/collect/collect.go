@@ -107,12 +107,12 @@ type tokenEntry struct {
 	expires time.Time
 }
 
-// release is a manifest prepared for validation: for each variant a manifest of that variant
-// alone and the units it carries, so that validating a package costs in the variant's bound,
-// not in the release's units.
+// release is a manifest prepared for validation: for each variant the outcomes of the units it
+// carries, so that validating a package costs a lookup per count, not maps over the release's
+// units built per package.
 type release struct {
 	full     *plan.Manifest
-	variants map[int]*plan.Manifest
+	variants map[int]map[int]int // variant → carried probe → its number of outcomes
 }
 
 type job struct {
@@ -242,7 +242,7 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (int, string, an
 		return http.StatusTooManyRequests, "overload", fail("too many bytes in flight: retry later")
 	}
 	defer s.inUse.Add(-size)
-	p, err := wire.Decode(http.MaxBytesReader(w, r.Body, wire.MaxBody))
+	p, err := decode(w, r.Body)
 	var tooLarge *http.MaxBytesError
 	if errors.As(err, &tooLarge) {
 		return http.StatusRequestEntityTooLarge, "too_large", fail(fmt.Sprintf("package larger than %d bytes", wire.MaxBody))
@@ -327,30 +327,39 @@ func (s *Server) release(ctx context.Context, name string) (*release, error) {
 }
 
 func prepare(m *plan.Manifest) *release {
-	units := make(map[int]plan.Unit, len(m.Units))
+	outcomes := make(map[int]int, len(m.Units))
 	for _, u := range m.Units {
-		units[u.ID] = u
+		outcomes[u.ID] = u.Outcomes
 	}
-	r := &release{full: m, variants: map[int]*plan.Manifest{}}
+	r := &release{full: m, variants: map[int]map[int]int{}}
 	for _, v := range m.Variants {
-		one := &plan.Manifest{Format: m.Format, Release: m.Release, Variants: []plan.Variant{v}}
+		carried := make(map[int]int, len(v.Probes))
 		for _, id := range v.Probes {
-			if u, ok := units[id]; ok {
-				one.Units = append(one.Units, u)
-			}
+			carried[id] = outcomes[id]
 		}
-		r.variants[v.ID] = one
+		r.variants[v.ID] = carried
 	}
 	return r
 }
 
-// validate is wire's Validate against the package's own variant (the same verdict and reason as
-// against the whole manifest, since a package may only count probes its variant carries).
+// validate accepts exactly what wire's Validate accepts (the release, a variant of it, probes
+// the variant carries, outcome counts of the unit's length); for a package it refuses, it asks
+// Validate itself, for wire's reason.
 func (r *release) validate(p *wire.Package) error {
-	if one, ok := r.variants[p.Variant]; ok {
-		return p.Validate(one)
+	carried, ok := r.variants[p.Variant]
+	ok = ok && p.Release == r.full.Release
+	for i := 0; ok && i < len(p.Counts); i++ {
+		c := &p.Counts[i]
+		n, has := carried[c.Probe]
+		ok = has && (len(c.Out) == 0 || len(c.Out) == n)
 	}
-	return p.Validate(r.full)
+	if ok {
+		return nil
+	}
+	if err := p.Validate(r.full); err != nil {
+		return err
+	}
+	return fmt.Errorf("collector: the package fails a check wire.Validate passes (a bug)")
 }
 
 type metrics struct {

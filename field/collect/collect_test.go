@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math/rand/v2"
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
@@ -304,5 +305,36 @@ func TestAnswersAreJSON(t *testing.T) {
 		if err := json.Unmarshal([]byte(text), &v); err != nil || v["error"] == "" {
 			t.Errorf("body %q: answer %q is not a JSON error", body, text)
 		}
+	}
+}
+
+// TestValidateAgreesWithWire: on random packages, valid and invalid, the prepared validation
+// accepts exactly what wire.Validate accepts, and refuses with wire's reason.
+func TestValidateAgreesWithWire(t *testing.T) {
+	m := testManifest("r1", 20, 4, 6)
+	r := prepare(m)
+	rng := rand.New(rand.NewPCG(1, 1))
+	accepted := 0
+	for range 5000 {
+		p := &wire.Package{Format: wire.Format, Release: []string{"r1", "r2"}[rng.IntN(8)/7], Variant: rng.IntN(6), Site: "s", Seq: 1}
+		probe := 0
+		for range rng.IntN(4) {
+			probe += 1 + rng.IntN(8)
+			c := wire.Count{Probe: probe, N: 9}
+			for range []int{0, 0, 0, 1, 2, 3}[rng.IntN(6)] {
+				c.Out = append(c.Out, 1)
+			}
+			p.Counts = append(p.Counts, c)
+		}
+		got, want := r.validate(p), p.Validate(m)
+		if (got == nil) != (want == nil) || got != nil && got.Error() != want.Error() {
+			t.Fatalf("%+v: prepared %v, wire %v", p, got, want)
+		}
+		if got == nil {
+			accepted++
+		}
+	}
+	if accepted < 100 || accepted > 4900 {
+		t.Errorf("%d of 5000 accepted: the test's packages should mix valid and invalid", accepted)
 	}
 }

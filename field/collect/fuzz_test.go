@@ -17,6 +17,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
 
@@ -109,4 +110,50 @@ func TestServeTLS(t *testing.T) {
 	if err := <-errc; err != nil {
 		t.Errorf("Serve: %v", err)
 	}
+}
+
+// FuzzCanonical: whatever the fast reader accepts, wire.Decode accepts as the same package; what
+// it accepts but Check refuses, wire refuses too.
+func FuzzCanonical(f *testing.F) {
+	m := testManifest("r1", 20, 4, 6)
+	f.Add(encode(f, testPackage(m, 1, "s", 1, 3)))
+	sampled := testPackage(m, 2, "site-9.x:y_z", 1<<40, 7)
+	sampled.Rate, sampled.Uptime = 0.125, 1e-7
+	f.Add(encode(f, sampled))
+	f.Add([]byte(`{"format":"augur-field-package/1","release":"r1","variant":1,"site":"s","seq":1,"uptime_s":0,"counts":null}`))
+	f.Add([]byte(`{"format":"augur-field-package/1","release":"r1","variant":1,"site":"s","seq":1,"uptime_s":1.5E+3,"counts":[{"p":1,"n":2,"out":[1,1]}]}` + "\n"))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		p, ok := decodeCanonical(b)
+		if !ok {
+			return
+		}
+		q, err := wire.Decode(bytes.NewReader(b))
+		if p.Check() != nil {
+			if err == nil {
+				t.Fatalf("%q: Check refuses the fast reading %+v, wire accepts %+v", b, p, q)
+			}
+			return
+		}
+		if err != nil || !reflect.DeepEqual(p, q) {
+			t.Fatalf("%q: fast %+v, wire %+v, %v", b, p, q, err)
+		}
+	})
+}
+
+func BenchmarkDecode(b *testing.B) {
+	body := encode(b, testPackage(testManifest("r1", 1000, 12, 100), 1, "site", 1, 5))
+	b.Run("wire", func(b *testing.B) {
+		for b.Loop() {
+			if _, err := wire.Decode(bytes.NewReader(body)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("canonical", func(b *testing.B) {
+		for b.Loop() {
+			if p, ok := decodeCanonical(body); !ok || p.Check() != nil {
+				b.Fatal("not canonical")
+			}
+		}
+	})
 }

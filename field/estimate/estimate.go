@@ -283,3 +283,61 @@ func (e *Estimates) Hot() []Unit {
 	k := int(math.Ceil(0.05 * float64(len(e.Units))))
 	return est[:min(k, len(est))]
 }
+
+// Reference compares the estimates with a profile of the same release's code under full
+// instrumentation (every unit counted): of the units the reference saw run, how many the field
+// saw (coverage relative to full instrumentation), and of the reference's top 5 % units by
+// count, how many are among the field's hot units.
+type Reference struct {
+	Seen      int     `json:"reference_units_seen"`
+	Covered   int     `json:"field_units_seen_of_them"`
+	Coverage  float64 `json:"relative_coverage"`
+	Hot       int     `json:"reference_hot_units"`
+	HotFound  int     `json:"hot_units_found"`
+	HotShare  float64 `json:"hot_share_found"`
+	Unmatched int     `json:"units_not_in_reference"`
+}
+
+// Against compares e with the reference counts ref (unit id → count, absent when the reference
+// has no count for the unit).
+func (e *Estimates) Against(ref map[int]uint64) Reference {
+	var r Reference
+	type uc struct {
+		id int
+		n  uint64
+	}
+	var counted []uc
+	for _, u := range e.Units {
+		n, ok := ref[u.ID]
+		if !ok {
+			r.Unmatched++
+			continue
+		}
+		counted = append(counted, uc{u.ID, n})
+		if n > 0 {
+			r.Seen++
+			if u.Seen {
+				r.Covered++
+			}
+		}
+	}
+	if r.Seen > 0 {
+		r.Coverage = float64(r.Covered) / float64(r.Seen)
+	}
+	sort.SliceStable(counted, func(a, b int) bool { return counted[a].n > counted[b].n })
+	k := int(math.Ceil(0.05 * float64(len(e.Units))))
+	hot := map[int]bool{}
+	for _, u := range e.Hot() {
+		hot[u.ID] = true
+	}
+	for i := 0; i < k && i < len(counted) && counted[i].n > 0; i++ {
+		r.Hot++
+		if hot[counted[i].id] {
+			r.HotFound++
+		}
+	}
+	if r.Hot > 0 {
+		r.HotShare = float64(r.HotFound) / float64(r.Hot)
+	}
+	return r
+}

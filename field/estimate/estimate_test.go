@@ -282,3 +282,18 @@ func TestMissingAndBase(t *testing.T) {
 		}
 	}
 }
+
+// TestAgainst compares with a reference by hand: units 1 and 2 ran in the reference, the field
+// saw unit 1 only; the reference's top unit (5 % of 3, rounded up: 1) is unit 2, not found.
+func TestAgainst(t *testing.T) {
+	e := &Estimates{Units: []Unit{
+		{Unit: plan.Unit{ID: 1}, Runs: 2, Count: 9, Seen: true},
+		{Unit: plan.Unit{ID: 2}, Runs: 1, Count: 0},
+		{Unit: plan.Unit{ID: 3}, Runs: 1},
+	}}
+	got := e.Against(map[int]uint64{1: 5, 2: 50})
+	want := Reference{Seen: 2, Covered: 1, Coverage: 0.5, Hot: 1, HotFound: 0, Unmatched: 1}
+	if got != want {
+		t.Errorf("Against = %+v, want %+v", got, want)
+	}
+}
