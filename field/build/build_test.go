@@ -130,6 +130,8 @@ func (f *fixture) want(u plan.Unit, n, g uint64, mode string) (count uint64, out
 	switch mode {
 	case "wait":
 		modeOut["case 1"] = 1
+	case "exit":
+		modeOut["case 2"] = 1
 	default:
 		modeOut["default"] = 1
 	}
@@ -159,7 +161,7 @@ func (f *fixture) want(u plan.Unit, n, g uint64, mode string) (count uint64, out
 		"main|go run(&wg, n, &out)":           {"": g},
 		"main|switch os.Args[3]":              modeOut,
 		"main|time.Sleep(time.Hour)":          {"": modeOut["case 1"]},
-		"main|os.Exit(3)":                     {"": 0},
+		"main|os.Exit(3)":                     {"": modeOut["case 2"]},
 	}
 	key := name + "|" + nd.Text
 	m, ok := table[key]
@@ -359,10 +361,6 @@ func TestCollectorDownThenUp(t *testing.T) {
 	if q := spooled(t, spool); len(q) != 1 {
 		t.Fatalf("spool holds %v, want one package", q)
 	}
-	plainExit := run(t, f.plain, nil, "300", "2", "exit")
-	if r := run(t, bin, env(url, spool), "300", "2", "exit"); r != plainExit {
-		t.Fatalf("os.Exit: output %q, %v; uninstrumented %q, %v", r.stdout, r.err, plainExit.stdout, plainExit.err)
-	}
 	c := &collector{t: t, m: f.m}
 	srv := httptest.NewServer(c)
 	defer srv.Close()
@@ -437,6 +435,9 @@ func TestSpoolFullDropsOldest(t *testing.T) {
 		reported += pending
 	}
 	made := uint64(down + 1)
+	for _, p := range ps {
+		t.Logf("delivered seq %d dropped %d", p.Seq, p.Dropped)
+	}
 	if reported != made-uint64(len(ps)) {
 		t.Fatalf("%d packages made, %d delivered, %d drops reported", made, len(ps), reported)
 	}
@@ -498,6 +499,19 @@ func TestPeriodicFlushAndSIGTERM(t *testing.T) {
 			t.Fatalf("uptimes go back: %v then %v", ps[i-1].Uptime, ps[i].Uptime)
 		}
 	}
+}
+
+// os.Exit in main sends the last package before the process exits with its status.
+func TestOsExitFlushes(t *testing.T) {
+	f := setup(t)
+	c := &collector{t: t, m: f.m}
+	srv := httptest.NewServer(c)
+	defer srv.Close()
+	plain := run(t, f.plain, nil, "300", "2", "exit")
+	if r := run(t, f.bins["default/1"].Path, env(srv.URL, t.TempDir()), "300", "2", "exit"); r != plain || plain.err != "exit status 3" {
+		t.Fatalf("output %q, %v; uninstrumented %q, %v", r.stdout, r.err, plain.stdout, plain.err)
+	}
+	f.check(t, c.packages(), 1, 300, 2, 1, "exit")
 }
 
 // A collector that answers 400 gets the package once: it is dropped, not retried, and the drop

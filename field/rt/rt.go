@@ -221,6 +221,13 @@ func Exit() {
 	}
 }
 
+// Flushed sends the last package and returns code: the build wraps the argument of each
+// os.Exit call of the main package in it, since os.Exit skips deferred calls.
+func Flushed(code int) int {
+	Exit()
+	return code
+}
+
 func newAgent(s *Stamp, width int, getenv func(string) string) *agent {
 	env := func(name, def string) string {
 		if v := getenv(name); v != "" {
@@ -325,16 +332,30 @@ func (a *agent) loop() {
 }
 
 // final makes the last package and delivers what it can within exitWait; the rest stays in
-// the spool for the next run. It runs once.
+// the spool for the next run. It runs once. A request the background has in flight may finish
+// within exitWait (cancelled, its outcome is unknown: a package the collector got stays queued
+// and is sent again, which the collector acknowledges as a duplicate). The queue goes first,
+// so that the last package finds room in the spool when the collector is up.
 func (a *agent) final() {
 	a.done.Do(func() {
 		close(a.stop)
-		a.cancel() // a request in flight in the background gives way
-		a.mu.Lock()
+		deadline := time.Now().Add(exitWait)
+		for !a.mu.TryLock() {
+			if time.Now().After(deadline) {
+				a.cancel()
+				a.mu.Lock()
+				break
+			}
+			time.Sleep(5 * time.Millisecond)
+		}
 		defer a.mu.Unlock()
-		a.make()
 		a.retryAt = time.Time{}
-		a.deliver(context.Background(), time.Now().Add(exitWait))
+		a.deliver(context.Background(), deadline)
+		delivered := a.q.len() == 0
+		a.make()
+		if delivered {
+			a.deliver(context.Background(), deadline)
+		}
 		a.saveDropped()
 	})
 }
