@@ -650,8 +650,15 @@ func (w *rewrite) clauses(fe *fileEdits, body *ast.BlockStmt, nd *frontend.Node,
 
 func hasDefault(body *ast.BlockStmt) bool {
 	for _, c := range body.List {
-		if cc, ok := c.(*ast.CaseClause); ok && cc.List == nil {
-			return true
+		switch c := c.(type) {
+		case *ast.CaseClause:
+			if c.List == nil {
+				return true
+			}
+		case *ast.CommClause:
+			if c.Comm == nil {
+				return true
+			}
 		}
 	}
 	return false
