@@ -1,6 +1,7 @@
 package build
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"errors"
@@ -84,11 +85,8 @@ func (f *fixture) make(root string) error {
 	if err != nil {
 		return err
 	}
-	few, err := plan.Allocate("r1", units, plan.Options{Variants: 1, Bound: 5, Strategy: plan.Pattern, Seed: 4})
-	if err != nil {
-		return err
-	}
-	f.m.Variants = append(f.m.Variants, plan.Variant{ID: 2, Probes: few.Variants[0].Probes})
+	// Variant 2: classify's switch and returns.
+	f.m.Variants = append(f.m.Variants, plan.Variant{ID: 2, Probes: []int{1, 2, 3, 4, 5}})
 	f.plain = filepath.Join(root, "plain")
 	cmd := exec.Command("go", "build", "-trimpath", "-o", f.plain, ".")
 	cmd.Dir = f.dir
@@ -132,36 +130,43 @@ func (f *fixture) want(u plan.Unit, n, g uint64, mode string) (count uint64, out
 		modeOut["case 1"] = 1
 	case "exit":
 		modeOut["case 2"] = 1
+	case "handle":
+		modeOut["case 3"] = 1
 	default:
 		modeOut["default"] = 1
 	}
 	table := map[string]map[string]uint64{ // text → "" (count) and outcome → count
-		"classify|switch":                     {"case 1": g * c15, "case 2": g * c5, "case 3": g * c3, "default": g * d},
-		"classify|return 3":                   {"": g * c15},
-		"classify|return 2":                   {"": g * c5},
-		"classify|return 1":                   {"": g * c3},
-		"classify|return 0":                   {"": g * d},
-		"work|i := 1":                         {"": g},
-		"work|for i := 1; i <= n; i++ (cond)": {"true": g * n, "false": g},
-		"work|i++":                            {"": g * n},
-		"work|k := classify(i)":               {"": g * n},
-		"work|if k > 0":                       {"true": g * hit, "false": g * d},
-		"work|atomic.AddInt64(&out[k], 1)":    {"": g * hit},
-		"run|defer wg.Done()":                 {"": g},
-		"run|work(n, out)":                    {"": g},
-		"total|t := 0":                        {"": 2},
-		"total|for _, x := range xs":          {"next": 5, "done": 1},
-		"total|if x < 0":                      {"true": 1, "false": 4},
-		"total|break":                         {"": 1},
-		"total|t += x":                        {"": 4},
-		"total|return t":                      {"": 2},
-		"main|for w := 0; w < g; w++ (cond)":  {"true": g, "false": 1},
-		"main|w++":                            {"": g},
-		"main|wg.Add(1)":                      {"": g},
-		"main|go run(&wg, n, &out)":           {"": g},
-		"main|switch os.Args[3]":              modeOut,
-		"main|time.Sleep(time.Hour)":          {"": modeOut["case 1"]},
-		"main|os.Exit(3)":                     {"": modeOut["case 2"]},
+		"classify|switch":                         {"case 1": g * c15, "case 2": g * c5, "case 3": g * c3, "default": g * d},
+		"classify|return 3":                       {"": g * c15},
+		"classify|return 2":                       {"": g * c5},
+		"classify|return 1":                       {"": g * c3},
+		"classify|return 0":                       {"": g * d},
+		"work|i := 1":                             {"": g},
+		"work|for i := 1; i <= n; i++ (cond)":     {"true": g * n, "false": g},
+		"work|i++":                                {"": g * n},
+		"work|k := classify(i)":                   {"": g * n},
+		"work|if k > 0":                           {"true": g * hit, "false": g * d},
+		"work|atomic.AddInt64(&out[k], 1)":        {"": g * hit},
+		"run|defer wg.Done()":                     {"": g},
+		"run|work(n, out)":                        {"": g},
+		"total|t := 0":                            {"": 2},
+		"total|for _, x := range xs":              {"next": 5, "done": 1},
+		"total|if x < 0":                          {"true": 1, "false": 4},
+		"total|break":                             {"": 1},
+		"total|t += x":                            {"": 4},
+		"total|return t":                          {"": 2},
+		"main|for w := 0; w < g; w++ (cond)":      {"true": g, "false": 1},
+		"main|w++":                                {"": g},
+		"main|wg.Add(1)":                          {"": g},
+		"main|go run(&wg, n, &out)":               {"": g},
+		"main|switch os.Args[3]":                  modeOut,
+		"main|time.Sleep(time.Hour)":              {"": modeOut["case 1"]},
+		"main|os.Exit(3)":                         {"": modeOut["case 2"]},
+		"main|ch := make(chan os.Signal, 1)":      {"": modeOut["case 3"]},
+		"main|signal.Notify(ch, syscall.SIGTERM)": {"": modeOut["case 3"]},
+		"main|fmt.Println(\"ready\")":             {"": modeOut["case 3"]},
+		"main|<-ch":                               {"": modeOut["case 3"]},
+		"main|fmt.Println(\"graceful\")":          {"": modeOut["case 3"]},
 	}
 	key := name + "|" + nd.Text
 	m, ok := table[key]
@@ -512,6 +517,42 @@ func TestOsExitFlushes(t *testing.T) {
 		t.Fatalf("output %q, %v; uninstrumented %q, %v", r.stdout, r.err, plain.stdout, plain.err)
 	}
 	f.check(t, c.packages(), 1, 300, 2, 1, "exit")
+}
+
+// A host that handles SIGTERM itself goes on as without augur (it gets the signal and shuts
+// down gracefully, exit status 0), and what it counts after the signal reaches the collector
+// too when main returns.
+func TestHostHandlesSIGTERM(t *testing.T) {
+	f := setup(t)
+	c := &collector{t: t, m: f.m}
+	srv := httptest.NewServer(c)
+	defer srv.Close()
+	term := func(bin string, env []string) (string, error) {
+		cmd := exec.Command(bin, "300", "2", "handle")
+		cmd.Env = append(os.Environ(), env...)
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		var lines []string
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			lines = append(lines, sc.Text())
+			if sc.Text() == "ready" {
+				cmd.Process.Signal(syscall.SIGTERM)
+			}
+		}
+		return strings.Join(lines, "\n"), cmd.Wait()
+	}
+	plainOut, plainErr := term(f.plain, nil)
+	out, err := term(f.bins["flush/1"].Path, env(srv.URL, t.TempDir()))
+	if out != plainOut || fmt.Sprint(err) != fmt.Sprint(plainErr) || !strings.HasSuffix(out, "graceful") {
+		t.Fatalf("output %q, %v; uninstrumented %q, %v", out, err, plainOut, plainErr)
+	}
+	f.check(t, c.packages(), 1, 300, 2, 1, "handle")
 }
 
 // A collector that answers 400 gets the package once: it is dropped, not retried, and the drop

@@ -169,10 +169,10 @@ type agent struct {
 	// base is the first backoff (tests shorten it).
 	base time.Duration
 
-	stop   chan struct{}
-	cancel context.CancelFunc
-	ctx    context.Context
-	done   sync.Once
+	stop    chan struct{}
+	cancel  context.CancelFunc
+	ctx     context.Context
+	stopped sync.Once
 }
 
 var the *agent
@@ -272,8 +272,12 @@ func newAgent(s *Stamp, width int, getenv func(string) string) *agent {
 // saveDropped keeps the count of dropped packages no package of this run reported for the
 // next run's first package.
 func (a *agent) saveDropped() {
-	if a.droppedFile != "" && a.dropped > 0 {
+	switch {
+	case a.droppedFile == "":
+	case a.dropped > 0:
 		os.WriteFile(a.droppedFile, []byte(strconv.FormatUint(a.dropped, 10)+"\n"), 0o600)
+	default:
+		os.Remove(a.droppedFile) // reported since an earlier final
 	}
 }
 
@@ -332,32 +336,32 @@ func (a *agent) loop() {
 }
 
 // final makes the last package and delivers what it can within exitWait; the rest stays in
-// the spool for the next run. It runs once. A request the background has in flight may finish
+// the spool for the next run. It stops the background sender; called again (a host that
+// handles the signal itself goes on running, then returns from main), it sends what was
+// counted since. A request the background has in flight may finish
 // within exitWait (cancelled, its outcome is unknown: a package the collector got stays queued
 // and is sent again, which the collector acknowledges as a duplicate). The queue goes first,
 // so that the last package finds room in the spool when the collector is up.
 func (a *agent) final() {
-	a.done.Do(func() {
-		close(a.stop)
-		deadline := time.Now().Add(exitWait)
-		for !a.mu.TryLock() {
-			if time.Now().After(deadline) {
-				a.cancel()
-				a.mu.Lock()
-				break
-			}
-			time.Sleep(5 * time.Millisecond)
+	a.stopped.Do(func() { close(a.stop) })
+	deadline := time.Now().Add(exitWait)
+	for !a.mu.TryLock() {
+		if time.Now().After(deadline) {
+			a.cancel()
+			a.mu.Lock()
+			break
 		}
-		defer a.mu.Unlock()
-		a.retryAt = time.Time{}
+		time.Sleep(5 * time.Millisecond)
+	}
+	defer a.mu.Unlock()
+	a.retryAt = time.Time{}
+	a.deliver(context.Background(), deadline)
+	delivered := a.q.len() == 0
+	a.make()
+	if delivered {
 		a.deliver(context.Background(), deadline)
-		delivered := a.q.len() == 0
-		a.make()
-		if delivered {
-			a.deliver(context.Background(), deadline)
-		}
-		a.saveDropped()
-	})
+	}
+	a.saveDropped()
 }
 
 // make queues a package of the counts since the previous one (a.mu held). Nothing counted and
