@@ -389,13 +389,33 @@ func (a *agent) make() {
 		return
 	}
 	sort.Slice(p.Counts, func(i, j int) bool { return p.Counts[i].Probe < p.Counts[j].Probe })
+	copy(a.last, cur)
+	dropped := uint64(0)
+	for _, data := range a.encode(p) {
+		dropped += a.q.push(data)
+	}
+	a.dropped = dropped
+}
+
+// maxBody is the largest package a collector accepts (field/wire.MaxBody).
+const maxBody = 1 << 20
+
+// encode writes p as one package or, if it is larger than a collector accepts (a variant of
+// many thousand probes), as several, each with some of the counts and a sequence number of its
+// own: deltas of disjoint probes add up the same.
+func (a *agent) encode(p pkg) [][]byte {
 	p.Seq = a.seq.next()
 	data, err := json.Marshal(p)
 	if err != nil {
-		return
+		return nil
 	}
-	copy(a.last, cur)
-	a.dropped = a.q.push(append(data, '\n'))
+	if len(data) < maxBody || len(p.Counts) < 2 {
+		return [][]byte{append(data, '\n')}
+	}
+	h := len(p.Counts) / 2
+	first, second := p, p
+	first.Counts, second.Counts, second.Dropped = p.Counts[:h], p.Counts[h:], 0
+	return append(a.encode(first), a.encode(second)...)
 }
 
 // Outcomes of one delivery attempt.
