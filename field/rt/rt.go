@@ -516,6 +516,9 @@ type queue struct {
 	max int64
 	mem [][]byte
 	n   int // packages pushed by this process (file names)
+	// listing is what oldest last listed of the directory, oldest first, less what was
+	// removed since; push clears it.
+	listing []string
 }
 
 func (q *queue) files() (names []string, sizes []int64) {
@@ -556,6 +559,7 @@ func (q *queue) push(data []byte) (dropped uint64) {
 		q.mem = append(q.mem, data)
 		return dropped
 	}
+	q.listing = nil
 	names, sizes := q.files()
 	var total int64
 	for _, s := range sizes {
@@ -606,12 +610,18 @@ func (q *queue) oldest() (string, []byte, bool) {
 		}
 		return "", q.mem[0], true
 	}
-	names, _ := q.files()
-	for _, n := range names {
+	// The listing is kept while the queue drains, so that delivering a backlog of many
+	// thousand packages does not list the directory once per package.
+	if len(q.listing) == 0 {
+		q.listing, _ = q.files()
+	}
+	for len(q.listing) > 0 {
+		n := q.listing[0]
 		data, err := os.ReadFile(filepath.Join(q.dir, n))
 		if err == nil {
 			return n, data, true
 		}
+		q.listing = q.listing[1:] // gone: another process sharing the spool sent it
 	}
 	return "", nil, false
 }
@@ -624,6 +634,9 @@ func (q *queue) remove(name string) {
 		return
 	}
 	os.Remove(filepath.Join(q.dir, name))
+	if len(q.listing) > 0 && q.listing[0] == name {
+		q.listing = q.listing[1:]
+	}
 }
 
 func (q *queue) len() int {

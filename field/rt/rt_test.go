@@ -344,3 +344,27 @@ func TestLargePackageSplit(t *testing.T) {
 		t.Fatalf("%d counts, %d dropped; want %d and 3", next-1, dropped, n)
 	}
 }
+
+// A backlog drains oldest first, every package once.
+func TestBacklogOldestFirst(t *testing.T) {
+	c := &collector{t: t}
+	srv := httptest.NewServer(c)
+	defer srv.Close()
+	a := agentFor(t, srv.URL, t.TempDir())
+	copy(a.last, snapshot(3)) // what other tests counted
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for range 200 {
+		hit(0, 1)
+		a.make()
+	}
+	a.deliver(context.Background(), time.Time{})
+	if len(c.got) != 200 || a.q.len() != 0 {
+		t.Fatalf("delivered %d of 200, %d left", len(c.got), a.q.len())
+	}
+	for i, p := range c.got {
+		if p.Seq != uint64(i+1) || p.Counts[0].N != 1 {
+			t.Fatalf("package %d: seq %d, counts %+v", i, p.Seq, p.Counts)
+		}
+	}
+}
