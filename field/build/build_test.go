@@ -96,7 +96,7 @@ func (f *fixture) make(root string) error {
 	f.bins = map[string]Binary{}
 	for name, o := range map[string]Options{
 		"default": {},
-		"flush":   {Flush: 150 * time.Millisecond, Variants: []int{1}},
+		"flush":   {Flush: 150 * time.Millisecond, Variants: []int{1}, Token: "tok", Site: "stamped"},
 		"small":   {SpoolMax: 700, Variants: []int{2}},
 	} {
 		o.Dir, o.Main, o.Out = f.dir, ".", filepath.Join(root, name)
@@ -475,7 +475,8 @@ func TestPeriodicFlushAndSIGTERM(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	cmd.Process.Signal(syscall.SIGTERM)
 	plainErr := cmd.Wait()
-	cmd, out := start(f.bins["flush/1"].Path, env(srv.URL, t.TempDir()))
+	// The token and site are the stamped defaults.
+	cmd, out := start(f.bins["flush/1"].Path, []string{"AUGUR_FIELD_URL=" + srv.URL, "AUGUR_FIELD_SPOOL=" + t.TempDir(), "AUGUR_FIELD_TOKEN=", "AUGUR_FIELD_SITE="})
 	deadline := time.Now().Add(20 * time.Second)
 	for len(c.packages()) < 1 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
@@ -498,6 +499,9 @@ func TestPeriodicFlushAndSIGTERM(t *testing.T) {
 	}
 	f.check(t, c.packages(), 1, 3000, 4, 1, "wait")
 	ps := c.packages()
+	if ps[0].Site != "stamped" {
+		t.Fatalf("packages from site %q, want the stamped site", ps[0].Site)
+	}
 	sort.Slice(ps, func(i, j int) bool { return ps[i].Seq < ps[j].Seq })
 	for i := 1; i < len(ps); i++ {
 		if ps[i].Uptime < ps[i-1].Uptime {
