@@ -508,6 +508,19 @@ func TestPeriodicFlushAndSIGTERM(t *testing.T) {
 			t.Fatalf("uptimes go back: %v then %v", ps[i-1].Uptime, ps[i].Uptime)
 		}
 	}
+	// With a flush period of a minute, the package SIGTERM sends holds everything.
+	c.got = nil
+	cmd, _ = start(f.bins["default/1"].Path, env(srv.URL, t.TempDir()))
+	time.Sleep(500 * time.Millisecond)
+	cmd.Process.Signal(syscall.SIGTERM)
+	err = cmd.Wait()
+	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus) != pe.Sys().(syscall.WaitStatus) {
+		t.Fatalf("instrumented ends with %v, uninstrumented with %v", err, plainErr)
+	}
+	if ps := c.packages(); len(ps) != 1 {
+		t.Fatalf("%d packages, want the one SIGTERM sends", len(ps))
+	}
+	f.check(t, c.packages(), 1, 3000, 4, 1, "wait")
 }
 
 // os.Exit in main sends the last package before the process exits with its status.
