@@ -510,8 +510,16 @@ func TestPeriodicFlushAndSIGTERM(t *testing.T) {
 	}
 	// With a flush period of a minute, the package SIGTERM sends holds everything.
 	c.got = nil
-	cmd, _ = start(f.bins["default/1"].Path, env(srv.URL, t.TempDir()))
-	time.Sleep(500 * time.Millisecond)
+	cmd = exec.Command(f.bins["default/1"].Path, "3000", "4", "wait")
+	cmd.Env = append(os.Environ(), env(srv.URL, t.TempDir())...)
+	pipe, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	bufio.NewScanner(pipe).Scan() // main has printed: all counted, sleeping
 	cmd.Process.Signal(syscall.SIGTERM)
 	err = cmd.Wait()
 	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus) != pe.Sys().(syscall.WaitStatus) {
