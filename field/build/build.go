@@ -24,6 +24,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/augur-perf/augur/field/plan"
@@ -143,13 +144,25 @@ func Build(m *plan.Manifest, o Options) ([]Binary, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
 	}
-	var bins []Binary
-	for _, v := range variants {
-		bin, err := b.variant(v, filepath.Join(out, fmt.Sprintf("%s-v%d", filepath.Base(mainPkg.ImportPath), v.ID)))
+	// Two builds at a time: the go command compiles in parallel but links on one core.
+	bins := make([]Binary, len(variants))
+	errs := make([]error, len(variants))
+	sem := make(chan struct{}, 2)
+	var wg sync.WaitGroup
+	for i, v := range variants {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			bins[i], errs[i] = b.variant(v, filepath.Join(out, fmt.Sprintf("%s-v%d", filepath.Base(mainPkg.ImportPath), v.ID)))
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("variant %d: %w", v.ID, err)
+			return nil, fmt.Errorf("variant %d: %w", variants[i].ID, err)
 		}
-		bins = append(bins, bin)
 	}
 	return bins, nil
 }

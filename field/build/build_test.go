@@ -234,6 +234,19 @@ func (c *collector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 }
 
+// reset forgets the packages got and answers status from now on (0: 200).
+func (c *collector) reset(status int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.got, c.status = nil, status
+}
+
+func (c *collector) postCount() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.posts
+}
+
 func (c *collector) packages() []*wire.Package {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -334,7 +347,7 @@ func TestExactCountsConcurrent(t *testing.T) {
 	plain := run(t, f.plain, nil, "30000", "8", "x")
 	spool := t.TempDir() // one site: the sequence goes on across the variants
 	for _, v := range []int{1, 2} {
-		c.got = nil
+		c.reset(0)
 		r := run(t, f.bins[fmt.Sprintf("default/%d", v)].Path, env(srv.URL, spool), "30000", "8", "x")
 		if r != plain {
 			t.Fatalf("variant %d: output %q, %v; uninstrumented %q, %v", v, r.stdout, r.err, plain.stdout, plain.err)
@@ -509,7 +522,7 @@ func TestPeriodicFlushAndSIGTERM(t *testing.T) {
 		}
 	}
 	// With a flush period of a minute, the package SIGTERM sends holds everything.
-	c.got = nil
+	c.reset(0)
 	cmd = exec.Command(f.bins["default/1"].Path, "3000", "4", "wait")
 	cmd.Env = append(os.Environ(), env(srv.URL, t.TempDir())...)
 	pipe, err := cmd.StdoutPipe()
@@ -589,10 +602,10 @@ func TestInvalidDroppedNotRetried(t *testing.T) {
 	defer srv.Close()
 	spool := t.TempDir()
 	run(t, f.bins["default/2"].Path, env(srv.URL, spool), "30", "1", "x")
-	if c.posts != 1 || len(spooled(t, spool)) != 0 {
-		t.Fatalf("%d posts, spool %v; want 1 post and an empty spool", c.posts, spooled(t, spool))
+	if n := c.postCount(); n != 1 || len(spooled(t, spool)) != 0 {
+		t.Fatalf("%d posts, spool %v; want 1 post and an empty spool", n, spooled(t, spool))
 	}
-	c.status = 0
+	c.reset(0)
 	run(t, f.bins["default/2"].Path, env(srv.URL, spool), "30", "1", "x")
 	if ps := c.packages(); len(ps) != 1 || ps[0].Dropped != 1 {
 		t.Fatalf("next run's packages %v: want one reporting 1 dropped", ps)
@@ -611,8 +624,8 @@ func TestDisabledWhenUnset(t *testing.T) {
 	if r != plain {
 		t.Fatalf("output %q, %v; uninstrumented %q, %v", r.stdout, r.err, plain.stdout, plain.err)
 	}
-	if _, err := os.Stat(spool); !os.IsNotExist(err) || c.posts != 0 {
-		t.Fatalf("spool %v, %d posts: want neither", err, c.posts)
+	if _, err := os.Stat(spool); !os.IsNotExist(err) || c.postCount() != 0 {
+		t.Fatalf("spool %v, %d posts: want neither", err, c.postCount())
 	}
 }
 
