@@ -51,7 +51,8 @@ environment overrides the stamped defaults: AUGUR_FIELD_URL, AUGUR_FIELD_TOKEN, 
 (default: the host name), AUGUR_FIELD_SPOOL (default: the user's cache directory/augur-field).
 Without a URL a variant only counts: no goroutine, no I/O. Builds are reproducible: the same
 release and source give byte-identical binaries. Deferred calls running as a function leaves
-are not counted in the field (listed as skipped). os.Exit skips the last package.
+are not counted in the field (listed as skipped). os.Exit in the main package sends the last
+package first; log.Fatal and os.Exit elsewhere skip it.
 
 augur field simulate replays the strategies on full traces — a directory of augur-profile/1
 files, one per site-run, named SITE.RUN.json (augur profile of each run with full

@@ -67,7 +67,7 @@ func BenchmarkOverhead(b *testing.B) {
 		}
 		b.Run(name, func(b *testing.B) {
 			var base, inst time.Duration
-			c.got = nil
+			c.reset(0)
 			for range b.N {
 				base += cpu(b, plain, nil)
 				for _, bin := range bins {

@@ -15,6 +15,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"go/ast"
+	"go/parser"
 	"go/token"
 	"os"
 	"os/exec"
@@ -23,6 +24,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/augur-perf/augur/field/plan"
@@ -90,7 +92,9 @@ func Build(m *plan.Manifest, o Options) ([]Binary, error) {
 	for _, u := range m.Units {
 		units[u.ID] = u
 	}
-	paths := map[string]bool{mainPkg.ImportPath: true}
+	// The main package is loaded only if it is probed: loaded from source beside the packages
+	// it imports, their types would not be the ones it sees (see exitHook).
+	paths := map[string]bool{}
 	for _, v := range variants {
 		for _, id := range v.Probes {
 			u, ok := units[id]
@@ -140,13 +144,25 @@ func Build(m *plan.Manifest, o Options) ([]Binary, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
 	}
-	var bins []Binary
-	for _, v := range variants {
-		bin, err := b.variant(v, filepath.Join(out, fmt.Sprintf("%s-v%d", filepath.Base(mainPkg.ImportPath), v.ID)))
+	// Two builds at a time: the go command compiles in parallel but links on one core.
+	bins := make([]Binary, len(variants))
+	errs := make([]error, len(variants))
+	sem := make(chan struct{}, 2)
+	var wg sync.WaitGroup
+	for i, v := range variants {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			bins[i], errs[i] = b.variant(v, filepath.Join(out, fmt.Sprintf("%s-v%d", filepath.Base(mainPkg.ImportPath), v.ID)))
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("variant %d: %w", v.ID, err)
+			return nil, fmt.Errorf("variant %d: %w", variants[i].ID, err)
 		}
-		bins = append(bins, bin)
 	}
 	return bins, nil
 }
@@ -162,12 +178,13 @@ func pkgOf(name string) string {
 }
 
 type listed struct {
-	ImportPath, Name string
-	Module           *struct{ Path, Dir string }
+	ImportPath, Name, Dir string
+	GoFiles               []string
+	Module                *struct{ Path, Dir string }
 }
 
 func goList(dir, pattern string) (*listed, error) {
-	cmd := exec.Command("go", "list", "-json=ImportPath,Name,Module", pattern)
+	cmd := exec.Command("go", "list", "-json=ImportPath,Name,Dir,GoFiles,Module", pattern)
 	cmd.Dir = dir
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
@@ -266,7 +283,7 @@ func (b *builder) variant(v plan.Variant, out string) (Binary, error) {
 	for fn, flags := range w.flags {
 		w.files[w.fset.File(fn.Decl.Pos()).Name()].insert(fn.Decl.Body.Lbrace+1, "var "+strings.Join(flags, ", ")+" _augur_f.Bool; ")
 	}
-	if err := w.exitHook(b.prog, b.main.ImportPath); err != nil {
+	if err := w.exitHook(b.main); err != nil {
 		return bin, err
 	}
 	replace := map[string]string{}
@@ -386,21 +403,82 @@ func (w *rewrite) file(fn *frontend.Func) (*fileEdits, error) {
 	return fe, nil
 }
 
-// exitHook makes main send the last package when it returns (os.Exit skips it).
-func (w *rewrite) exitHook(prog *frontend.Program, mainPath string) error {
-	pkg := prog.Package(mainPath)
-	if pkg == nil {
-		return fmt.Errorf("main package %s not loaded", mainPath)
+// exitHook makes main send the last package when it returns or calls os.Exit: a deferred call
+// at its start, and the argument of every os.Exit call in the main package wrapped so that it
+// flushes first (os.Exit skips deferred calls; the wrapper keeps the import of os used). Exits
+// elsewhere (log.Fatal, os.Exit in other packages) skip the last package. The main package's
+// files are parsed here, apart from the loaded packages, and edited by offset.
+func (w *rewrite) exitHook(main *listed) error {
+	fset := token.NewFileSet()
+	var files []*ast.File
+	for _, name := range main.GoFiles {
+		f, err := parser.ParseFile(fset, filepath.Join(main.Dir, name), nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		files = append(files, f)
 	}
-	fns, err := prog.Select(mainPath + ".main")
-	if err != nil {
-		return err
+	edits := func(f *ast.File) (*fileEdits, error) {
+		path := fset.File(f.Pos()).Name()
+		fe := w.files[path]
+		if fe == nil {
+			src, err := os.ReadFile(path)
+			if err != nil {
+				return nil, err
+			}
+			fe = &fileEdits{src: src, prefix: namePrefix(files)}
+			fe.addAt(fset.Position(f.Name.End()).Offset, 1, "; import _augur_f "+strconv.Quote(w.rtPath))
+			w.files[path] = fe
+		}
+		return fe, nil
 	}
-	fe, err := w.file(fns[0])
-	if err != nil {
-		return err
+	found := false
+	for _, f := range files {
+		osName := ""
+		for _, im := range f.Imports {
+			if im.Path.Value == `"os"` {
+				osName = "os"
+				if im.Name != nil {
+					osName = im.Name.Name
+				}
+			}
+		}
+		var err error
+		ast.Inspect(f, func(n ast.Node) bool {
+			if err != nil {
+				return false
+			}
+			switch n := n.(type) {
+			case *ast.FuncDecl:
+				if n.Recv == nil && n.Name.Name == "main" && n.Body != nil {
+					var fe *fileEdits
+					if fe, err = edits(f); err == nil {
+						fe.addAt(fset.Position(n.Body.Lbrace).Offset+1, 1, "defer _augur_f.Exit(); ")
+						found = true
+					}
+				}
+			case *ast.CallExpr:
+				sel, ok := n.Fun.(*ast.SelectorExpr)
+				if !ok || len(n.Args) != 1 || sel.Sel.Name != "Exit" {
+					break
+				}
+				if x, ok := sel.X.(*ast.Ident); ok && osName != "" && osName != "_" && x.Name == osName {
+					var fe *fileEdits
+					if fe, err = edits(f); err == nil {
+						fe.addAt(fset.Position(n.Args[0].Pos()).Offset, 1, "_augur_f.Flushed(")
+						fe.addAt(fset.Position(n.Args[0].End()).Offset, 0, ")")
+					}
+				}
+			}
+			return true
+		})
+		if err != nil {
+			return err
+		}
 	}
-	fe.insert(fns[0].Decl.Body.Lbrace+1, "defer _augur_f.Exit(); ")
+	if !found {
+		return fmt.Errorf("%s has no func main", main.ImportPath)
+	}
 	return nil
 }
 
@@ -469,6 +547,11 @@ func (w *rewrite) probe(fe *fileEdits, fn *frontend.Func, nd *frontend.Node, slo
 	s, ok := nd.AST.(ast.Stmt)
 	if !ok {
 		return fmt.Errorf("no probe for %s", nd.Text)
+	}
+	if blk, ok := s.(*ast.BlockStmt); ok {
+		// An empty block (a function's, a branch's, a loop's body) is counted inside.
+		fe.insert(blk.Lbrace+1, inc(slot))
+		return nil
 	}
 	// Init and post statements of headers are not in statement lists.
 	for t := range g.StmtNode {
@@ -580,8 +663,15 @@ func (w *rewrite) clauses(fe *fileEdits, body *ast.BlockStmt, nd *frontend.Node,
 
 func hasDefault(body *ast.BlockStmt) bool {
 	for _, c := range body.List {
-		if cc, ok := c.(*ast.CaseClause); ok && cc.List == nil {
-			return true
+		switch c := c.(type) {
+		case *ast.CaseClause:
+			if c.List == nil {
+				return true
+			}
+		case *ast.CommClause:
+			if c.Comm == nil {
+				return true
+			}
 		}
 	}
 	return false

@@ -1,6 +1,7 @@
 package build
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"errors"
@@ -84,11 +85,8 @@ func (f *fixture) make(root string) error {
 	if err != nil {
 		return err
 	}
-	few, err := plan.Allocate("r1", units, plan.Options{Variants: 1, Bound: 5, Strategy: plan.Pattern, Seed: 4})
-	if err != nil {
-		return err
-	}
-	f.m.Variants = append(f.m.Variants, plan.Variant{ID: 2, Probes: few.Variants[0].Probes})
+	// Variant 2: classify's switch and returns.
+	f.m.Variants = append(f.m.Variants, plan.Variant{ID: 2, Probes: []int{1, 2, 3, 4, 5}})
 	f.plain = filepath.Join(root, "plain")
 	cmd := exec.Command("go", "build", "-trimpath", "-o", f.plain, ".")
 	cmd.Dir = f.dir
@@ -98,7 +96,7 @@ func (f *fixture) make(root string) error {
 	f.bins = map[string]Binary{}
 	for name, o := range map[string]Options{
 		"default": {},
-		"flush":   {Flush: 150 * time.Millisecond, Variants: []int{1}},
+		"flush":   {Flush: 150 * time.Millisecond, Variants: []int{1}, Token: "tok", Site: "stamped"},
 		"small":   {SpoolMax: 700, Variants: []int{2}},
 	} {
 		o.Dir, o.Main, o.Out = f.dir, ".", filepath.Join(root, name)
@@ -130,36 +128,45 @@ func (f *fixture) want(u plan.Unit, n, g uint64, mode string) (count uint64, out
 	switch mode {
 	case "wait":
 		modeOut["case 1"] = 1
+	case "exit":
+		modeOut["case 2"] = 1
+	case "handle":
+		modeOut["case 3"] = 1
 	default:
 		modeOut["default"] = 1
 	}
 	table := map[string]map[string]uint64{ // text → "" (count) and outcome → count
-		"classify|switch":                     {"case 1": g * c15, "case 2": g * c5, "case 3": g * c3, "default": g * d},
-		"classify|return 3":                   {"": g * c15},
-		"classify|return 2":                   {"": g * c5},
-		"classify|return 1":                   {"": g * c3},
-		"classify|return 0":                   {"": g * d},
-		"work|i := 1":                         {"": g},
-		"work|for i := 1; i <= n; i++ (cond)": {"true": g * n, "false": g},
-		"work|i++":                            {"": g * n},
-		"work|k := classify(i)":               {"": g * n},
-		"work|if k > 0":                       {"true": g * hit, "false": g * d},
-		"work|atomic.AddInt64(&out[k], 1)":    {"": g * hit},
-		"run|defer wg.Done()":                 {"": g},
-		"run|work(n, out)":                    {"": g},
-		"total|t := 0":                        {"": 2},
-		"total|for _, x := range xs":          {"next": 5, "done": 1},
-		"total|if x < 0":                      {"true": 1, "false": 4},
-		"total|break":                         {"": 1},
-		"total|t += x":                        {"": 4},
-		"total|return t":                      {"": 2},
-		"main|for w := 0; w < g; w++ (cond)":  {"true": g, "false": 1},
-		"main|w++":                            {"": g},
-		"main|wg.Add(1)":                      {"": g},
-		"main|go run(&wg, n, &out)":           {"": g},
-		"main|switch os.Args[3]":              modeOut,
-		"main|time.Sleep(time.Hour)":          {"": modeOut["case 1"]},
-		"main|os.Exit(3)":                     {"": 0},
+		"classify|switch":                         {"case 1": g * c15, "case 2": g * c5, "case 3": g * c3, "default": g * d},
+		"classify|return 3":                       {"": g * c15},
+		"classify|return 2":                       {"": g * c5},
+		"classify|return 1":                       {"": g * c3},
+		"classify|return 0":                       {"": g * d},
+		"work|i := 1":                             {"": g},
+		"work|for i := 1; i <= n; i++ (cond)":     {"true": g * n, "false": g},
+		"work|i++":                                {"": g * n},
+		"work|k := classify(i)":                   {"": g * n},
+		"work|if k > 0":                           {"true": g * hit, "false": g * d},
+		"work|atomic.AddInt64(&out[k], 1)":        {"": g * hit},
+		"run|defer wg.Done()":                     {"": g},
+		"run|work(n, out)":                        {"": g},
+		"total|t := 0":                            {"": 2},
+		"total|for _, x := range xs":              {"next": 5, "done": 1},
+		"total|if x < 0":                          {"true": 1, "false": 4},
+		"total|break":                             {"": 1},
+		"total|t += x":                            {"": 4},
+		"total|return t":                          {"": 2},
+		"main|for w := 0; w < g; w++ (cond)":      {"true": g, "false": 1},
+		"main|w++":                                {"": g},
+		"main|wg.Add(1)":                          {"": g},
+		"main|go run(&wg, n, &out)":               {"": g},
+		"main|switch os.Args[3]":                  modeOut,
+		"main|time.Sleep(time.Hour)":              {"": modeOut["case 1"]},
+		"main|os.Exit(3)":                         {"": modeOut["case 2"]},
+		"main|ch := make(chan os.Signal, 1)":      {"": modeOut["case 3"]},
+		"main|signal.Notify(ch, syscall.SIGTERM)": {"": modeOut["case 3"]},
+		"main|fmt.Println(\"ready\")":             {"": modeOut["case 3"]},
+		"main|<-ch":                               {"": modeOut["case 3"]},
+		"main|fmt.Println(\"graceful\")":          {"": modeOut["case 3"]},
 	}
 	key := name + "|" + nd.Text
 	m, ok := table[key]
@@ -225,6 +232,19 @@ func (c *collector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		c.seen[key] = true
 		c.got = append(c.got, p)
 	}
+}
+
+// reset forgets the packages got and answers status from now on (0: 200).
+func (c *collector) reset(status int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.got, c.status = nil, status
+}
+
+func (c *collector) postCount() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.posts
 }
 
 func (c *collector) packages() []*wire.Package {
@@ -327,7 +347,7 @@ func TestExactCountsConcurrent(t *testing.T) {
 	plain := run(t, f.plain, nil, "30000", "8", "x")
 	spool := t.TempDir() // one site: the sequence goes on across the variants
 	for _, v := range []int{1, 2} {
-		c.got = nil
+		c.reset(0)
 		r := run(t, f.bins[fmt.Sprintf("default/%d", v)].Path, env(srv.URL, spool), "30000", "8", "x")
 		if r != plain {
 			t.Fatalf("variant %d: output %q, %v; uninstrumented %q, %v", v, r.stdout, r.err, plain.stdout, plain.err)
@@ -358,10 +378,6 @@ func TestCollectorDownThenUp(t *testing.T) {
 	}
 	if q := spooled(t, spool); len(q) != 1 {
 		t.Fatalf("spool holds %v, want one package", q)
-	}
-	plainExit := run(t, f.plain, nil, "300", "2", "exit")
-	if r := run(t, bin, env(url, spool), "300", "2", "exit"); r != plainExit {
-		t.Fatalf("os.Exit: output %q, %v; uninstrumented %q, %v", r.stdout, r.err, plainExit.stdout, plainExit.err)
 	}
 	c := &collector{t: t, m: f.m}
 	srv := httptest.NewServer(c)
@@ -437,6 +453,9 @@ func TestSpoolFullDropsOldest(t *testing.T) {
 		reported += pending
 	}
 	made := uint64(down + 1)
+	for _, p := range ps {
+		t.Logf("delivered seq %d dropped %d", p.Seq, p.Dropped)
+	}
 	if reported != made-uint64(len(ps)) {
 		t.Fatalf("%d packages made, %d delivered, %d drops reported", made, len(ps), reported)
 	}
@@ -469,7 +488,8 @@ func TestPeriodicFlushAndSIGTERM(t *testing.T) {
 	time.Sleep(300 * time.Millisecond)
 	cmd.Process.Signal(syscall.SIGTERM)
 	plainErr := cmd.Wait()
-	cmd, out := start(f.bins["flush/1"].Path, env(srv.URL, t.TempDir()))
+	// The token and site are the stamped defaults.
+	cmd, out := start(f.bins["flush/1"].Path, []string{"AUGUR_FIELD_URL=" + srv.URL, "AUGUR_FIELD_SPOOL=" + t.TempDir(), "AUGUR_FIELD_TOKEN=", "AUGUR_FIELD_SITE="})
 	deadline := time.Now().Add(20 * time.Second)
 	for len(c.packages()) < 1 && time.Now().Before(deadline) {
 		time.Sleep(20 * time.Millisecond)
@@ -492,12 +512,85 @@ func TestPeriodicFlushAndSIGTERM(t *testing.T) {
 	}
 	f.check(t, c.packages(), 1, 3000, 4, 1, "wait")
 	ps := c.packages()
+	if ps[0].Site != "stamped" {
+		t.Fatalf("packages from site %q, want the stamped site", ps[0].Site)
+	}
 	sort.Slice(ps, func(i, j int) bool { return ps[i].Seq < ps[j].Seq })
 	for i := 1; i < len(ps); i++ {
 		if ps[i].Uptime < ps[i-1].Uptime {
 			t.Fatalf("uptimes go back: %v then %v", ps[i-1].Uptime, ps[i].Uptime)
 		}
 	}
+	// With a flush period of a minute, the package SIGTERM sends holds everything.
+	c.reset(0)
+	cmd = exec.Command(f.bins["default/1"].Path, "3000", "4", "wait")
+	cmd.Env = append(os.Environ(), env(srv.URL, t.TempDir())...)
+	pipe, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	bufio.NewScanner(pipe).Scan() // main has printed: all counted, sleeping
+	cmd.Process.Signal(syscall.SIGTERM)
+	err = cmd.Wait()
+	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus) != pe.Sys().(syscall.WaitStatus) {
+		t.Fatalf("instrumented ends with %v, uninstrumented with %v", err, plainErr)
+	}
+	if ps := c.packages(); len(ps) != 1 {
+		t.Fatalf("%d packages, want the one SIGTERM sends", len(ps))
+	}
+	f.check(t, c.packages(), 1, 3000, 4, 1, "wait")
+}
+
+// os.Exit in main sends the last package before the process exits with its status.
+func TestOsExitFlushes(t *testing.T) {
+	f := setup(t)
+	c := &collector{t: t, m: f.m}
+	srv := httptest.NewServer(c)
+	defer srv.Close()
+	plain := run(t, f.plain, nil, "300", "2", "exit")
+	if r := run(t, f.bins["default/1"].Path, env(srv.URL, t.TempDir()), "300", "2", "exit"); r != plain || plain.err != "exit status 3" {
+		t.Fatalf("output %q, %v; uninstrumented %q, %v", r.stdout, r.err, plain.stdout, plain.err)
+	}
+	f.check(t, c.packages(), 1, 300, 2, 1, "exit")
+}
+
+// A host that handles SIGTERM itself goes on as without augur (it gets the signal and shuts
+// down gracefully, exit status 0), and what it counts after the signal reaches the collector
+// too when main returns.
+func TestHostHandlesSIGTERM(t *testing.T) {
+	f := setup(t)
+	c := &collector{t: t, m: f.m}
+	srv := httptest.NewServer(c)
+	defer srv.Close()
+	term := func(bin string, env []string) (string, error) {
+		cmd := exec.Command(bin, "300", "2", "handle")
+		cmd.Env = append(os.Environ(), env...)
+		out, err := cmd.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		var lines []string
+		sc := bufio.NewScanner(out)
+		for sc.Scan() {
+			lines = append(lines, sc.Text())
+			if sc.Text() == "ready" {
+				cmd.Process.Signal(syscall.SIGTERM)
+			}
+		}
+		return strings.Join(lines, "\n"), cmd.Wait()
+	}
+	plainOut, plainErr := term(f.plain, nil)
+	out, err := term(f.bins["flush/1"].Path, env(srv.URL, t.TempDir()))
+	if out != plainOut || fmt.Sprint(err) != fmt.Sprint(plainErr) || !strings.HasSuffix(out, "graceful") {
+		t.Fatalf("output %q, %v; uninstrumented %q, %v", out, err, plainOut, plainErr)
+	}
+	f.check(t, c.packages(), 1, 300, 2, 1, "handle")
 }
 
 // A collector that answers 400 gets the package once: it is dropped, not retried, and the drop
@@ -509,10 +602,10 @@ func TestInvalidDroppedNotRetried(t *testing.T) {
 	defer srv.Close()
 	spool := t.TempDir()
 	run(t, f.bins["default/2"].Path, env(srv.URL, spool), "30", "1", "x")
-	if c.posts != 1 || len(spooled(t, spool)) != 0 {
-		t.Fatalf("%d posts, spool %v; want 1 post and an empty spool", c.posts, spooled(t, spool))
+	if n := c.postCount(); n != 1 || len(spooled(t, spool)) != 0 {
+		t.Fatalf("%d posts, spool %v; want 1 post and an empty spool", n, spooled(t, spool))
 	}
-	c.status = 0
+	c.reset(0)
 	run(t, f.bins["default/2"].Path, env(srv.URL, spool), "30", "1", "x")
 	if ps := c.packages(); len(ps) != 1 || ps[0].Dropped != 1 {
 		t.Fatalf("next run's packages %v: want one reporting 1 dropped", ps)
@@ -531,8 +624,8 @@ func TestDisabledWhenUnset(t *testing.T) {
 	if r != plain {
 		t.Fatalf("output %q, %v; uninstrumented %q, %v", r.stdout, r.err, plain.stdout, plain.err)
 	}
-	if _, err := os.Stat(spool); !os.IsNotExist(err) || c.posts != 0 {
-		t.Fatalf("spool %v, %d posts: want neither", err, c.posts)
+	if _, err := os.Stat(spool); !os.IsNotExist(err) || c.postCount() != 0 {
+		t.Fatalf("spool %v, %d posts: want neither", err, c.postCount())
 	}
 }
 

@@ -31,8 +31,10 @@ type fileEdits struct {
 
 func (f *fileEdits) off(p token.Pos) int { return f.fset.Position(p).Offset }
 
-func (f *fileEdits) add(pos token.Pos, prio int, text string) {
-	o := f.off(pos)
+func (f *fileEdits) add(pos token.Pos, prio int, text string) { f.addAt(f.off(pos), prio, text) }
+
+// addAt inserts text at byte offset o.
+func (f *fileEdits) addAt(o, prio int, text string) {
 	f.edits = append(f.edits, edit{pos: o, end: o, prio: prio, seq: len(f.edits), text: text})
 }
 

@@ -169,10 +169,10 @@ type agent struct {
 	// base is the first backoff (tests shorten it).
 	base time.Duration
 
-	stop   chan struct{}
-	cancel context.CancelFunc
-	ctx    context.Context
-	done   sync.Once
+	stop    chan struct{}
+	cancel  context.CancelFunc
+	ctx     context.Context
+	stopped sync.Once
 }
 
 var the *agent
@@ -221,6 +221,13 @@ func Exit() {
 	}
 }
 
+// Flushed sends the last package and returns code: the build wraps the argument of each
+// os.Exit call of the main package in it, since os.Exit skips deferred calls.
+func Flushed(code int) int {
+	Exit()
+	return code
+}
+
 func newAgent(s *Stamp, width int, getenv func(string) string) *agent {
 	env := func(name, def string) string {
 		if v := getenv(name); v != "" {
@@ -265,8 +272,12 @@ func newAgent(s *Stamp, width int, getenv func(string) string) *agent {
 // saveDropped keeps the count of dropped packages no package of this run reported for the
 // next run's first package.
 func (a *agent) saveDropped() {
-	if a.droppedFile != "" && a.dropped > 0 {
+	switch {
+	case a.droppedFile == "":
+	case a.dropped > 0:
 		os.WriteFile(a.droppedFile, []byte(strconv.FormatUint(a.dropped, 10)+"\n"), 0o600)
+	default:
+		os.Remove(a.droppedFile) // reported since an earlier final
 	}
 }
 
@@ -325,18 +336,32 @@ func (a *agent) loop() {
 }
 
 // final makes the last package and delivers what it can within exitWait; the rest stays in
-// the spool for the next run. It runs once.
+// the spool for the next run. It stops the background sender; called again (a host that
+// handles the signal itself goes on running, then returns from main), it sends what was
+// counted since. A request the background has in flight may finish
+// within exitWait (cancelled, its outcome is unknown: a package the collector got stays queued
+// and is sent again, which the collector acknowledges as a duplicate). The queue goes first,
+// so that the last package finds room in the spool when the collector is up.
 func (a *agent) final() {
-	a.done.Do(func() {
-		close(a.stop)
-		a.cancel() // a request in flight in the background gives way
-		a.mu.Lock()
-		defer a.mu.Unlock()
-		a.make()
-		a.retryAt = time.Time{}
-		a.deliver(context.Background(), time.Now().Add(exitWait))
-		a.saveDropped()
-	})
+	a.stopped.Do(func() { close(a.stop) })
+	deadline := time.Now().Add(exitWait)
+	for !a.mu.TryLock() {
+		if time.Now().After(deadline) {
+			a.cancel()
+			a.mu.Lock()
+			break
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	defer a.mu.Unlock()
+	a.retryAt = time.Time{}
+	a.deliver(context.Background(), deadline)
+	delivered := a.q.len() == 0
+	a.make()
+	if delivered {
+		a.deliver(context.Background(), deadline)
+	}
+	a.saveDropped()
 }
 
 // make queues a package of the counts since the previous one (a.mu held). Nothing counted and
@@ -364,13 +389,33 @@ func (a *agent) make() {
 		return
 	}
 	sort.Slice(p.Counts, func(i, j int) bool { return p.Counts[i].Probe < p.Counts[j].Probe })
+	copy(a.last, cur)
+	dropped := uint64(0)
+	for _, data := range a.encode(p) {
+		dropped += a.q.push(data)
+	}
+	a.dropped = dropped
+}
+
+// maxBody is the largest package a collector accepts (field/wire.MaxBody).
+const maxBody = 1 << 20
+
+// encode writes p as one package or, if it is larger than a collector accepts (a variant of
+// many thousand probes), as several, each with some of the counts and a sequence number of its
+// own: deltas of disjoint probes add up the same.
+func (a *agent) encode(p pkg) [][]byte {
 	p.Seq = a.seq.next()
 	data, err := json.Marshal(p)
 	if err != nil {
-		return
+		return nil
 	}
-	copy(a.last, cur)
-	a.dropped = a.q.push(append(data, '\n'))
+	if len(data) < maxBody || len(p.Counts) < 2 {
+		return [][]byte{append(data, '\n')}
+	}
+	h := len(p.Counts) / 2
+	first, second := p, p
+	first.Counts, second.Counts, second.Dropped = p.Counts[:h], p.Counts[h:], 0
+	return append(a.encode(first), a.encode(second)...)
 }
 
 // Outcomes of one delivery attempt.
@@ -471,6 +516,9 @@ type queue struct {
 	max int64
 	mem [][]byte
 	n   int // packages pushed by this process (file names)
+	// listing is what oldest last listed of the directory, oldest first, less what was
+	// removed since; push clears it.
+	listing []string
 }
 
 func (q *queue) files() (names []string, sizes []int64) {
@@ -511,6 +559,7 @@ func (q *queue) push(data []byte) (dropped uint64) {
 		q.mem = append(q.mem, data)
 		return dropped
 	}
+	q.listing = nil
 	names, sizes := q.files()
 	var total int64
 	for _, s := range sizes {
@@ -561,12 +610,18 @@ func (q *queue) oldest() (string, []byte, bool) {
 		}
 		return "", q.mem[0], true
 	}
-	names, _ := q.files()
-	for _, n := range names {
+	// The listing is kept while the queue drains, so that delivering a backlog of many
+	// thousand packages does not list the directory once per package.
+	if len(q.listing) == 0 {
+		q.listing, _ = q.files()
+	}
+	for len(q.listing) > 0 {
+		n := q.listing[0]
 		data, err := os.ReadFile(filepath.Join(q.dir, n))
 		if err == nil {
 			return n, data, true
 		}
+		q.listing = q.listing[1:] // gone: another process sharing the spool sent it
 	}
 	return "", nil, false
 }
@@ -579,6 +634,9 @@ func (q *queue) remove(name string) {
 		return
 	}
 	os.Remove(filepath.Join(q.dir, name))
+	if len(q.listing) > 0 && q.listing[0] == name {
+		q.listing = q.listing[1:]
+	}
 }
 
 func (q *queue) len() int {

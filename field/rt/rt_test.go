@@ -304,3 +304,67 @@ func FuzzSequenceFile(f *testing.F) {
 		}
 	})
 }
+
+// A package larger than a collector accepts goes as several, each within wire.MaxBody, with
+// distinct sequence numbers, together holding every count once.
+func TestLargePackageSplit(t *testing.T) {
+	if maxBody != wire.MaxBody {
+		t.Fatalf("maxBody %d, wire.MaxBody %d", maxBody, wire.MaxBody)
+	}
+	a := agentFor(t, "http://127.0.0.1:1", t.TempDir())
+	p := pkg{Format: Format, Release: "r1", Variant: 2, Site: "s", Dropped: 3}
+	const n = 100000
+	for i := 1; i <= n; i++ {
+		p.Counts = append(p.Counts, count{Probe: i, N: 123456789, Out: []uint64{123456789, 0}})
+	}
+	parts := a.encode(p)
+	if len(parts) < 3 {
+		t.Fatalf("%d parts", len(parts))
+	}
+	seqs := map[uint64]bool{}
+	next, dropped := 1, uint64(0)
+	for _, data := range parts {
+		q, err := wire.Decode(strings.NewReader(string(data)))
+		if err != nil {
+			t.Fatalf("part of %d bytes: %v", len(data), err)
+		}
+		if seqs[q.Seq] {
+			t.Fatalf("seq %d twice", q.Seq)
+		}
+		seqs[q.Seq] = true
+		dropped += q.Dropped
+		for _, c := range q.Counts {
+			if c.Probe != next {
+				t.Fatalf("probe %d, want %d", c.Probe, next)
+			}
+			next++
+		}
+	}
+	if next != n+1 || dropped != 3 {
+		t.Fatalf("%d counts, %d dropped; want %d and 3", next-1, dropped, n)
+	}
+}
+
+// A backlog drains oldest first, every package once.
+func TestBacklogOldestFirst(t *testing.T) {
+	c := &collector{t: t}
+	srv := httptest.NewServer(c)
+	defer srv.Close()
+	a := agentFor(t, srv.URL, t.TempDir())
+	copy(a.last, snapshot(3)) // what other tests counted
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	for range 200 {
+		hit(0, 1)
+		a.make()
+	}
+	a.deliver(context.Background(), time.Time{})
+	if len(c.got) != 200 || a.q.len() != 0 {
+		t.Fatalf("delivered %d of 200, %d left", len(c.got), a.q.len())
+	}
+	for i, p := range c.got {
+		if p.Seq != uint64(i+1) || p.Counts[0].N != 1 {
+			t.Fatalf("package %d: seq %d, counts %+v", i, p.Seq, p.Counts)
+		}
+	}
+}

@@ -5,9 +5,11 @@ package main
 import (
 	"fmt"
 	"os"
+	"os/signal"
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -64,5 +66,11 @@ func main() {
 		time.Sleep(time.Hour)
 	case "exit":
 		os.Exit(3)
+	case "handle":
+		ch := make(chan os.Signal, 1)
+		signal.Notify(ch, syscall.SIGTERM)
+		fmt.Println("ready")
+		<-ch
+		fmt.Println("graceful")
 	}
 }
