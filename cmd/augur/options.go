@@ -17,6 +17,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/augur-perf/augur/report/html"
+
 	"github.com/augur-perf/augur/options/influence"
 	"github.com/augur-perf/augur/options/regions"
 	"github.com/augur-perf/augur/options/runner"
@@ -547,6 +549,7 @@ func runOptionsMeasure(c *command, args []string, stdout, stderr io.Writer) erro
 	seed := fs.Uint64("seed", 1, "seed of the randomised run order")
 	out := fs.String("o", "", "write the model to this `file` (augur-options-model/1)")
 	asJSON := fs.Bool("json", false, "print the model as JSON")
+	htmlOut := fs.String("html", "", "also write the model as a self-contained HTML report to this `file`")
 	pos, err := parse(fs, args, stdout)
 	if err != nil {
 		return err
@@ -576,6 +579,11 @@ func runOptionsMeasure(c *command, args []string, stdout, stderr io.Writer) erro
 			return err
 		}
 	}
+	if *htmlOut != "" {
+		if err := html.WriteFile(*htmlOut, html.BuildOptions(m.Model)); err != nil {
+			return err
+		}
+	}
 	if *asJSON {
 		return writeJSON(stdout, m.Model)
 	}
@@ -586,7 +594,11 @@ func runOptionsMeasure(c *command, args []string, stdout, stderr io.Writer) erro
 	var noise []string
 	for _, term := range model.Terms {
 		if !show.Shows(term) && (influence.FormatOptions{Precision: 3, Scale: show.Scale}).Shows(term) {
-			noise = append(noise, term.Name())
+			name := term.Name()
+			if name == "" {
+				name = "the constant"
+			}
+			noise = append(noise, name)
 		}
 	}
 	if len(noise) > 0 {

@@ -55,6 +55,8 @@ type pageFacts struct {
 	Dist    int     `json:"dist"`
 	CDF     float64 `json:"cdf"`
 	Ranking int     `json:"ranking"`
+	Terms   int     `json:"terms"`
+	TermRow int     `json:"termRows"`
 }
 
 const factsJS = `(() => {
@@ -79,6 +81,8 @@ const factsJS = `(() => {
     dist: document.querySelectorAll('svg.dist').length,
     cdf: [...document.querySelectorAll('svg.dist path.cdf')].reduce((w, p) => w + p.getTotalLength(), 0),
     ranking: document.querySelectorAll('#ranking-chart g.func rect.inclusive').length,
+    terms: [...document.querySelectorAll('#terms-chart g.term rect')].filter(r => r.getBBox().width > 0).length,
+    termRows: document.querySelectorAll('#terms-table tbody tr').length,
   };
 })()`
 
@@ -101,6 +105,10 @@ func TestBrowser(t *testing.T) {
 	}
 	ranking := filepath.Join(dir, "ranking.html")
 	if err := WriteFile(ranking, rankingReport()); err != nil {
+		t.Fatal(err)
+	}
+	optionsPage := filepath.Join(dir, "options.html")
+	if err := WriteFile(optionsPage, BuildOptions(optionsModel())); err != nil {
 		t.Fatal(err)
 	}
 
@@ -218,13 +226,25 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("the ranking has %d bars and its call graph %d nodes (%d drawn), want one per function (%d)", rf.Ranking, rf.Nodes, rf.NodeBoxes, n)
 	}
 
+	optURL := (&url.URL{Scheme: "file", Path: optionsPage}).String()
+	if err := chromedp.Do(timeout, chromedp.Navigate(optURL), chromedp.WaitVisible(chromedp.ID("terms-chart"))); err != nil {
+		t.Fatalf("loading %s: %v", optURL, err)
+	}
+	of, err := chromedp.Run(timeout, chromedp.Evaluate[pageFacts](factsJS))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(BuildOptions(optionsModel()).Options.Terms); of.Terms != n || of.TermRow != n {
+		t.Errorf("the options page draws %d term bars and lists %d terms, want %d", of.Terms, of.TermRow, n)
+	}
+
 	mu.Lock()
 	defer mu.Unlock()
 	for _, p := range problems {
 		t.Errorf("the browser reported %s", p)
 	}
 	for _, u := range requests {
-		if u != pageURL && u != rankURL {
+		if u != pageURL && u != rankURL && u != optURL {
 			t.Errorf("the page requested %s: it must load nothing", u)
 		}
 	}

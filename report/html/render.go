@@ -30,6 +30,7 @@ var page = template.Must(template.New("page").Funcs(template.FuncMap{
 	},
 	"hist":    func(i int, d Distribution) template.HTML { return template.HTML(histogram(i, d)) },
 	"ranking": func(r *Ranking) template.HTML { return template.HTML(rankingChart(r, rankingRows)) },
+	"terms":   func(m *OptionsModel) template.HTML { return template.HTML(termsChart(m)) },
 	"num":     num,
 	"barLegend": func(p Property) string {
 		var seen []string
@@ -57,8 +58,14 @@ const rankingRows = 40
 
 // Write renders the report as one HTML page.
 func Write(w io.Writer, r *Report) error {
-	if (r.Function == nil) == (r.Ranking == nil) {
-		return fmt.Errorf("report: a report shows one function's analysis or a ranking")
+	shown := 0
+	for _, set := range []bool{r.Function != nil, r.Ranking != nil, r.Options != nil} {
+		if set {
+			shown++
+		}
+	}
+	if shown != 1 {
+		return fmt.Errorf("report: a report shows one function's analysis, a ranking or an options model")
 	}
 	return page.Execute(w, r)
 }

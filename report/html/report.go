@@ -31,11 +31,13 @@ import (
 	"github.com/augur-perf/augur/source/frontend"
 )
 
-// Report is everything a page shows: a function's analysis or a ranking of packages.
+// Report is everything a page shows: a function's analysis, a ranking of packages or a
+// configurable program's performance-influence model.
 type Report struct {
 	Title    string
 	Function *Function
 	Ranking  *Ranking
+	Options  *OptionsModel
 }
 
 // Function is the analysis of one function.

@@ -1,0 +1,70 @@
+package html
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/augur-perf/augur/options/influence"
+	"github.com/augur-perf/augur/options/study"
+)
+
+// optionsModel is ConfigCrusher's running example, T = 1 + 2A + 4AB + 7AC, from two regions,
+// with a numeric term.
+func optionsModel() *study.ModelFile {
+	return &study.ModelFile{
+		Format: "augur-options-model/1", System: "example", Options: []string{"A", "B", "C", "size"},
+		Model: influence.Model{Terms: []influence.Term{
+			{Coef: 1},
+			{Options: []string{"A"}, Coef: 2, Spread: 0.1, Sources: []influence.Source{{Region: "r1", Position: "main.go:12", Coef: 2}}},
+			{Options: []string{"A", "B"}, Coef: 4, Sources: []influence.Source{{Region: "r2", Position: "main.go:20", Coef: 4}}},
+			{Options: []string{"A", "C"}, Coef: 7},
+			{Options: []string{"B"}, Coef: 0},
+			{Options: []string{"C"}, Numeric: "size", Form: "log2(x)", Coef: -0.5},
+		}},
+		Locals: []influence.Local{
+			{Region: influence.Region{Name: "r1", Position: "main.go:12", Options: []string{"A"}}, Terms: []influence.Term{{Coef: 0.5}, {Options: []string{"A"}, Coef: 2}}},
+			{Region: influence.Region{Name: "r2", Position: "main.go:20", Options: []string{"A", "B"}}, Terms: []influence.Term{{Options: []string{"A", "B"}, Coef: 4}}},
+		},
+		Configs:   [][]string{{}, {"A"}, {"A", "B"}, {"A", "C"}},
+		Measuring: 12.5,
+	}
+}
+
+// TestOptionsPage: the page lists the model's non-zero terms, the constant first then by
+// magnitude, with their sources and one bar each (negative ones to the left of zero), every
+// region and every configuration measured.
+func TestOptionsPage(t *testing.T) {
+	r := BuildOptions(optionsModel())
+	var labels []string
+	for _, term := range r.Options.Terms {
+		labels = append(labels, term.Label)
+	}
+	if got := strings.Join(labels, " "); got != "c A·C A·B A C·log2(size)" {
+		t.Errorf("terms %q", got)
+	}
+	var b bytes.Buffer
+	if err := Write(&b, r); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{
+		`<h1 id="options-model">Performance-influence model of example</h1>`,
+		`4 configurations in 12.5 s`,
+		`data-term="A·B" data-coef="4"`,
+		`<rect class="neg"`,
+		`r1 (main.go:12)`,
+		`<tr data-region="r2"><td class="prop">r2</td><td>main.go:20</td><td>A, B</td><td>4·A·B</td></tr>`,
+		`<li>(every option off)</li>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	if n := strings.Count(page, `<g class="term"`); n != 5 {
+		t.Errorf("%d term bars, want 5", n)
+	}
+	if strings.Contains(page, "http://") || strings.Contains(page, "https://") {
+		t.Error("the page names a URL: it must be self-contained")
+	}
+}
