@@ -16,6 +16,8 @@ import (
 	"syscall"
 	"text/tabwriter"
 
+	"github.com/augur-perf/augur/report/html"
+
 	"github.com/augur-perf/augur/field/collect"
 	fieldest "github.com/augur-perf/augur/field/estimate"
 	"github.com/augur-perf/augur/field/plan"
@@ -188,6 +190,7 @@ func runFieldReport(args []string, stdout, stderr io.Writer) error {
 	release := fs.String("release", "", "the release manifest")
 	jsonOut := fs.String("json", "", "also write the report as JSON to this file")
 	reference := fs.String("reference", "", "an augur profile of the same code under full instrumentation: coverage and hot units relative to it")
+	htmlOut := fs.String("html", "", "also write the report as a self-contained HTML page to this file")
 	if _, err := parse(fs, args, stdout); err != nil {
 		return err
 	}
@@ -231,6 +234,11 @@ func runFieldReport(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		if err := os.WriteFile(*jsonOut, append(data, '\n'), 0o644); err != nil {
+			return err
+		}
+	}
+	if *htmlOut != "" {
+		if err := html.WriteFile(*htmlOut, html.BuildField(m, e)); err != nil {
 			return err
 		}
 	}

@@ -57,6 +57,8 @@ type pageFacts struct {
 	Ranking int     `json:"ranking"`
 	Terms   int     `json:"terms"`
 	TermRow int     `json:"termRows"`
+	Units   int     `json:"units"`
+	Sites   int     `json:"sites"`
 }
 
 const factsJS = `(() => {
@@ -83,6 +85,8 @@ const factsJS = `(() => {
     ranking: document.querySelectorAll('#ranking-chart g.func rect.inclusive').length,
     terms: [...document.querySelectorAll('#terms-chart g.term rect')].filter(r => r.getBBox().width > 0).length,
     termRows: document.querySelectorAll('#terms-table tbody tr').length,
+    units: document.querySelectorAll('#units-table tr.unit').length,
+    sites: [...document.querySelectorAll('#sites-chart g.site rect')].filter(r => r.getBBox().width > 0).length,
   };
 })()`
 
@@ -109,6 +113,10 @@ func TestBrowser(t *testing.T) {
 	}
 	optionsPage := filepath.Join(dir, "options.html")
 	if err := WriteFile(optionsPage, BuildOptions(optionsModel())); err != nil {
+		t.Fatal(err)
+	}
+	fieldPage := filepath.Join(dir, "field.html")
+	if err := WriteFile(fieldPage, BuildField(fieldRelease())); err != nil {
 		t.Fatal(err)
 	}
 
@@ -238,13 +246,25 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("the options page draws %d term bars and lists %d terms, want %d", of.Terms, of.TermRow, n)
 	}
 
+	fieldURL := (&url.URL{Scheme: "file", Path: fieldPage}).String()
+	if err := chromedp.Do(timeout, chromedp.Navigate(fieldURL), chromedp.WaitVisible(chromedp.ID("sites-chart"))); err != nil {
+		t.Fatalf("loading %s: %v", fieldURL, err)
+	}
+	ff, err := chromedp.Run(timeout, chromedp.Evaluate[pageFacts](factsJS))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ff.Units != 4 || ff.Sites != 2 {
+		t.Errorf("the field page has %d unit rows and %d site bars, want 4 and 2", ff.Units, ff.Sites)
+	}
+
 	mu.Lock()
 	defer mu.Unlock()
 	for _, p := range problems {
 		t.Errorf("the browser reported %s", p)
 	}
 	for _, u := range requests {
-		if u != pageURL && u != rankURL && u != optURL {
+		if u != pageURL && u != rankURL && u != optURL && u != fieldURL {
 			t.Errorf("the page requested %s: it must load nothing", u)
 		}
 	}

@@ -31,13 +31,14 @@ import (
 	"github.com/augur-perf/augur/source/frontend"
 )
 
-// Report is everything a page shows: a function's analysis, a ranking of packages or a
-// configurable program's performance-influence model.
+// Report is everything a page shows: a function's analysis, a ranking of packages, a
+// configurable program's performance-influence model or a release's field report.
 type Report struct {
 	Title    string
 	Function *Function
 	Ranking  *Ranking
 	Options  *OptionsModel
+	Field    *FieldReport
 }
 
 // Function is the analysis of one function.
