@@ -8,6 +8,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/augur-perf/augur/report/html"
+
 	"github.com/augur-perf/augur/analyze/predict"
 	"github.com/augur-perf/augur/fit/board"
 	"github.com/augur-perf/augur/fit/inputs"
@@ -75,6 +77,7 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 	resume := fs.String("resume", "", "continue the blackboard saved in this file")
 	rounds := fs.Int("rounds", 10, "the most rounds of the loop")
 	asJSON := fs.Bool("json", false, "print the laws as JSON")
+	htmlOut := fs.String("html", "", "also write the laws, each beside its measurements, as a self-contained HTML page to this file")
 	pos, err := parse(fs, args, stdout)
 	if err != nil {
 		return err
@@ -114,6 +117,11 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 	}
 	if *out != "" {
 		if err := board.WriteJSON(*out, res); err != nil {
+			return err
+		}
+	}
+	if *htmlOut != "" {
+		if err := html.WriteFile(*htmlOut, html.BuildFit(&res, samples)); err != nil {
 			return err
 		}
 	}

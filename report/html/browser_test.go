@@ -59,6 +59,8 @@ type pageFacts struct {
 	TermRow int     `json:"termRows"`
 	Units   int     `json:"units"`
 	Sites   int     `json:"sites"`
+	Points  int     `json:"points"`
+	Curve   float64 `json:"curve"`
 }
 
 const factsJS = `(() => {
@@ -86,6 +88,8 @@ const factsJS = `(() => {
     terms: [...document.querySelectorAll('#terms-chart g.term rect')].filter(r => r.getBBox().width > 0).length,
     termRows: document.querySelectorAll('#terms-table tbody tr').length,
     units: document.querySelectorAll('#units-table tr.unit').length,
+    points: document.querySelectorAll('svg.law circle.point').length,
+    curve: [...document.querySelectorAll('svg.law path.curve')].reduce((w, p) => w + p.getTotalLength(), 0),
     sites: [...document.querySelectorAll('#sites-chart g.site rect')].filter(r => r.getBBox().width > 0).length,
   };
 })()`
@@ -117,6 +121,10 @@ func TestBrowser(t *testing.T) {
 	}
 	fieldPage := filepath.Join(dir, "field.html")
 	if err := WriteFile(fieldPage, BuildField(fieldRelease())); err != nil {
+		t.Fatal(err)
+	}
+	fitPage := filepath.Join(dir, "fit.html")
+	if err := WriteFile(fitPage, BuildFit(fitResult())); err != nil {
 		t.Fatal(err)
 	}
 
@@ -258,13 +266,25 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("the field page has %d unit rows and %d site bars, want 4 and 2", ff.Units, ff.Sites)
 	}
 
+	fitURL := (&url.URL{Scheme: "file", Path: fitPage}).String()
+	if err := chromedp.Do(timeout, chromedp.Navigate(fitURL), chromedp.WaitVisible(chromedp.ID("law-0"))); err != nil {
+		t.Fatalf("loading %s: %v", fitURL, err)
+	}
+	lf, err := chromedp.Run(timeout, chromedp.Evaluate[pageFacts](factsJS))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lf.Points != 8 || lf.Curve <= 0 {
+		t.Errorf("the fit page draws %d points and a curve of length %v, want 8 and a drawn curve", lf.Points, lf.Curve)
+	}
+
 	mu.Lock()
 	defer mu.Unlock()
 	for _, p := range problems {
 		t.Errorf("the browser reported %s", p)
 	}
 	for _, u := range requests {
-		if u != pageURL && u != rankURL && u != optURL && u != fieldURL {
+		if u != pageURL && u != rankURL && u != optURL && u != fieldURL && u != fitURL {
 			t.Errorf("the page requested %s: it must load nothing", u)
 		}
 	}

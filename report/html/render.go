@@ -32,6 +32,7 @@ var page = template.Must(template.New("page").Funcs(template.FuncMap{
 	"ranking": func(r *Ranking) template.HTML { return template.HTML(rankingChart(r, rankingRows)) },
 	"terms":   func(m *OptionsModel) template.HTML { return template.HTML(termsChart(m)) },
 	"sites":   func(r *FieldReport) template.HTML { return template.HTML(sitesChart(r)) },
+	"law":     func(i int, l FitLaw) template.HTML { return template.HTML(lawChart(i, l)) },
 	"num":     num,
 	"barLegend": func(p Property) string {
 		var seen []string
@@ -60,13 +61,13 @@ const rankingRows = 40
 // Write renders the report as one HTML page.
 func Write(w io.Writer, r *Report) error {
 	shown := 0
-	for _, set := range []bool{r.Function != nil, r.Ranking != nil, r.Options != nil, r.Field != nil} {
+	for _, set := range []bool{r.Function != nil, r.Ranking != nil, r.Options != nil, r.Field != nil, r.Fit != nil} {
 		if set {
 			shown++
 		}
 	}
 	if shown != 1 {
-		return fmt.Errorf("report: a report shows one function's analysis, a ranking, an options model or a field report")
+		return fmt.Errorf("report: a report shows one function's analysis, a ranking, an options model, a field report or fitted laws")
 	}
 	return page.Execute(w, r)
 }

@@ -32,13 +32,15 @@ import (
 )
 
 // Report is everything a page shows: a function's analysis, a ranking of packages, a
-// configurable program's performance-influence model or a release's field report.
+// configurable program's performance-influence model, a release's field report or the laws
+// augur fit learnt.
 type Report struct {
 	Title    string
 	Function *Function
 	Ranking  *Ranking
 	Options  *OptionsModel
 	Field    *FieldReport
+	Fit      *FitReport
 }
 
 // Function is the analysis of one function.
