@@ -21,7 +21,7 @@ func init() {
 	register(&command{
 		name:    "field",
 		summary: "plan probes for deployed variants, build the variants, replay plans on field traces (Diep, Elbaum, Cohen)",
-		usage:   "plan PKGS... --variants N (--probes B | --overhead 5% --main PKG_MAIN) [--strategy p|r|rb|grb] [--seed S] [--profile inhouse.json] [--previous old.json] -o release.json [-- WORKLOAD]\n       augur field build release.json -o dist/ [--url URL] [--token T] [--site S] [--spool DIR] [--flush 60s] [--spool-max 16MB] PKG_MAIN\n       augur field simulate --traces DIR [--strategies p,r,rb,grb] [--bounds 10,25,50,100] [--variants 6,12,18] [--repeat 20] [--profile inhouse.json]\n       augur field release add release.json [--db field.sqlite | --postgres DSN]\n       augur field token --release R | --revoke ID | --list [--db field.sqlite | --postgres DSN]\n       augur field serve [--db field.sqlite | --postgres DSN] [--addr :8417] [--tls-cert C --tls-key K]\n       augur field report --release release.json [--db field.sqlite | --postgres DSN] [--json out.json] [--reference full.json]\n       augur field profile --release release.json [--db field.sqlite | --postgres DSN] -o field.json [--base inhouse.json] [PKGS...]",
+		usage:   "plan PKGS... --variants N (--probes B | --overhead 5% --main PKG_MAIN) [--strategy p|r|rb|grb] [--seed S] [--profile inhouse.json] [--previous old.json] -o release.json [-- WORKLOAD]\n       augur field build release.json -o dist/ [--url URL] [--token T] [--site S] [--spool DIR] [--flush 60s] [--spool-max 16MB] [--rate R] PKG_MAIN\n       augur field simulate --traces DIR [--strategies p,r,rb,grb] [--bounds 10,25,50,100] [--variants 6,12,18] [--repeat 20] [--profile inhouse.json]\n       augur field release add release.json [--db field.sqlite | --postgres DSN]\n       augur field token --release R | --revoke ID | --list [--db field.sqlite | --postgres DSN]\n       augur field serve [--db field.sqlite | --postgres DSN] [--addr :8417] [--tls-cert C --tls-key K]\n       augur field report --release release.json [--db field.sqlite | --postgres DSN] [--json out.json] [--reference full.json]\n       augur field profile --release release.json [--db field.sqlite | --postgres DSN] -o field.json [--base inhouse.json] [PKGS...]",
 		help: `Profiling deployed software under an overhead bound: each deployed variant of a release carries
 at most B probes, spread over many variants so that together they see what full
 instrumentation would (Diep, Elbaum and Cohen, "Profiling Deployed Software: Strategic Probe
@@ -73,7 +73,8 @@ augur field profile writes an augur-profile/1 profile for augur analyze (counts 
 site-runs of the variants carrying each unit, scaled by 1/rate when sampled; decisions without
 field data listed, or filled from --base and reported). The estimator: docs/field.md.
 
-Not built yet: CBI-style sampling in deployed variants.
+--rate R samples (Liblit et al.'s CBI): each probe execution is counted with probability R by
+geometric countdowns per P, and the collector scales the counts by 1/R.
 
 Examples:
   augur field plan ./cmd/app --variants 12 --probes 100 --strategy grb --profile inhouse.json -o release.json
@@ -115,6 +116,7 @@ func runFieldBuild(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&o.Token, "token", "", "the release's token stamped as the default of AUGUR_FIELD_TOKEN")
 	fs.StringVar(&o.Site, "site", "", "the site id stamped as the default of AUGUR_FIELD_SITE")
 	fs.StringVar(&o.Spool, "spool", "", "the spool directory stamped as the default of AUGUR_FIELD_SPOOL")
+	fs.Float64Var(&o.Rate, "rate", 1, "sample: count each probe execution with this probability (CBI; the collector scales by 1/rate)")
 	fs.DurationVar(&o.Flush, "flush", time.Minute, "the period of packages")
 	spoolMax := fs.String("spool-max", "16MB", "the most bytes the spool holds (B, KB, MB, GB: powers of 1024)")
 	fs.StringVar(&o.Dir, "dir", "", "the module directory PKG_MAIN is built in")
@@ -128,6 +130,9 @@ func runFieldBuild(args []string, stdout, stderr io.Writer) error {
 	}
 	if o.Flush <= 0 {
 		return usagef("--flush %v: want a positive period", o.Flush)
+	}
+	if !(o.Rate > 0 && o.Rate <= 1) {
+		return usagef("--rate %v: want a probability in (0, 1]", o.Rate)
 	}
 	if o.SpoolMax, err = byteSize(*spoolMax); err != nil {
 		return usagef("--spool-max: %v", err)

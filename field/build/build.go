@@ -49,6 +49,10 @@ type Options struct {
 	SpoolMax int64
 	// Variants selects variants by id; empty means all.
 	Variants []int
+	// Rate, between 0 and 1, samples: each probe execution is counted with this probability
+	// (CBI's geometric countdowns), and packages carry it so that the counts are scaled by
+	// 1/Rate. 0 or 1 counts every execution.
+	Rate float64
 }
 
 // Binary is one variant's build.
@@ -256,7 +260,7 @@ func (b *builder) variant(v plan.Variant, out string) (Binary, error) {
 	}
 	defer os.RemoveAll(tmp)
 	rtPath := b.main.Module.Path + "/" + RuntimeDir
-	w := &rewrite{fset: b.prog.Fset, files: map[string]*fileEdits{}, rtPath: rtPath, flags: map[*frontend.Func][]string{}}
+	w := &rewrite{fset: b.prog.Fset, files: map[string]*fileEdits{}, rtPath: rtPath, flags: map[*frontend.Func][]string{}, sampled: b.o.Rate > 0 && b.o.Rate < 1}
 	var probes []rt.Probe
 	slot := 0
 	ids := append([]int(nil), v.Probes...)
@@ -335,6 +339,11 @@ func (b *builder) variant(v plan.Variant, out string) (Binary, error) {
 // stamp renders the runtime's generated file: the counters and the variant's stamp.
 func (b *builder) stamp(variant int, probes []rt.Probe, width int) string {
 	o := b.o
+	blocks, rate := width, 0.0
+	if o.Rate > 0 && o.Rate < 1 {
+		// Two more slots per block: the countdown (CD) and its random state.
+		blocks, rate = width+2, o.Rate
+	}
 	var ps strings.Builder
 	for _, p := range probes {
 		fmt.Fprintf(&ps, "\t\t{ID: %d, Slot: %d, Outcomes: %d},\n", p.ID, p.Slot, p.Outcomes)
@@ -343,21 +352,24 @@ func (b *builder) stamp(variant int, probes []rt.Probe, width int) string {
 
 package rt
 
-// S are the per-P counter blocks the probes add to; NS is their number.
-var S = Blocks[[%[1]d]uint64](%[1]d)
+// S are the per-P counter blocks the probes add to; NS is their number; CD is the slot of a
+// sampled build's countdown.
+var S = Blocks[[%[11]d]uint64](%[11]d)
 
 var NS = len(S)
+
+const CD = %[1]d
 
 func init() {
 	Start(&Stamp{
 		Release: %[2]q, Variant: %[3]d,
 		URL: %[4]q, Token: %[5]q, Site: %[6]q, Spool: %[7]q,
-		Flush: %[8]d, SpoolMax: %[9]d,
+		Flush: %[8]d, SpoolMax: %[9]d, Rate: %[12]v,
 		Probes: []Probe{
 %[10]s		},
 	})
 }
-`, width, b.release, variant, o.URL, o.Token, o.Site, o.Spool, int64(o.Flush), o.SpoolMax, ps.String())
+`, width, b.release, variant, o.URL, o.Token, o.Site, o.Spool, int64(o.Flush), o.SpoolMax, ps.String(), blocks, rate)
 }
 
 // rewrite collects one variant's edits.
@@ -368,6 +380,8 @@ type rewrite struct {
 	// flags are the locals each function declares at its start (see probe).
 	flags  map[*frontend.Func][]string
 	parsed map[*frontend.Func]bool
+	// sampled makes every probe count with the build's rate (see inc).
+	sampled bool
 }
 
 // file returns the edits of the file that declares fn, importing the runtime on its package
@@ -483,8 +497,13 @@ func (w *rewrite) exitHook(main *listed) error {
 }
 
 // inc is the code that counts slot k: the goroutine pinned to its P adds to the P's block (see
-// package rt; measured against atomics in its benchmarks).
-func inc(k int) string {
+// package rt; measured against atomics in its benchmarks). Sampled (CBI), every execution
+// decrements the P's countdown (slot CD of its block, a constant of the stamp) and the one that
+// takes it to zero is counted and draws the next from the geometric distribution.
+func (w *rewrite) inc(k int) string {
+	if w.sampled {
+		return fmt.Sprintf("{_augur_p := _augur_f.Pin(); if _augur_p < _augur_f.NS {_augur_b := _augur_f.S[_augur_p]; _augur_b[_augur_f.CD]--; if _augur_b[_augur_f.CD] == 0 {_augur_b[_augur_f.CD] = _augur_f.Gap(&_augur_b[_augur_f.CD+1]); _augur_b[%[1]d]++}} else {_augur_f.OverSampled(%[1]d)}; _augur_f.Unpin()}; ", k)
+	}
 	return fmt.Sprintf("{_augur_p := _augur_f.Pin(); if _augur_p < _augur_f.NS {_augur_f.S[_augur_p][%[1]d]++} else {_augur_f.Over(%[1]d)}; _augur_f.Unpin()}; ", k)
 }
 
@@ -516,14 +535,14 @@ func (w *rewrite) probe(fe *fileEdits, fn *frontend.Func, nd *frontend.Node, slo
 	if nd.IsDecision() {
 		switch s := nd.AST.(type) {
 		case *ast.IfStmt:
-			fe.insert(s.Body.Lbrace+1, inc(out(frontend.OutTrue)))
+			fe.insert(s.Body.Lbrace+1, w.inc(out(frontend.OutTrue)))
 			switch e := s.Else.(type) {
 			case nil:
-				fe.add(s.Body.End(), 2, " else {"+inc(out(frontend.OutFalse))+"}")
+				fe.add(s.Body.End(), 2, " else {"+w.inc(out(frontend.OutFalse))+"}")
 			case *ast.BlockStmt:
-				fe.insert(e.Lbrace+1, inc(out(frontend.OutFalse)))
+				fe.insert(e.Lbrace+1, w.inc(out(frontend.OutFalse)))
 			default:
-				fe.beforeStmt(e, inc(out(frontend.OutFalse)))
+				fe.beforeStmt(e, w.inc(out(frontend.OutFalse)))
 			}
 		case *ast.ForStmt:
 			w.loop(fe, s, s.Body, flag, out(frontend.OutTrue), out(frontend.OutFalse))
@@ -541,7 +560,7 @@ func (w *rewrite) probe(fe *fileEdits, fn *frontend.Func, nd *frontend.Node, slo
 		return nil
 	}
 	if nd.Kind == frontend.KindLoop {
-		fe.insert(nd.AST.(*ast.ForStmt).Body.Lbrace+1, inc(slot))
+		fe.insert(nd.AST.(*ast.ForStmt).Body.Lbrace+1, w.inc(slot))
 		return nil
 	}
 	s, ok := nd.AST.(ast.Stmt)
@@ -550,7 +569,7 @@ func (w *rewrite) probe(fe *fileEdits, fn *frontend.Func, nd *frontend.Node, slo
 	}
 	if blk, ok := s.(*ast.BlockStmt); ok {
 		// An empty block (a function's, a branch's, a loop's body) is counted inside.
-		fe.insert(blk.Lbrace+1, inc(slot))
+		fe.insert(blk.Lbrace+1, w.inc(slot))
 		return nil
 	}
 	// Init and post statements of headers are not in statement lists.
@@ -558,37 +577,37 @@ func (w *rewrite) probe(fe *fileEdits, fn *frontend.Func, nd *frontend.Node, slo
 		switch t := t.(type) {
 		case *ast.IfStmt:
 			if t.Init == s {
-				fe.beforeStmt(t, inc(slot))
+				fe.beforeStmt(t, w.inc(slot))
 				return nil
 			}
 		case *ast.SwitchStmt:
 			if t.Init == s {
-				fe.beforeStmt(t, inc(slot))
+				fe.beforeStmt(t, w.inc(slot))
 				return nil
 			}
 		case *ast.TypeSwitchStmt:
 			if t.Init == s {
-				fe.beforeStmt(t, inc(slot))
+				fe.beforeStmt(t, w.inc(slot))
 				return nil
 			}
 		case *ast.ForStmt:
 			if t.Init == s {
-				fe.beforeStmt(t, inc(slot))
+				fe.beforeStmt(t, w.inc(slot))
 				return nil
 			}
 			if t.Post == s {
 				// The post statement runs after the body falls through or continues.
-				fe.add(t.Body.Rbrace, 1, "; "+inc(slot))
+				fe.add(t.Body.Rbrace, 1, "; "+w.inc(slot))
 				for _, nj := range g.Nodes {
 					if nj.Kind == frontend.KindJump && len(nj.Succs) == 1 && nj.Succs[0].To == nd.ID {
-						fe.beforeStmt(nj.AST.(ast.Stmt), inc(slot))
+						fe.beforeStmt(nj.AST.(ast.Stmt), w.inc(slot))
 					}
 				}
 				return nil
 			}
 		}
 	}
-	fe.beforeStmt(s, inc(slot))
+	fe.beforeStmt(s, w.inc(slot))
 	return nil
 }
 
@@ -596,7 +615,7 @@ func (w *rewrite) probe(fe *fileEdits, fn *frontend.Func, nd *frontend.Node, slo
 // the start of the body; the loop ending (slot done) after it, unless a break left it (a flag
 // the breaks set says so; return, goto and continue to an outer loop skip the code after it).
 func (w *rewrite) loop(fe *fileEdits, s ast.Stmt, body *ast.BlockStmt, flag func(string) string, next, done int) {
-	fe.insert(body.Lbrace+1, inc(next))
+	fe.insert(body.Lbrace+1, w.inc(next))
 	f := flag("d")
 	label := ""
 	if l, ok := fe.parent[s].(*ast.LabeledStmt); ok {
@@ -605,7 +624,7 @@ func (w *rewrite) loop(fe *fileEdits, s ast.Stmt, body *ast.BlockStmt, flag func
 	for _, br := range breaksOf(fe, s, body, label) {
 		fe.beforeStmt(br, f+" = true; ")
 	}
-	fe.add(s.End(), 6, "; if "+f+" {"+f+" = false} else {"+inc(done)+"}")
+	fe.add(s.End(), 6, "; if "+f+" {"+f+" = false} else {"+w.inc(done)+"}")
 }
 
 // clauses counts the outcomes of a switch, type switch or select at the start of each clause.
@@ -640,9 +659,9 @@ func (w *rewrite) clauses(fe *fileEdits, body *ast.BlockStmt, nd *frontend.Node,
 		}
 		if fell != "" {
 			// Entered by the previous clause's fallthrough, or as the switch's outcome.
-			fe.insert(colon+1, "if "+fell+" {"+fell+" = false} else {"+inc(slot+k)+"}; ")
+			fe.insert(colon+1, "if "+fell+" {"+fell+" = false} else {"+w.inc(slot+k)+"}; ")
 		} else {
-			fe.insert(colon+1, inc(slot+k))
+			fe.insert(colon+1, w.inc(slot+k))
 		}
 		fell = ""
 		if n := len(stmts); n > 0 {
@@ -655,7 +674,7 @@ func (w *rewrite) clauses(fe *fileEdits, body *ast.BlockStmt, nd *frontend.Node,
 	}
 	for j, e := range nd.Succs {
 		if e.Outcome == frontend.OutDefault && !hasDefault(body) {
-			fe.add(body.Rbrace, 2, "; default: "+inc(slot+j))
+			fe.add(body.Rbrace, 2, "; default: "+w.inc(slot+j))
 		}
 	}
 	return nil

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -681,5 +682,54 @@ func TestStaleManifest(t *testing.T) {
 	_, err := Build(&m, Options{Dir: f.dir, Main: ".", Out: t.TempDir(), Variants: []int{1}})
 	if err == nil || !strings.Contains(err.Error(), "source changed since the plan") {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// TestSampledUnbiased: a variant built with --rate 0.1 counts each probe execution with
+// probability 0.1 (CBI's geometric countdowns), and the packages say so: over five runs of the
+// app, every unit's count / rate lies within 4.5 standard errors (√(N(1−r)/r)) of the exact
+// number of executions, and the counts are not exact (sampling happened).
+func TestSampledUnbiased(t *testing.T) {
+	f := setup(t)
+	const rate, runs = 0.1, 5
+	bins, err := Build(f.m, Options{Dir: f.dir, Main: ".", Out: t.TempDir(), Variants: []int{1}, Rate: rate})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &collector{t: t, m: f.m}
+	srv := httptest.NewServer(c)
+	defer srv.Close()
+	plain := run(t, f.plain, nil, "30000", "4", "x")
+	spool := t.TempDir() // one site: its sequence goes on across the runs
+	for range runs {
+		if r := run(t, bins[0].Path, env(srv.URL, spool), "30000", "4", "x"); r != plain {
+			t.Fatalf("sampled variant: output %q, %v; uninstrumented %q, %v", r.stdout, r.err, plain.stdout, plain.err)
+		}
+	}
+	for _, p := range c.packages() {
+		if p.Rate != rate {
+			t.Fatalf("a package of rate %v, want %v", p.Rate, rate)
+		}
+	}
+	got := sums(c.packages())
+	checked, inexact := 0, 0
+	for _, u := range f.m.Units {
+		want, _, ok := f.want(u, 30000, 4, "x")
+		if !ok || want < 1000 {
+			continue
+		}
+		n := float64(runs * want)
+		est := float64(got[u.ID].N) / rate
+		se := math.Sqrt(n * (1 - rate) / rate)
+		if math.Abs(est-n) > 4.5*se {
+			t.Errorf("unit %d (%s): %v executions estimated, %v true (se %.0f)", u.ID, u.Pos, est, n, se)
+		}
+		if est != n {
+			inexact++
+		}
+		checked++
+	}
+	if checked < 3 || inexact == 0 {
+		t.Errorf("%d units checked, %d inexact: want several, sampled", checked, inexact)
 	}
 }

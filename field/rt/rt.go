@@ -58,6 +58,9 @@ type Stamp struct {
 	// Flush is the period of packages; SpoolMax the most bytes the spool holds.
 	Flush    time.Duration
 	SpoolMax int64
+	// Rate, below 1, samples: each probe execution is counted with probability Rate (see
+	// Gap); packages carry it, so that the collector scales the counts by 1/Rate.
+	Rate float64
 	// Probes are the variant's probes by unit id; each has counter slots from Slot on.
 	Probes []Probe
 }
@@ -102,6 +105,53 @@ func Blocks[A any](width int) []*A {
 //go:noinline
 func Over(k int) { atomic.AddUint64(&over[k], 1) }
 
+// Sampling (Liblit et al.'s CBI): a sampled build's probes decrement their P's countdown, the
+// second-last slot of its block, and count only the execution that takes it to zero, which
+// draws the next countdown with Gap from the block's random state (its last slot). Countdowns
+// geometric with mean 1/rate make each execution counted with probability rate, independently
+// of the others, so count/rate estimates the executions without bias.
+var (
+	rate   float64
+	overMu sync.Mutex // the overflow block's countdown
+)
+
+// Gap advances the random state and draws a countdown: the number of executions up to and
+// including the next one counted, geometric with parameter rate.
+func Gap(state *uint64) uint64 {
+	x := *state // xorshift64*
+	x ^= x >> 12
+	x ^= x << 25
+	x ^= x >> 27
+	*state = x
+	u := float64((x*2685821657736338717)>>11+1) / (1 << 53) // in (0, 1]
+	return uint64(math.Log(u)/math.Log1p(-rate)) + 1
+}
+
+// OverSampled is Over in a sampled build.
+//
+//go:noinline
+func OverSampled(k int) {
+	overMu.Lock()
+	n := len(over)
+	over[n-2]--
+	if over[n-2] == 0 {
+		over[n-2] = Gap(&over[n-1])
+		atomic.AddUint64(&over[k], 1)
+	}
+	overMu.Unlock()
+}
+
+// startSampling seeds every block's random state and draws its first countdown.
+func startSampling(r float64) {
+	rate = r
+	seed := uint64(time.Now().UnixNano())
+	for i, b := range append(blocks, over) {
+		n := len(b)
+		b[n-1] = (seed+uint64(i)+1)*0x9E3779B97F4A7C15 | 1
+		b[n-2] = Gap(&b[n-1])
+	}
+}
+
 // snapshot adds the blocks up, slot by slot.
 func snapshot(width int) []uint64 {
 	s := make([]uint64, width)
@@ -126,6 +176,7 @@ type pkg struct {
 	Site    string  `json:"site"`
 	Seq     uint64  `json:"seq"`
 	Uptime  float64 `json:"uptime_s"`
+	Rate    float64 `json:"rate,omitempty"`
 	Dropped uint64  `json:"dropped,omitempty"`
 	Counts  []count `json:"counts"`
 }
@@ -184,6 +235,9 @@ func Start(s *Stamp) {
 	width := 0
 	for _, p := range s.Probes {
 		width = max(width, p.Slot+max(p.Outcomes, 1))
+	}
+	if s.Rate > 0 && s.Rate < 1 {
+		startSampling(s.Rate)
 	}
 	a := newAgent(s, width, os.Getenv)
 	if a == nil {
@@ -370,6 +424,9 @@ func (a *agent) make() {
 	cur := snapshot(a.width)
 	p := pkg{Format: Format, Release: a.stamp.Release, Variant: a.stamp.Variant, Site: a.site,
 		Uptime: time.Since(a.start).Seconds(), Dropped: a.dropped, Counts: []count{}}
+	if a.stamp.Rate > 0 && a.stamp.Rate < 1 {
+		p.Rate = a.stamp.Rate
+	}
 	for _, pr := range a.stamp.Probes {
 		c := count{Probe: pr.ID}
 		if pr.Outcomes == 0 {
