@@ -57,11 +57,20 @@ type Spread struct {
 	Percentiles map[string]float64 `json:"percentiles"`
 	// Truncated is the probability mass the bounded transient analysis left out.
 	Truncated float64 `json:"truncated_mass"`
+	// Below are P(reward ≤ T) at the thresholds asked for.
+	Below []Below `json:"below,omitempty"`
 }
 
-// Spreads gives each reward's standard deviation per call and its percentiles (package
-// markov/dist).
-func (o *Outcome) Spreads(opt checker.Options) ([]Spread, error) {
+// Below is P(reward per call ≤ T): between Lo and Hi, which differ by the mass the bounded
+// analysis left out.
+type Below struct {
+	T      float64 `json:"t"`
+	Lo, Hi float64
+}
+
+// Spreads gives each reward's standard deviation per call, its percentiles and P(reward ≤ t)
+// for each t of below (package markov/dist).
+func (o *Outcome) Spreads(opt checker.Options, below ...float64) ([]Spread, error) {
 	if o.Synth == nil {
 		return nil, fmt.Errorf("%s has no model", o.Scenario.Name)
 	}
@@ -84,6 +93,10 @@ func (o *Outcome) Spreads(opt checker.Options) ([]Spread, error) {
 			if v, err := d.Quantile(q.q); err == nil {
 				s.Percentiles[q.name] = v
 			}
+		}
+		for _, t := range below {
+			lo, hi := d.CDF(t)
+			s.Below = append(s.Below, Below{T: t, Lo: lo, Hi: hi})
 		}
 		out = append(out, s)
 	}

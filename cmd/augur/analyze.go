@@ -116,6 +116,7 @@ type analyzeFlags struct {
 	timing   timeOptions
 	ci       float64
 	spread   bool
+	below    string
 	html     string
 	open     bool
 }
@@ -150,6 +151,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&fl.by, "by", "", "the reward hot spots are sorted by (default: measured time, else \"time\", else the first)")
 	fs.Float64Var(&fl.ci, "ci", 0, "error bars: Bayesian and bootstrap intervals at this level (0.95) from the counts the model was estimated on")
 	fs.BoolVar(&fl.spread, "spread", false, "each reward's standard deviation and percentiles (p50, p90, p99) per call, not only its mean")
+	fs.StringVar(&fl.below, "below", "", "with the spread, P(reward per call ≤ t) for each t of a comma-separated list (20,50)")
 	registerHTML(fs, &fl.html, &fl.open)
 	flagArgs, workload := splitWorkload(args)
 	pos, err := parse(fs, flagArgs, stdout)
@@ -301,7 +303,17 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	beyond, err := computeBeyondMean(outs[0], fl.ci, fl.spread, opt.Checker)
+	var below []float64
+	if fl.below != "" {
+		for _, f := range strings.Split(fl.below, ",") {
+			t, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+			if err != nil || math.IsNaN(t) || math.IsInf(t, 0) {
+				return usagef("--below %q: want comma-separated numbers such as 20,50", fl.below)
+			}
+			below = append(below, t)
+		}
+	}
+	beyond, err := computeBeyondMean(outs[0], fl.ci, fl.spread, below, opt.Checker)
 	if err != nil {
 		return err
 	}

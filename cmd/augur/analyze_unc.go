@@ -16,7 +16,8 @@ type beyondMean struct {
 	Spreads   []predict.Spread   `json:"spreads,omitempty"`
 }
 
-func computeBeyondMean(o *predict.Outcome, ci float64, spread bool, opt checker.Options) (*beyondMean, error) {
+func computeBeyondMean(o *predict.Outcome, ci float64, spread bool, below []float64, opt checker.Options) (*beyondMean, error) {
+	spread = spread || len(below) > 0
 	if ci == 0 && !spread {
 		return nil, nil
 	}
@@ -31,7 +32,7 @@ func computeBeyondMean(o *predict.Outcome, ci float64, spread bool, opt checker.
 		}
 	}
 	if spread {
-		if b.Spreads, err = o.Spreads(opt); err != nil {
+		if b.Spreads, err = o.Spreads(opt, below...); err != nil {
 			return nil, fmt.Errorf("--spread: %v", err)
 		}
 	}
@@ -67,6 +68,15 @@ func printBeyondMean(w io.Writer, b *beyondMean, invocations uint64) {
 			fmt.Fprintln(tw, row)
 		}
 		tw.Flush()
+		for _, s := range b.Spreads {
+			for _, p := range s.Below {
+				if p.Hi-p.Lo <= 1e-12 {
+					fmt.Fprintf(w, "P(%s ≤ %s) = %s\n", s.Reward, num(p.T), num(p.Lo))
+				} else {
+					fmt.Fprintf(w, "P(%s ≤ %s) in [%s, %s]\n", s.Reward, num(p.T), num(p.Lo), num(p.Hi))
+				}
+			}
+		}
 		for _, s := range b.Spreads {
 			if s.Truncated > 1e-9 {
 				fmt.Fprintf(w, "(%s: %.3g of the probability had not returned when the analysis stopped)\n", s.Reward, s.Truncated)

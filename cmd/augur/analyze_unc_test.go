@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"testing"
 )
@@ -61,4 +62,54 @@ func TestAnalyzeBeyondMean(t *testing.T) {
 			t.Errorf("time p50 %v, want 15 (6 iterations)", s.Percentiles["p50"])
 		}
 	}
+}
+
+// --below gives P(reward per call ≤ t) consistent with the percentiles: at least 1/2 at the
+// median and below 1/2 just under it, at least 0.9 at p90, and 1 far beyond every call.
+func TestAnalyzeBelow(t *testing.T) {
+	code, out, errs := runCLI(t, "analyze", l1, "--profile", "examples/distance/usage.json", "--spread", "--json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	type spreads struct {
+		Beyond struct {
+			Spreads []struct {
+				Reward      string             `json:"reward"`
+				Percentiles map[string]float64 `json:"percentiles"`
+				Below       []struct {
+					T      float64 `json:"t"`
+					Lo, Hi float64
+				} `json:"below"`
+			} `json:"spreads"`
+		} `json:"baseline_uncertainty"`
+	}
+	var s spreads
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatal(err)
+	}
+	var p50, p90 float64
+	for _, sp := range s.Beyond.Spreads {
+		if sp.Reward == "time" {
+			p50, p90 = sp.Percentiles["p50"], sp.Percentiles["p90"]
+		}
+	}
+	ts := fmt.Sprintf("%v,%v,%v,1e9", p50-0.001, p50, p90)
+	code, out, errs = runCLI(t, "analyze", l1, "--profile", "examples/distance/usage.json", "--below", ts, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	s = spreads{}
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatal(err)
+	}
+	for _, sp := range s.Beyond.Spreads {
+		if sp.Reward != "time" {
+			continue
+		}
+		if len(sp.Below) != 4 || sp.Below[0].Hi >= 0.5 || sp.Below[1].Lo < 0.5 || sp.Below[2].Lo < 0.9 || math.Abs(sp.Below[3].Lo-1) > 1e-9 {
+			t.Errorf("P(time ≤ t) for t = %s: %+v (p50 %v, p90 %v)", ts, sp.Below, p50, p90)
+		}
+		return
+	}
+	t.Fatalf("no spread of time:\n%s", out)
 }
