@@ -246,55 +246,16 @@ func ratOrNew(r *big.Rat) *big.Rat {
 	return r
 }
 
-// exactLongRun is the long-run average of w in rationals: GTH on each bottom component, then
-// reachability.
+// exactLongRun is the long-run average of w in rationals: the stationary distribution of each
+// bottom component, then reachability.
 func (e *evaluator) exactLongRun(w []*big.Rat) (*values, error) {
 	p := e.exactProbs()
 	inBottom := make([]bool, e.m.N)
 	value := make([]*big.Rat, e.m.N)
 	for _, b := range e.g.bsccs() {
-		n := len(b)
-		loc := make(map[int]int, n)
-		for i, s := range b {
-			loc[s] = i
-		}
-		q := make([][]*big.Rat, n)
-		for i, s := range b {
-			q[i] = make([]*big.Rat, n)
-			for j := range q[i] {
-				q[i][j] = new(big.Rat)
-			}
-			for k := e.m.RowPtr[s]; k < e.m.RowPtr[s+1]; k++ {
-				j := loc[e.m.Col[k]]
-				q[i][j].Add(q[i][j], p[k])
-			}
-		}
-		for k := n - 1; k > 0; k-- {
-			sum := new(big.Rat)
-			for j := 0; j < k; j++ {
-				sum.Add(sum, q[k][j])
-			}
-			for i := 0; i < k; i++ {
-				q[i][k].Quo(q[i][k], sum)
-			}
-			for i := 0; i < k; i++ {
-				if q[i][k].Sign() == 0 {
-					continue
-				}
-				for j := 0; j < k; j++ {
-					q[i][j].Add(q[i][j], new(big.Rat).Mul(q[i][k], q[k][j]))
-				}
-			}
-		}
-		pi := make([]*big.Rat, n)
-		pi[0] = big.NewRat(1, 1)
-		total := big.NewRat(1, 1)
-		for k := 1; k < n; k++ {
-			pi[k] = new(big.Rat)
-			for i := 0; i < k; i++ {
-				pi[k].Add(pi[k], new(big.Rat).Mul(pi[i], q[i][k]))
-			}
-			total.Add(total, pi[k])
+		pi, total := exactStationary(e.m, p, b), new(big.Rat)
+		for _, x := range pi {
+			total.Add(total, x)
 		}
 		v := new(big.Rat)
 		for i, s := range b {
@@ -312,4 +273,238 @@ func (e *evaluator) exactLongRun(w []*big.Rat) (*values, error) {
 		unknown[s] = !inBottom[s]
 	}
 	return e.exactSolveRat(unknown, func(s int) *big.Rat { return value[s] }, nil)
+}
+
+// exactStationary returns a stationary distribution of the bottom component b up to a positive
+// factor, in rationals: pi[i] belongs to state b[i].
+//
+// Rationals as big.Rat reduce every sum and product to lowest terms, a gcd of ever larger
+// numbers per operation; on decimal probabilities (denominators of 10^17, rows that do not sum
+// to 1 exactly) that gcd is most of the work. Instead, each row i of P is brought once to
+// integers over its common denominator d_i, p_ij = a_ij/d_i, and the balance equations are
+// written for y_i = π_i/d_i: Σ_i a_ij·y_i − d_j·y_j = 0, integer coefficients throughout. One
+// equation is redundant (they sum to zero) and one unknown is fixed; the rest are eliminated on
+// the diagonal (every proper principal submatrix of the irreducible balance matrix is
+// non-singular, so no pivot is zero), each row update done in integers and the row divided by
+// the gcd of its entries once, which keeps it the smallest integer vector of its direction, no
+// larger than fraction-free (Bareiss) elimination's. The next pivot is the state whose
+// elimination fills in least (Markowitz's count), then the one with the shortest numbers. Back
+// substitution stays in integers too, as only the direction of π matters.
+func exactStationary(m *dtmc.Model, p []*big.Rat, b []int) []*big.Rat {
+	n := len(b)
+	if n == 1 {
+		return []*big.Rat{big.NewRat(1, 1)}
+	}
+	loc := make(map[int]int, n)
+	for i, s := range b {
+		loc[s] = i
+	}
+	// eqs[j] is balance equation j as a map from unknown to coefficient, then sorted rows.
+	eqs := make([]map[int]*big.Int, n)
+	for j := range eqs {
+		eqs[j] = map[int]*big.Int{}
+	}
+	d := make([]*big.Int, n)
+	for i, s := range b {
+		l := big.NewInt(1)
+		for k := m.RowPtr[s]; k < m.RowPtr[s+1]; k++ {
+			if p[k].Sign() != 0 {
+				den := p[k].Denom()
+				l.Mul(l, new(big.Int).Quo(den, new(big.Int).GCD(nil, nil, l, den)))
+			}
+		}
+		d[i] = l
+		for k := m.RowPtr[s]; k < m.RowPtr[s+1]; k++ {
+			if p[k].Sign() == 0 {
+				continue
+			}
+			a := new(big.Int).Quo(l, p[k].Denom())
+			a.Mul(a, p[k].Num())
+			j := loc[m.Col[k]]
+			if c, ok := eqs[j][i]; ok {
+				c.Add(c, a)
+			} else {
+				eqs[j][i] = a
+			}
+		}
+	}
+	for j := range eqs {
+		if c, ok := eqs[j][j]; ok {
+			c.Sub(c, d[j])
+		} else {
+			eqs[j][j] = new(big.Int).Neg(d[j])
+		}
+	}
+	// Equation and unknown n-1 drop out: y_{n-1} = 1.
+	fixed := n - 1
+	rows := make([]intRow, fixed)
+	colCount := make([]int, n)
+	for j := range rows {
+		rows[j] = sortedRow(eqs[j])
+		for _, e := range rows[j] {
+			colCount[e.col]++
+		}
+	}
+	done := make([]bool, fixed)
+	order := make([]int, 0, fixed)
+	for range fixed {
+		v, best, bestBits := -1, 0, 0
+		for u := range rows {
+			if done[u] {
+				continue
+			}
+			cost := (len(rows[u]) - 1) * (colCount[u] - 1)
+			bits := rows[u].bits()
+			if v < 0 || cost < best || cost == best && bits < bestBits {
+				v, best, bestBits = u, cost, bits
+			}
+		}
+		done[v] = true
+		order = append(order, v)
+		pivot := rows[v].at(v)
+		for _, e := range rows[v] {
+			colCount[e.col]--
+		}
+		for u := range rows {
+			if done[u] {
+				continue
+			}
+			a := rows[u].at(v)
+			if a == nil {
+				continue
+			}
+			for _, e := range rows[u] {
+				colCount[e.col]--
+			}
+			rows[u] = rows[u].eliminate(pivot, a, rows[v], v)
+			for _, e := range rows[u] {
+				colCount[e.col]++
+			}
+		}
+	}
+	// Back substitution in integers: y is held as an integer vector up to a common factor, every
+	// known entry scaled when a new one needs a denominator, and divided by the vector's gcd.
+	y := make([]*big.Int, n)
+	y[fixed] = big.NewInt(1)
+	known := []int{fixed}
+	g := new(big.Int)
+	for i := len(order) - 1; i >= 0; i-- {
+		v := order[i]
+		sum, pivot := new(big.Int), new(big.Int)
+		for _, e := range rows[v] {
+			if e.col == v {
+				pivot.Set(e.v)
+				continue
+			}
+			sum.Sub(sum, new(big.Int).Mul(e.v, y[e.col]))
+		}
+		// y_v = sum/pivot: scale the others by pivot/gcd so that y_v is an integer.
+		if pivot.Sign() < 0 {
+			pivot.Neg(pivot)
+			sum.Neg(sum)
+		}
+		g.GCD(nil, nil, sum, pivot)
+		sum.Quo(sum, g)
+		pivot.Quo(pivot, g)
+		if !(pivot.IsInt64() && pivot.Int64() == 1) {
+			for _, w := range known {
+				y[w].Mul(y[w], pivot)
+			}
+		}
+		y[v] = sum
+		known = append(known, v)
+		g.SetInt64(0)
+		for _, w := range known {
+			if g.GCD(nil, nil, g, y[w]); g.IsInt64() && g.Int64() == 1 {
+				break
+			}
+		}
+		if !(g.IsInt64() && g.Int64() == 1) {
+			for _, w := range known {
+				y[w].Quo(y[w], g)
+			}
+		}
+	}
+	pi := make([]*big.Rat, n)
+	for i := range y {
+		pi[i] = new(big.Rat).SetInt(y[i].Mul(y[i], d[i]))
+	}
+	return pi
+}
+
+// intRow is a row of integer coefficients, by increasing column, without zeros.
+type intRow []intEntry
+
+type intEntry struct {
+	col int
+	v   *big.Int
+}
+
+func sortedRow(m map[int]*big.Int) intRow {
+	r := make(intRow, 0, len(m))
+	for c, v := range m {
+		if v.Sign() != 0 {
+			r = append(r, intEntry{c, v})
+		}
+	}
+	sort.Slice(r, func(i, j int) bool { return r[i].col < r[j].col })
+	return r
+}
+
+// at returns the coefficient of column c, nil if it is zero.
+func (r intRow) at(c int) *big.Int {
+	i := sort.Search(len(r), func(i int) bool { return r[i].col >= c })
+	if i < len(r) && r[i].col == c {
+		return r[i].v
+	}
+	return nil
+}
+
+// bits is the size of the row's numbers.
+func (r intRow) bits() int {
+	n := 0
+	for _, e := range r {
+		n += e.v.BitLen()
+	}
+	return n
+}
+
+// eliminate returns pivot·r − a·pr without column c (where it cancels), divided by the gcd of
+// its entries: the same equation, with column c eliminated by pivot row pr, in lowest terms.
+func (r intRow) eliminate(pivot, a *big.Int, pr intRow, c int) intRow {
+	out := make(intRow, 0, len(r)+len(pr))
+	i, j := 0, 0
+	for i < len(r) || j < len(pr) {
+		var e intEntry
+		switch {
+		case j == len(pr) || i < len(r) && r[i].col < pr[j].col:
+			e = intEntry{r[i].col, new(big.Int).Mul(pivot, r[i].v)}
+			i++
+		case i == len(r) || pr[j].col < r[i].col:
+			e = intEntry{pr[j].col, new(big.Int).Mul(a, pr[j].v)}
+			e.v.Neg(e.v)
+			j++
+		default:
+			e = intEntry{r[i].col, new(big.Int).Mul(pivot, r[i].v)}
+			e.v.Sub(e.v, new(big.Int).Mul(a, pr[j].v))
+			i++
+			j++
+		}
+		if e.col != c && e.v.Sign() != 0 {
+			out = append(out, e)
+		}
+	}
+	g := new(big.Int)
+	for _, e := range out {
+		g.GCD(nil, nil, g, e.v)
+		if g.IsInt64() && g.Int64() == 1 {
+			return out
+		}
+	}
+	if g.Sign() != 0 {
+		for _, e := range out {
+			e.v.Quo(e.v, g)
+		}
+	}
+	return out
 }
