@@ -172,78 +172,70 @@ func (e *evaluator) exactSolveRat(unknown []bool, known func(int) *big.Rat, rew 
 // exactComponent solves one strongly connected component comp of the unknown states in rationals
 // (comp is sorted in place), reading the values of the states it leaves to from x and writing
 // its own there. step holds the rewards of one step (nil: none).
+//
+// State s's equation x_s − Σ_{t∈comp} P(s,t)·x_t = step(s) + Σ_{t∉comp} P(s,t)·x_t is brought
+// to integers once (times the common denominator of its coefficients and right-hand side) and
+// the system is solved by solveIntRows, the constant term as the last unknown, fixed at 1.
 func (e *evaluator) exactComponent(comp []int, x, step []*big.Rat) error {
 	p := e.exactProbs()
 	sort.Ints(comp)
-	in := make(map[int]bool, len(comp))
-	for _, s := range comp {
-		in[s] = true
+	k := len(comp)
+	loc := make(map[int]int, k)
+	for i, s := range comp {
+		loc[s] = i
 	}
-	rows := make(map[int]map[int]*big.Rat, len(comp))
-	rhs := make(map[int]*big.Rat, len(comp))
-	for _, s := range comp {
-		row := map[int]*big.Rat{}
-		c := new(big.Rat)
+	rows := make([]intRow, k)
+	for i, s := range comp {
+		coef := map[int]*big.Rat{i: big.NewRat(1, 1)}
+		rhs := new(big.Rat)
 		if step != nil {
-			c.Set(step[s])
+			rhs.Set(step[s])
 		}
-		for k := e.m.RowPtr[s]; k < e.m.RowPtr[s+1]; k++ {
-			t := e.m.Col[k]
-			if in[t] {
-				row[t] = new(big.Rat).Set(p[k])
+		for j := e.m.RowPtr[s]; j < e.m.RowPtr[s+1]; j++ {
+			t := e.m.Col[j]
+			if l, ok := loc[t]; ok {
+				if c, ok := coef[l]; ok {
+					c.Sub(c, p[j])
+				} else {
+					coef[l] = new(big.Rat).Neg(p[j])
+				}
 				continue
 			}
 			if x[t] == nil {
 				return fmt.Errorf("internal error: state %d reaches state %d of infinite value", s, t)
 			}
-			c.Add(c, new(big.Rat).Mul(p[k], x[t]))
+			rhs.Add(rhs, new(big.Rat).Mul(p[j], x[t]))
 		}
-		rows[s], rhs[s] = row, c
+		coef[k] = rhs.Neg(rhs)
+		rows[i] = integerRow(coef)
 	}
-	one := big.NewRat(1, 1)
-	for _, v := range comp {
-		pivot := new(big.Rat).Sub(one, ratOrNew(rows[v][v]))
-		if pivot.Sign() == 0 {
-			return fmt.Errorf("internal error: state %d never leaves the unknown states", v)
-		}
-		delete(rows[v], v)
-		for w, a := range rows[v] {
-			rows[v][w] = a.Quo(a, pivot)
-		}
-		rhs[v].Quo(rhs[v], pivot)
-		for _, u := range comp {
-			a, ok := rows[u][v]
-			if !ok || u == v {
-				continue
-			}
-			delete(rows[u], v)
-			for w, b := range rows[v] {
-				add := new(big.Rat).Mul(a, b)
-				if cur, ok := rows[u][w]; ok {
-					cur.Add(cur, add)
-				} else {
-					rows[u][w] = add
-				}
-			}
-			rhs[u].Add(rhs[u], new(big.Rat).Mul(a, rhs[v]))
-		}
+	y, err := solveIntRows(rows, k)
+	if err != nil {
+		return fmt.Errorf("internal error: state %d never leaves the unknown states", comp[err.(zeroPivot).row])
 	}
-	for i := len(comp) - 1; i >= 0; i-- {
-		v := comp[i]
-		val := new(big.Rat).Set(rhs[v])
-		for w, a := range rows[v] {
-			val.Add(val, new(big.Rat).Mul(a, x[w]))
-		}
-		x[v] = val
+	for i, s := range comp {
+		x[s] = new(big.Rat).SetFrac(y[i], y[k])
 	}
 	return nil
 }
 
-func ratOrNew(r *big.Rat) *big.Rat {
-	if r == nil {
-		return new(big.Rat)
+// integerRow is the row of rationals coef (by column) times the common denominator of its
+// entries, without zeros.
+func integerRow(coef map[int]*big.Rat) intRow {
+	l := big.NewInt(1)
+	g := new(big.Int)
+	for _, c := range coef {
+		if c.Sign() != 0 && !c.IsInt() {
+			den := c.Denom()
+			l.Mul(l, g.Quo(den, g.GCD(nil, nil, l, den)))
+		}
 	}
-	return r
+	m := make(map[int]*big.Int, len(coef))
+	for col, c := range coef {
+		v := new(big.Int).Quo(l, c.Denom())
+		m[col] = v.Mul(v, c.Num())
+	}
+	return sortedRow(m)
 }
 
 // exactLongRun is the long-run average of w in rationals: the stationary distribution of each
@@ -253,7 +245,11 @@ func (e *evaluator) exactLongRun(w []*big.Rat) (*values, error) {
 	inBottom := make([]bool, e.m.N)
 	value := make([]*big.Rat, e.m.N)
 	for _, b := range e.g.bsccs() {
-		pi, total := exactStationary(e.m, p, b), new(big.Rat)
+		pi, err := exactStationary(e.m, p, b)
+		if err != nil {
+			return nil, err
+		}
+		total := new(big.Rat)
 		for _, x := range pi {
 			total.Add(total, x)
 		}
@@ -285,15 +281,11 @@ func (e *evaluator) exactLongRun(w []*big.Rat) (*values, error) {
 // written for y_i = π_i/d_i: Σ_i a_ij·y_i − d_j·y_j = 0, integer coefficients throughout. One
 // equation is redundant (they sum to zero) and one unknown is fixed; the rest are eliminated on
 // the diagonal (every proper principal submatrix of the irreducible balance matrix is
-// non-singular, so no pivot is zero), each row update done in integers and the row divided by
-// the gcd of its entries once, which keeps it the smallest integer vector of its direction, no
-// larger than fraction-free (Bareiss) elimination's. The next pivot is the state whose
-// elimination fills in least (Markowitz's count), then the one with the shortest numbers. Back
-// substitution stays in integers too, as only the direction of π matters.
-func exactStationary(m *dtmc.Model, p []*big.Rat, b []int) []*big.Rat {
+// non-singular, so no pivot is zero) by solveIntRows.
+func exactStationary(m *dtmc.Model, p []*big.Rat, b []int) ([]*big.Rat, error) {
 	n := len(b)
 	if n == 1 {
-		return []*big.Rat{big.NewRat(1, 1)}
+		return []*big.Rat{big.NewRat(1, 1)}, nil
 	}
 	loc := make(map[int]int, n)
 	for i, s := range b {
@@ -338,16 +330,45 @@ func exactStationary(m *dtmc.Model, p []*big.Rat, b []int) []*big.Rat {
 	// Equation and unknown n-1 drop out: y_{n-1} = 1.
 	fixed := n - 1
 	rows := make([]intRow, fixed)
-	colCount := make([]int, n)
 	for j := range rows {
 		rows[j] = sortedRow(eqs[j])
-		for _, e := range rows[j] {
+	}
+	y, err := solveIntRows(rows, fixed)
+	if err != nil {
+		return nil, fmt.Errorf("internal error: the balance equations of a bottom component of %d states are singular", n)
+	}
+	pi := make([]*big.Rat, n)
+	for i := range y {
+		pi[i] = new(big.Rat).SetInt(y[i].Mul(y[i], d[i]))
+	}
+	return pi, nil
+}
+
+// zeroPivot says that the system solveIntRows was given is singular: row's pivot vanished.
+type zeroPivot struct{ row int }
+
+func (z zeroPivot) Error() string { return fmt.Sprintf("zero pivot in row %d", z.row) }
+
+// solveIntRows solves the k integer equations rows (row i in unknowns 0..k, nothing else) with
+// unknown k fixed: it returns integers y_0..y_k, y_k ≠ 0, with Σ_j rows[i][j]·y_j = 0 for every
+// i, so that y_i/y_k is the solution. Unknown i is eliminated with equation i (the pivots are on
+// the diagonal: the systems here are diagonally dominant, whose principal submatrices are all
+// non-singular, so the order is free). Each row update is done in integers, and the row divided
+// by the gcd of its entries, which keeps it the smallest integer vector of its direction — no
+// larger than fraction-free (Bareiss) elimination's, and without the gcd per operation that
+// big.Rat pays. The next pivot is the unknown whose elimination fills in least (Markowitz's
+// count), then the one with the shortest numbers. Back substitution stays in integers too, up to
+// a common factor.
+func solveIntRows(rows []intRow, k int) ([]*big.Int, error) {
+	colCount := make([]int, k+1)
+	for _, r := range rows {
+		for _, e := range r {
 			colCount[e.col]++
 		}
 	}
-	done := make([]bool, fixed)
-	order := make([]int, 0, fixed)
-	for range fixed {
+	done := make([]bool, k)
+	order := make([]int, 0, k)
+	for range k {
 		v, best, bestBits := -1, 0, 0
 		for u := range rows {
 			if done[u] {
@@ -359,9 +380,12 @@ func exactStationary(m *dtmc.Model, p []*big.Rat, b []int) []*big.Rat {
 				v, best, bestBits = u, cost, bits
 			}
 		}
+		pivot := rows[v].at(v)
+		if pivot == nil {
+			return nil, zeroPivot{v}
+		}
 		done[v] = true
 		order = append(order, v)
-		pivot := rows[v].at(v)
 		for _, e := range rows[v] {
 			colCount[e.col]--
 		}
@@ -382,11 +406,11 @@ func exactStationary(m *dtmc.Model, p []*big.Rat, b []int) []*big.Rat {
 			}
 		}
 	}
-	// Back substitution in integers: y is held as an integer vector up to a common factor, every
-	// known entry scaled when a new one needs a denominator, and divided by the vector's gcd.
-	y := make([]*big.Int, n)
-	y[fixed] = big.NewInt(1)
-	known := []int{fixed}
+	// y is held as an integer vector up to a common factor: every known entry is scaled when a
+	// new one needs a denominator, and the vector divided by its gcd.
+	y := make([]*big.Int, k+1)
+	y[k] = big.NewInt(1)
+	known := []int{k}
 	g := new(big.Int)
 	for i := len(order) - 1; i >= 0; i-- {
 		v := order[i]
@@ -425,11 +449,7 @@ func exactStationary(m *dtmc.Model, p []*big.Rat, b []int) []*big.Rat {
 			}
 		}
 	}
-	pi := make([]*big.Rat, n)
-	for i := range y {
-		pi[i] = new(big.Rat).SetInt(y[i].Mul(y[i], d[i]))
-	}
-	return pi
+	return y, nil
 }
 
 // intRow is a row of integer coefficients, by increasing column, without zeros.
