@@ -131,12 +131,14 @@ func fastPRISMTra(src Source, pos int64) (raw *rawModel, ok bool) {
 // parseTraBlock parses "source target probability" lines, skipping blank and comment lines.
 func parseTraBlock(block []byte, n int, out *traBlock) bool {
 	for i := 0; i < len(block); {
-		i = skipSpace(block, i)
-		if i == len(block) || block[i] == '\n' {
+		switch c := block[i]; {
+		case c == '\n':
 			i++
 			continue
-		}
-		if block[i] == '#' {
+		case isSpace(c):
+			i = skipSpace(block, i)
+			continue
+		case c == '#':
 			for i < len(block) && block[i] != '\n' {
 				i++
 			}
@@ -150,13 +152,53 @@ func parseTraBlock(block []byte, n int, out *traBlock) bool {
 		if !ok {
 			return false
 		}
-		p, e, ok := probAt(block, k)
-		if !ok {
+		p, e, ok := valueAt(block, k)
+		if !ok || p > 1 {
 			return false
 		}
 		out.from = append(out.from, int32(from))
 		out.to = append(out.to, int32(to))
 		out.prob = append(out.prob, p)
+		i = e
+	}
+	return true
+}
+
+// parseSrewBlock parses "state reward" lines in increasing order of state, skipping blank and
+// comment lines. A zero reward is counted but not kept.
+func parseSrewBlock(block []byte, n int, b *srewBlock) bool {
+	prev := -1
+	for i := 0; i < len(block); {
+		switch c := block[i]; {
+		case c == '\n':
+			i++
+			continue
+		case isSpace(c):
+			i = skipSpace(block, i)
+			continue
+		case c == '#':
+			for i < len(block) && block[i] != '\n' {
+				i++
+			}
+			continue
+		}
+		s, j, ok := indexAt(block, i, n)
+		if !ok || s <= prev {
+			return false
+		}
+		prev = s
+		if b.first < 0 {
+			b.first = s
+		}
+		b.last = s
+		v, e, ok := valueAt(block, j)
+		if !ok {
+			return false
+		}
+		b.count++
+		if v != 0 {
+			b.values = append(b.values, stateValue{s, v})
+		}
 		i = e
 	}
 	return true
@@ -169,43 +211,28 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
-// wordAt returns the end of the field that starts at i and where the next one starts; ok is
-// false if the field is the last on its line.
-func wordAt(b []byte, i int) (end, next int) {
-	end = i
-	for end < len(b) && b[end] != '\n' && !isSpace(b[end]) {
-		end++
-	}
-	return end, skipSpace(b, end)
-}
-
-// indexAt reads a state number below n (as parseIndex does) that starts at i and is followed by
-// another field on the same line, which starts at next.
+// indexAt reads a state number below n (as parseIndex does: at most 10 decimal digits) that
+// starts at i and is followed by another field on the same line, which starts at next.
 func indexAt(b []byte, i, n int) (v, next int, ok bool) {
-	end, next := wordAt(b, i)
-	if end == i || end-i > 10 || next == len(b) || b[next] == '\n' {
+	j := i
+	for ; j < len(b) && b[j] >= '0' && b[j] <= '9'; j++ {
+		v = v*10 + int(b[j]-'0')
+	}
+	if j == i || j-i > 10 || j == len(b) || !isSpace(b[j]) {
 		return 0, 0, false
 	}
-	for _, c := range b[i:end] {
-		if c < '0' || c > '9' {
-			return 0, 0, false
-		}
-		v = v*10 + int(c-'0')
-	}
-	return v, next, v < n
-}
-
-// probAt reads a decimal probability in [0,1] (as parseProb does) that starts at i and ends its
-// line; it returns where the next line starts.
-func probAt(b []byte, i int) (p float64, next int, ok bool) {
-	p, next, ok = valueAt(b, i)
-	return p, next, ok && p <= 1
+	next = skipSpace(b, j)
+	return v, next, v < n && next < len(b) && b[next] != '\n'
 }
 
 // valueAt reads a finite non-negative decimal (as parseValue does) that starts at i and ends its
 // line; it returns where the next line starts.
 func valueAt(b []byte, i int) (v float64, next int, ok bool) {
-	end, next := wordAt(b, i)
+	end := i
+	for end < len(b) && b[end] != '\n' && !isSpace(b[end]) {
+		end++
+	}
+	next = skipSpace(b, end)
 	if next < len(b) && b[next] != '\n' {
 		return 0, 0, false // another field (an action in a .tra file)
 	}
@@ -252,9 +279,10 @@ func decimalValue(b []byte) (float64, bool) {
 		}
 	}
 	if i < len(b) || !seen || digits > 15 || exp < -len(pow10)+1 {
-		// An exponent, many digits, or not a number: strconv decides, after isDecimal.
+		// An exponent, many digits, or not a number: strconv decides, after isDecimal unless
+		// the digits read show that the number is one.
 		s := unsafe.String(unsafe.SliceData(b), len(b)) // b outlives s, which is not kept
-		if !isDecimal(s) {
+		if (i < len(b) || !seen) && !isDecimal(s) {
 			return 0, false
 		}
 		v, err := strconv.ParseFloat(s, 64)
@@ -314,42 +342,4 @@ func fastPRISMStateRewards(src Source, pos int64, n int) (name string, out []sta
 		return "", nil, false
 	}
 	return name, out, true
-}
-
-// parseSrewBlock parses "state reward" lines in increasing order of state, skipping blank and
-// comment lines. A zero reward is counted but not kept.
-func parseSrewBlock(block []byte, n int, b *srewBlock) bool {
-	prev := -1
-	for i := 0; i < len(block); {
-		i = skipSpace(block, i)
-		if i == len(block) || block[i] == '\n' {
-			i++
-			continue
-		}
-		if block[i] == '#' {
-			for i < len(block) && block[i] != '\n' {
-				i++
-			}
-			continue
-		}
-		s, j, ok := indexAt(block, i, n)
-		if !ok || s <= prev {
-			return false
-		}
-		prev = s
-		if b.first < 0 {
-			b.first = s
-		}
-		b.last = s
-		v, e, ok := valueAt(block, j)
-		if !ok {
-			return false
-		}
-		b.count++
-		if v != 0 {
-			b.values = append(b.values, stateValue{s, v})
-		}
-		i = e
-	}
-	return true
 }
