@@ -3,6 +3,8 @@ package modelio
 import (
 	"io"
 	"math"
+	"math/big"
+	"math/bits"
 	"os"
 	"sort"
 	"strconv"
@@ -250,7 +252,8 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 // either would fail or give ±Inf or NaN), in one pass for the common case. At most 15
 // significant digits and a power of ten up to 22 make both the integer of the digits and the
 // power exact float64s, so that one multiplication or division rounds correctly (Clinger's
-// fast path); anything else is left to strconv.
+// fast path); up to 19 digits, Eisel and Lemire's algorithm rounds correctly or says it cannot
+// tell; anything else is left to strconv.
 func decimalValue(b []byte) (float64, bool) {
 	i, neg := 0, false
 	if i < len(b) && (b[i] == '+' || b[i] == '-') {
@@ -276,6 +279,11 @@ func decimalValue(b []byte) (float64, bool) {
 				digits++
 			}
 			exp--
+		}
+	}
+	if i == len(b) && seen && digits > 15 && digits <= 19 && exp > -len(pow10) {
+		if v, ok := eiselLemire(mant, -exp, neg); ok {
+			return v, true
 		}
 	}
 	if i < len(b) || !seen || digits > 15 || exp < -len(pow10)+1 {
@@ -342,4 +350,71 @@ func fastPRISMStateRewards(src Source, pos int64, n int) (name string, out []sta
 		return "", nil, false
 	}
 	return name, out, true
+}
+
+// negPow10 holds the 128-bit mantissas of 10^-k for k = 0..22 (rounded down, top bit set: 10^-k
+// is negPow10[k]/2^128 · 2^(1+⌊-k·log2 10⌋)), computed as Go's strconv computes its table.
+var negPow10 = func() (t [len(pow10)][2]uint64) {
+	one := big.NewInt(1)
+	top := new(big.Rat).SetInt(new(big.Int).Lsh(one, 128))
+	for k := range t {
+		r := new(big.Rat).SetFrac(one, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(k)), nil))
+		for r.Cmp(top) < 0 {
+			r.Mul(r, big.NewRat(2, 1))
+		}
+		for r.Cmp(top) >= 0 {
+			r.Quo(r, big.NewRat(2, 1))
+		}
+		d := new(big.Int).Quo(r.Num(), r.Denom())
+		lo := new(big.Int).And(d, new(big.Int).SetUint64(math.MaxUint64))
+		t[k] = [2]uint64{new(big.Int).Rsh(d, 64).Uint64(), lo.Uint64()}
+	}
+	return t
+}()
+
+// eiselLemire returns man·10^-k correctly rounded, for 0 <= k < len(pow10), or ok false when
+// the 128-bit product cannot tell which way to round (strconv then decides). It is Go's strconv
+// eiselLemire64 (after Eisel and Lemire, 2020; https://nigeltao.github.io/blog/2020/eisel-lemire.html)
+// for the powers of ten probabilities are written with.
+func eiselLemire(man uint64, k int, neg bool) (float64, bool) {
+	if man == 0 {
+		return 0, false // the caller's one-pass path has it
+	}
+	pow := negPow10[k]
+	exp2 := 1 + (-k*108853)>>15 // 1 + ⌊-k·log2 10⌋
+	clz := bits.LeadingZeros64(man)
+	man <<= uint(clz)
+	retExp2 := uint64(exp2+63+1023) - uint64(clz) // the exponent bias of float64 is 1023
+	xHi, xLo := bits.Mul64(man, pow[0])
+	if xHi&0x1FF == 0x1FF && xLo+man < man {
+		yHi, yLo := bits.Mul64(man, pow[1])
+		mergedHi, mergedLo := xHi, xLo+yHi
+		if mergedLo < xLo {
+			mergedHi++
+		}
+		if mergedHi&0x1FF == 0x1FF && mergedLo+1 == 0 && yLo+man < man {
+			return 0, false
+		}
+		xHi, xLo = mergedHi, mergedLo
+	}
+	msb := xHi >> 63
+	retMantissa := xHi >> (msb + 9)
+	retExp2 -= 1 ^ msb
+	if xLo == 0 && xHi&0x1FF == 0 && retMantissa&3 == 1 {
+		return 0, false // half way between two float64s
+	}
+	retMantissa += retMantissa & 1
+	retMantissa >>= 1
+	if retMantissa>>53 > 0 {
+		retMantissa >>= 1
+		retExp2++
+	}
+	if retExp2-1 >= 0x7FF-1 {
+		return 0, false // subnormal, infinite or NaN
+	}
+	f := retExp2<<52 | retMantissa&(1<<52-1)
+	if neg {
+		f |= 1 << 63
+	}
+	return math.Float64frombits(f), true
 }
