@@ -172,129 +172,86 @@ func (e *evaluator) exactSolveRat(unknown []bool, known func(int) *big.Rat, rew 
 // exactComponent solves one strongly connected component comp of the unknown states in rationals
 // (comp is sorted in place), reading the values of the states it leaves to from x and writing
 // its own there. step holds the rewards of one step (nil: none).
+//
+// State s's equation x_s − Σ_{t∈comp} P(s,t)·x_t = step(s) + Σ_{t∉comp} P(s,t)·x_t is brought
+// to integers once (times the common denominator of its coefficients and right-hand side) and
+// the system is solved by solveIntRows, the constant term as the last unknown, fixed at 1.
 func (e *evaluator) exactComponent(comp []int, x, step []*big.Rat) error {
 	p := e.exactProbs()
 	sort.Ints(comp)
-	in := make(map[int]bool, len(comp))
-	for _, s := range comp {
-		in[s] = true
+	k := len(comp)
+	loc := make(map[int]int, k)
+	for i, s := range comp {
+		loc[s] = i
 	}
-	rows := make(map[int]map[int]*big.Rat, len(comp))
-	rhs := make(map[int]*big.Rat, len(comp))
-	for _, s := range comp {
-		row := map[int]*big.Rat{}
-		c := new(big.Rat)
+	rows := make([]intRow, k)
+	for i, s := range comp {
+		coef := map[int]*big.Rat{i: big.NewRat(1, 1)}
+		rhs := new(big.Rat)
 		if step != nil {
-			c.Set(step[s])
+			rhs.Set(step[s])
 		}
-		for k := e.m.RowPtr[s]; k < e.m.RowPtr[s+1]; k++ {
-			t := e.m.Col[k]
-			if in[t] {
-				row[t] = new(big.Rat).Set(p[k])
+		for j := e.m.RowPtr[s]; j < e.m.RowPtr[s+1]; j++ {
+			t := e.m.Col[j]
+			if l, ok := loc[t]; ok {
+				if c, ok := coef[l]; ok {
+					c.Sub(c, p[j])
+				} else {
+					coef[l] = new(big.Rat).Neg(p[j])
+				}
 				continue
 			}
 			if x[t] == nil {
 				return fmt.Errorf("internal error: state %d reaches state %d of infinite value", s, t)
 			}
-			c.Add(c, new(big.Rat).Mul(p[k], x[t]))
+			rhs.Add(rhs, new(big.Rat).Mul(p[j], x[t]))
 		}
-		rows[s], rhs[s] = row, c
+		coef[k] = rhs.Neg(rhs)
+		rows[i] = integerRow(coef)
 	}
-	one := big.NewRat(1, 1)
-	for _, v := range comp {
-		pivot := new(big.Rat).Sub(one, ratOrNew(rows[v][v]))
-		if pivot.Sign() == 0 {
-			return fmt.Errorf("internal error: state %d never leaves the unknown states", v)
-		}
-		delete(rows[v], v)
-		for w, a := range rows[v] {
-			rows[v][w] = a.Quo(a, pivot)
-		}
-		rhs[v].Quo(rhs[v], pivot)
-		for _, u := range comp {
-			a, ok := rows[u][v]
-			if !ok || u == v {
-				continue
-			}
-			delete(rows[u], v)
-			for w, b := range rows[v] {
-				add := new(big.Rat).Mul(a, b)
-				if cur, ok := rows[u][w]; ok {
-					cur.Add(cur, add)
-				} else {
-					rows[u][w] = add
-				}
-			}
-			rhs[u].Add(rhs[u], new(big.Rat).Mul(a, rhs[v]))
-		}
+	y, err := solveIntRows(rows, k)
+	if err != nil {
+		return fmt.Errorf("internal error: state %d never leaves the unknown states", comp[err.(zeroPivot).row])
 	}
-	for i := len(comp) - 1; i >= 0; i-- {
-		v := comp[i]
-		val := new(big.Rat).Set(rhs[v])
-		for w, a := range rows[v] {
-			val.Add(val, new(big.Rat).Mul(a, x[w]))
-		}
-		x[v] = val
+	for i, s := range comp {
+		x[s] = new(big.Rat).SetFrac(y[i], y[k])
 	}
 	return nil
 }
 
-func ratOrNew(r *big.Rat) *big.Rat {
-	if r == nil {
-		return new(big.Rat)
+// integerRow is the row of rationals coef (by column) times the common denominator of its
+// entries, without zeros.
+func integerRow(coef map[int]*big.Rat) intRow {
+	l := big.NewInt(1)
+	g := new(big.Int)
+	for _, c := range coef {
+		if c.Sign() != 0 && !c.IsInt() {
+			den := c.Denom()
+			l.Mul(l, g.Quo(den, g.GCD(nil, nil, l, den)))
+		}
 	}
-	return r
+	m := make(map[int]*big.Int, len(coef))
+	for col, c := range coef {
+		v := new(big.Int).Quo(l, c.Denom())
+		m[col] = v.Mul(v, c.Num())
+	}
+	return sortedRow(m)
 }
 
-// exactLongRun is the long-run average of w in rationals: GTH on each bottom component, then
-// reachability.
+// exactLongRun is the long-run average of w in rationals: the stationary distribution of each
+// bottom component, then reachability.
 func (e *evaluator) exactLongRun(w []*big.Rat) (*values, error) {
 	p := e.exactProbs()
 	inBottom := make([]bool, e.m.N)
 	value := make([]*big.Rat, e.m.N)
 	for _, b := range e.g.bsccs() {
-		n := len(b)
-		loc := make(map[int]int, n)
-		for i, s := range b {
-			loc[s] = i
+		pi, err := exactStationary(e.m, p, b)
+		if err != nil {
+			return nil, err
 		}
-		q := make([][]*big.Rat, n)
-		for i, s := range b {
-			q[i] = make([]*big.Rat, n)
-			for j := range q[i] {
-				q[i][j] = new(big.Rat)
-			}
-			for k := e.m.RowPtr[s]; k < e.m.RowPtr[s+1]; k++ {
-				j := loc[e.m.Col[k]]
-				q[i][j].Add(q[i][j], p[k])
-			}
-		}
-		for k := n - 1; k > 0; k-- {
-			sum := new(big.Rat)
-			for j := 0; j < k; j++ {
-				sum.Add(sum, q[k][j])
-			}
-			for i := 0; i < k; i++ {
-				q[i][k].Quo(q[i][k], sum)
-			}
-			for i := 0; i < k; i++ {
-				if q[i][k].Sign() == 0 {
-					continue
-				}
-				for j := 0; j < k; j++ {
-					q[i][j].Add(q[i][j], new(big.Rat).Mul(q[i][k], q[k][j]))
-				}
-			}
-		}
-		pi := make([]*big.Rat, n)
-		pi[0] = big.NewRat(1, 1)
-		total := big.NewRat(1, 1)
-		for k := 1; k < n; k++ {
-			pi[k] = new(big.Rat)
-			for i := 0; i < k; i++ {
-				pi[k].Add(pi[k], new(big.Rat).Mul(pi[i], q[i][k]))
-			}
-			total.Add(total, pi[k])
+		total := new(big.Rat)
+		for _, x := range pi {
+			total.Add(total, x)
 		}
 		v := new(big.Rat)
 		for i, s := range b {
@@ -312,4 +269,262 @@ func (e *evaluator) exactLongRun(w []*big.Rat) (*values, error) {
 		unknown[s] = !inBottom[s]
 	}
 	return e.exactSolveRat(unknown, func(s int) *big.Rat { return value[s] }, nil)
+}
+
+// exactStationary returns a stationary distribution of the bottom component b up to a positive
+// factor, in rationals: pi[i] belongs to state b[i].
+//
+// Rationals as big.Rat reduce every sum and product to lowest terms, a gcd of ever larger
+// numbers per operation; on decimal probabilities (denominators of 10^17, rows that do not sum
+// to 1 exactly) that gcd is most of the work. Instead, each row i of P is brought once to
+// integers over its common denominator d_i, p_ij = a_ij/d_i, and the balance equations are
+// written for y_i = π_i/d_i: Σ_i a_ij·y_i − d_j·y_j = 0, integer coefficients throughout. One
+// equation is redundant (they sum to zero) and one unknown is fixed; the rest are eliminated on
+// the diagonal (every proper principal submatrix of the irreducible balance matrix is
+// non-singular, so no pivot is zero) by solveIntRows.
+func exactStationary(m *dtmc.Model, p []*big.Rat, b []int) ([]*big.Rat, error) {
+	n := len(b)
+	if n == 1 {
+		return []*big.Rat{big.NewRat(1, 1)}, nil
+	}
+	loc := make(map[int]int, n)
+	for i, s := range b {
+		loc[s] = i
+	}
+	// eqs[j] is balance equation j as a map from unknown to coefficient, then sorted rows.
+	eqs := make([]map[int]*big.Int, n)
+	for j := range eqs {
+		eqs[j] = map[int]*big.Int{}
+	}
+	d := make([]*big.Int, n)
+	for i, s := range b {
+		l := big.NewInt(1)
+		for k := m.RowPtr[s]; k < m.RowPtr[s+1]; k++ {
+			if p[k].Sign() != 0 {
+				den := p[k].Denom()
+				l.Mul(l, new(big.Int).Quo(den, new(big.Int).GCD(nil, nil, l, den)))
+			}
+		}
+		d[i] = l
+		for k := m.RowPtr[s]; k < m.RowPtr[s+1]; k++ {
+			if p[k].Sign() == 0 {
+				continue
+			}
+			a := new(big.Int).Quo(l, p[k].Denom())
+			a.Mul(a, p[k].Num())
+			j := loc[m.Col[k]]
+			if c, ok := eqs[j][i]; ok {
+				c.Add(c, a)
+			} else {
+				eqs[j][i] = a
+			}
+		}
+	}
+	for j := range eqs {
+		if c, ok := eqs[j][j]; ok {
+			c.Sub(c, d[j])
+		} else {
+			eqs[j][j] = new(big.Int).Neg(d[j])
+		}
+	}
+	// Equation and unknown n-1 drop out: y_{n-1} = 1.
+	fixed := n - 1
+	rows := make([]intRow, fixed)
+	for j := range rows {
+		rows[j] = sortedRow(eqs[j])
+	}
+	y, err := solveIntRows(rows, fixed)
+	if err != nil {
+		return nil, fmt.Errorf("internal error: the balance equations of a bottom component of %d states are singular", n)
+	}
+	pi := make([]*big.Rat, n)
+	for i := range y {
+		pi[i] = new(big.Rat).SetInt(y[i].Mul(y[i], d[i]))
+	}
+	return pi, nil
+}
+
+// zeroPivot says that the system solveIntRows was given is singular: row's pivot vanished.
+type zeroPivot struct{ row int }
+
+func (z zeroPivot) Error() string { return fmt.Sprintf("zero pivot in row %d", z.row) }
+
+// solveIntRows solves the k integer equations rows (row i in unknowns 0..k, nothing else) with
+// unknown k fixed: it returns integers y_0..y_k, y_k ≠ 0, with Σ_j rows[i][j]·y_j = 0 for every
+// i, so that y_i/y_k is the solution. Unknown i is eliminated with equation i (the pivots are on
+// the diagonal: the systems here are diagonally dominant, whose principal submatrices are all
+// non-singular, so the order is free). Each row update is done in integers, and the row divided
+// by the gcd of its entries, which keeps it the smallest integer vector of its direction — no
+// larger than fraction-free (Bareiss) elimination's, and without the gcd per operation that
+// big.Rat pays. The next pivot is the unknown whose elimination fills in least (Markowitz's
+// count), then the one with the shortest numbers. Back substitution stays in integers too, up to
+// a common factor.
+func solveIntRows(rows []intRow, k int) ([]*big.Int, error) {
+	colCount := make([]int, k+1)
+	for _, r := range rows {
+		for _, e := range r {
+			colCount[e.col]++
+		}
+	}
+	done := make([]bool, k)
+	order := make([]int, 0, k)
+	for range k {
+		v, best, bestBits := -1, 0, 0
+		for u := range rows {
+			if done[u] {
+				continue
+			}
+			cost := (len(rows[u]) - 1) * (colCount[u] - 1)
+			bits := rows[u].bits()
+			if v < 0 || cost < best || cost == best && bits < bestBits {
+				v, best, bestBits = u, cost, bits
+			}
+		}
+		pivot := rows[v].at(v)
+		if pivot == nil {
+			return nil, zeroPivot{v}
+		}
+		done[v] = true
+		order = append(order, v)
+		for _, e := range rows[v] {
+			colCount[e.col]--
+		}
+		for u := range rows {
+			if done[u] {
+				continue
+			}
+			a := rows[u].at(v)
+			if a == nil {
+				continue
+			}
+			for _, e := range rows[u] {
+				colCount[e.col]--
+			}
+			rows[u] = rows[u].eliminate(pivot, a, rows[v], v)
+			for _, e := range rows[u] {
+				colCount[e.col]++
+			}
+		}
+	}
+	// y is held as an integer vector up to a common factor: every known entry is scaled when a
+	// new one needs a denominator, and the vector divided by its gcd.
+	y := make([]*big.Int, k+1)
+	y[k] = big.NewInt(1)
+	known := []int{k}
+	g := new(big.Int)
+	for i := len(order) - 1; i >= 0; i-- {
+		v := order[i]
+		sum, pivot := new(big.Int), new(big.Int)
+		for _, e := range rows[v] {
+			if e.col == v {
+				pivot.Set(e.v)
+				continue
+			}
+			sum.Sub(sum, new(big.Int).Mul(e.v, y[e.col]))
+		}
+		// y_v = sum/pivot: scale the others by pivot/gcd so that y_v is an integer.
+		if pivot.Sign() < 0 {
+			pivot.Neg(pivot)
+			sum.Neg(sum)
+		}
+		g.GCD(nil, nil, sum, pivot)
+		sum.Quo(sum, g)
+		pivot.Quo(pivot, g)
+		if !(pivot.IsInt64() && pivot.Int64() == 1) {
+			for _, w := range known {
+				y[w].Mul(y[w], pivot)
+			}
+		}
+		y[v] = sum
+		known = append(known, v)
+		g.SetInt64(0)
+		for _, w := range known {
+			if g.GCD(nil, nil, g, y[w]); g.IsInt64() && g.Int64() == 1 {
+				break
+			}
+		}
+		if !(g.IsInt64() && g.Int64() == 1) {
+			for _, w := range known {
+				y[w].Quo(y[w], g)
+			}
+		}
+	}
+	return y, nil
+}
+
+// intRow is a row of integer coefficients, by increasing column, without zeros.
+type intRow []intEntry
+
+type intEntry struct {
+	col int
+	v   *big.Int
+}
+
+func sortedRow(m map[int]*big.Int) intRow {
+	r := make(intRow, 0, len(m))
+	for c, v := range m {
+		if v.Sign() != 0 {
+			r = append(r, intEntry{c, v})
+		}
+	}
+	sort.Slice(r, func(i, j int) bool { return r[i].col < r[j].col })
+	return r
+}
+
+// at returns the coefficient of column c, nil if it is zero.
+func (r intRow) at(c int) *big.Int {
+	i := sort.Search(len(r), func(i int) bool { return r[i].col >= c })
+	if i < len(r) && r[i].col == c {
+		return r[i].v
+	}
+	return nil
+}
+
+// bits is the size of the row's numbers.
+func (r intRow) bits() int {
+	n := 0
+	for _, e := range r {
+		n += e.v.BitLen()
+	}
+	return n
+}
+
+// eliminate returns pivot·r − a·pr without column c (where it cancels), divided by the gcd of
+// its entries: the same equation, with column c eliminated by pivot row pr, in lowest terms.
+func (r intRow) eliminate(pivot, a *big.Int, pr intRow, c int) intRow {
+	out := make(intRow, 0, len(r)+len(pr))
+	i, j := 0, 0
+	for i < len(r) || j < len(pr) {
+		var e intEntry
+		switch {
+		case j == len(pr) || i < len(r) && r[i].col < pr[j].col:
+			e = intEntry{r[i].col, new(big.Int).Mul(pivot, r[i].v)}
+			i++
+		case i == len(r) || pr[j].col < r[i].col:
+			e = intEntry{pr[j].col, new(big.Int).Mul(a, pr[j].v)}
+			e.v.Neg(e.v)
+			j++
+		default:
+			e = intEntry{r[i].col, new(big.Int).Mul(pivot, r[i].v)}
+			e.v.Sub(e.v, new(big.Int).Mul(a, pr[j].v))
+			i++
+			j++
+		}
+		if e.col != c && e.v.Sign() != 0 {
+			out = append(out, e)
+		}
+	}
+	g := new(big.Int)
+	for _, e := range out {
+		g.GCD(nil, nil, g, e.v)
+		if g.IsInt64() && g.Int64() == 1 {
+			return out
+		}
+	}
+	if g.Sign() != 0 {
+		for _, e := range out {
+			e.v.Quo(e.v, g)
+		}
+	}
+	return out
 }

@@ -3,6 +3,8 @@ package modelio
 import (
 	"io"
 	"math"
+	"math/big"
+	"math/bits"
 	"os"
 	"sort"
 	"strconv"
@@ -131,12 +133,14 @@ func fastPRISMTra(src Source, pos int64) (raw *rawModel, ok bool) {
 // parseTraBlock parses "source target probability" lines, skipping blank and comment lines.
 func parseTraBlock(block []byte, n int, out *traBlock) bool {
 	for i := 0; i < len(block); {
-		i = skipSpace(block, i)
-		if i == len(block) || block[i] == '\n' {
+		switch c := block[i]; {
+		case c == '\n':
 			i++
 			continue
-		}
-		if block[i] == '#' {
+		case isSpace(c):
+			i = skipSpace(block, i)
+			continue
+		case c == '#':
 			for i < len(block) && block[i] != '\n' {
 				i++
 			}
@@ -150,13 +154,53 @@ func parseTraBlock(block []byte, n int, out *traBlock) bool {
 		if !ok {
 			return false
 		}
-		p, e, ok := probAt(block, k)
-		if !ok {
+		p, e, ok := valueAt(block, k)
+		if !ok || p > 1 {
 			return false
 		}
 		out.from = append(out.from, int32(from))
 		out.to = append(out.to, int32(to))
 		out.prob = append(out.prob, p)
+		i = e
+	}
+	return true
+}
+
+// parseSrewBlock parses "state reward" lines in increasing order of state, skipping blank and
+// comment lines. A zero reward is counted but not kept.
+func parseSrewBlock(block []byte, n int, b *srewBlock) bool {
+	prev := -1
+	for i := 0; i < len(block); {
+		switch c := block[i]; {
+		case c == '\n':
+			i++
+			continue
+		case isSpace(c):
+			i = skipSpace(block, i)
+			continue
+		case c == '#':
+			for i < len(block) && block[i] != '\n' {
+				i++
+			}
+			continue
+		}
+		s, j, ok := indexAt(block, i, n)
+		if !ok || s <= prev {
+			return false
+		}
+		prev = s
+		if b.first < 0 {
+			b.first = s
+		}
+		b.last = s
+		v, e, ok := valueAt(block, j)
+		if !ok {
+			return false
+		}
+		b.count++
+		if v != 0 {
+			b.values = append(b.values, stateValue{s, v})
+		}
 		i = e
 	}
 	return true
@@ -169,43 +213,28 @@ func skipSpace(b []byte, i int) int {
 	return i
 }
 
-// wordAt returns the end of the field that starts at i and where the next one starts; ok is
-// false if the field is the last on its line.
-func wordAt(b []byte, i int) (end, next int) {
-	end = i
-	for end < len(b) && b[end] != '\n' && !isSpace(b[end]) {
-		end++
-	}
-	return end, skipSpace(b, end)
-}
-
-// indexAt reads a state number below n (as parseIndex does) that starts at i and is followed by
-// another field on the same line, which starts at next.
+// indexAt reads a state number below n (as parseIndex does: at most 10 decimal digits) that
+// starts at i and is followed by another field on the same line, which starts at next.
 func indexAt(b []byte, i, n int) (v, next int, ok bool) {
-	end, next := wordAt(b, i)
-	if end == i || end-i > 10 || next == len(b) || b[next] == '\n' {
+	j := i
+	for ; j < len(b) && b[j] >= '0' && b[j] <= '9'; j++ {
+		v = v*10 + int(b[j]-'0')
+	}
+	if j == i || j-i > 10 || j == len(b) || !isSpace(b[j]) {
 		return 0, 0, false
 	}
-	for _, c := range b[i:end] {
-		if c < '0' || c > '9' {
-			return 0, 0, false
-		}
-		v = v*10 + int(c-'0')
-	}
-	return v, next, v < n
-}
-
-// probAt reads a decimal probability in [0,1] (as parseProb does) that starts at i and ends its
-// line; it returns where the next line starts.
-func probAt(b []byte, i int) (p float64, next int, ok bool) {
-	p, next, ok = valueAt(b, i)
-	return p, next, ok && p <= 1
+	next = skipSpace(b, j)
+	return v, next, v < n && next < len(b) && b[next] != '\n'
 }
 
 // valueAt reads a finite non-negative decimal (as parseValue does) that starts at i and ends its
 // line; it returns where the next line starts.
 func valueAt(b []byte, i int) (v float64, next int, ok bool) {
-	end, next := wordAt(b, i)
+	end := i
+	for end < len(b) && b[end] != '\n' && !isSpace(b[end]) {
+		end++
+	}
+	next = skipSpace(b, end)
 	if next < len(b) && b[next] != '\n' {
 		return 0, 0, false // another field (an action in a .tra file)
 	}
@@ -223,7 +252,8 @@ var pow10 = [...]float64{1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10,
 // either would fail or give ±Inf or NaN), in one pass for the common case. At most 15
 // significant digits and a power of ten up to 22 make both the integer of the digits and the
 // power exact float64s, so that one multiplication or division rounds correctly (Clinger's
-// fast path); anything else is left to strconv.
+// fast path); up to 19 digits, Eisel and Lemire's algorithm rounds correctly or says it cannot
+// tell; anything else is left to strconv.
 func decimalValue(b []byte) (float64, bool) {
 	i, neg := 0, false
 	if i < len(b) && (b[i] == '+' || b[i] == '-') {
@@ -251,10 +281,16 @@ func decimalValue(b []byte) (float64, bool) {
 			exp--
 		}
 	}
+	if i == len(b) && seen && digits > 15 && digits <= 19 && exp > -len(pow10) {
+		if v, ok := eiselLemire(mant, -exp, neg); ok {
+			return v, true
+		}
+	}
 	if i < len(b) || !seen || digits > 15 || exp < -len(pow10)+1 {
-		// An exponent, many digits, or not a number: strconv decides, after isDecimal.
+		// An exponent, many digits, or not a number: strconv decides, after isDecimal unless
+		// the digits read show that the number is one.
 		s := unsafe.String(unsafe.SliceData(b), len(b)) // b outlives s, which is not kept
-		if !isDecimal(s) {
+		if (i < len(b) || !seen) && !isDecimal(s) {
 			return 0, false
 		}
 		v, err := strconv.ParseFloat(s, 64)
@@ -316,40 +352,69 @@ func fastPRISMStateRewards(src Source, pos int64, n int) (name string, out []sta
 	return name, out, true
 }
 
-// parseSrewBlock parses "state reward" lines in increasing order of state, skipping blank and
-// comment lines. A zero reward is counted but not kept.
-func parseSrewBlock(block []byte, n int, b *srewBlock) bool {
-	prev := -1
-	for i := 0; i < len(block); {
-		i = skipSpace(block, i)
-		if i == len(block) || block[i] == '\n' {
-			i++
-			continue
+// negPow10 holds the 128-bit mantissas of 10^-k for k = 0..22 (rounded down, top bit set: 10^-k
+// is negPow10[k]/2^128 · 2^(1+⌊-k·log2 10⌋)), computed as Go's strconv computes its table.
+var negPow10 = func() (t [len(pow10)][2]uint64) {
+	one := big.NewInt(1)
+	top := new(big.Rat).SetInt(new(big.Int).Lsh(one, 128))
+	for k := range t {
+		r := new(big.Rat).SetFrac(one, new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(k)), nil))
+		for r.Cmp(top) < 0 {
+			r.Mul(r, big.NewRat(2, 1))
 		}
-		if block[i] == '#' {
-			for i < len(block) && block[i] != '\n' {
-				i++
-			}
-			continue
+		for r.Cmp(top) >= 0 {
+			r.Quo(r, big.NewRat(2, 1))
 		}
-		s, j, ok := indexAt(block, i, n)
-		if !ok || s <= prev {
-			return false
-		}
-		prev = s
-		if b.first < 0 {
-			b.first = s
-		}
-		b.last = s
-		v, e, ok := valueAt(block, j)
-		if !ok {
-			return false
-		}
-		b.count++
-		if v != 0 {
-			b.values = append(b.values, stateValue{s, v})
-		}
-		i = e
+		d := new(big.Int).Quo(r.Num(), r.Denom())
+		lo := new(big.Int).And(d, new(big.Int).SetUint64(math.MaxUint64))
+		t[k] = [2]uint64{new(big.Int).Rsh(d, 64).Uint64(), lo.Uint64()}
 	}
-	return true
+	return t
+}()
+
+// eiselLemire returns man·10^-k correctly rounded, for 0 <= k < len(pow10), or ok false when
+// the 128-bit product cannot tell which way to round (strconv then decides). It is Go's strconv
+// eiselLemire64 (after Eisel and Lemire, 2020; https://nigeltao.github.io/blog/2020/eisel-lemire.html)
+// for the powers of ten probabilities are written with.
+func eiselLemire(man uint64, k int, neg bool) (float64, bool) {
+	if man == 0 {
+		return 0, false // the caller's one-pass path has it
+	}
+	pow := negPow10[k]
+	exp2 := 1 + (-k*108853)>>15 // 1 + ⌊-k·log2 10⌋
+	clz := bits.LeadingZeros64(man)
+	man <<= uint(clz)
+	retExp2 := uint64(exp2+63+1023) - uint64(clz) // the exponent bias of float64 is 1023
+	xHi, xLo := bits.Mul64(man, pow[0])
+	if xHi&0x1FF == 0x1FF && xLo+man < man {
+		yHi, yLo := bits.Mul64(man, pow[1])
+		mergedHi, mergedLo := xHi, xLo+yHi
+		if mergedLo < xLo {
+			mergedHi++
+		}
+		if mergedHi&0x1FF == 0x1FF && mergedLo+1 == 0 && yLo+man < man {
+			return 0, false
+		}
+		xHi, xLo = mergedHi, mergedLo
+	}
+	msb := xHi >> 63
+	retMantissa := xHi >> (msb + 9)
+	retExp2 -= 1 ^ msb
+	if xLo == 0 && xHi&0x1FF == 0 && retMantissa&3 == 1 {
+		return 0, false // half way between two float64s
+	}
+	retMantissa += retMantissa & 1
+	retMantissa >>= 1
+	if retMantissa>>53 > 0 {
+		retMantissa >>= 1
+		retExp2++
+	}
+	if retExp2-1 >= 0x7FF-1 {
+		return 0, false // subnormal, infinite or NaN
+	}
+	f := retExp2<<52 | retMantissa&(1<<52-1)
+	if neg {
+		f |= 1 << 63
+	}
+	return math.Float64frombits(f), true
 }

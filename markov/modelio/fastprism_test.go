@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"math/rand/v2"
 	"reflect"
 	"strconv"
@@ -121,11 +122,55 @@ func TestDecimalValue(t *testing.T) {
 		sameDecimal(t, s)
 	}
 	r := rand.New(rand.NewPCG(3, 4))
+	// 16 to 19 significant digits (Eisel-Lemire), placed anywhere from 10^0 to 10^-22, and
+	// half-way cases: a float64 and its neighbour averaged, written out in full.
+	for range 300000 {
+		digits := 16 + r.IntN(4)
+		var b strings.Builder
+		b.WriteString("0.")
+		for range r.IntN(8) {
+			b.WriteByte('0')
+		}
+		for range digits {
+			b.WriteByte(byte('0' + r.IntN(10)))
+		}
+		sameDecimal(t, b.String())
+		sameDecimal(t, strings.TrimPrefix(b.String(), "0"))
+		v := r.Float64()
+		mid := new(big.Float).SetPrec(200).SetFloat64(v)
+		mid.Add(mid, new(big.Float).SetPrec(200).SetFloat64(math.Nextafter(v, 2)))
+		mid.Quo(mid, big.NewFloat(2))
+		sameDecimal(t, mid.Text('f', 19))
+		sameDecimal(t, strconv.FormatFloat(v, 'f', 17+r.IntN(3), 64))
+	}
 	for range 200000 {
 		v := r.Float64() * math.Pow(10, float64(r.IntN(8)-4))
 		for _, s := range []string{strconv.FormatFloat(v, 'g', -1, 64), strconv.FormatFloat(v, 'f', -1, 64), strconv.FormatFloat(v, 'f', r.IntN(20), 64)} {
 			sameDecimal(t, s)
 		}
+	}
+}
+
+// TestEiselLemire: where it answers, the 128-bit algorithm gives strconv's float64, and it
+// answers nearly always.
+func TestEiselLemire(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	answered := 0
+	const tries = 200000
+	for range tries {
+		man, k := r.Uint64()%10000000000000000000, r.IntN(len(pow10))
+		got, ok := eiselLemire(man, k, false)
+		if !ok {
+			continue
+		}
+		answered++
+		want, _ := strconv.ParseFloat(fmt.Sprintf("%de-%d", man, k), 64)
+		if got != want {
+			t.Fatalf("%d·10^-%d: %v, strconv %v", man, k, got, want)
+		}
+	}
+	if answered < tries*99/100 {
+		t.Fatalf("answered %d of %d", answered, tries)
 	}
 }
 
