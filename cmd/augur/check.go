@@ -7,6 +7,7 @@ import (
 	"io"
 	"maps"
 	"math"
+	"math/big"
 	"os"
 	"path/filepath"
 	"slices"
@@ -100,10 +101,11 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	m, consts, err := loadModel(pos[0], consts)
+	models, consts, err := loadModel(pos[0], consts)
 	if err != nil {
 		return err
 	}
+	m := models[0].m
 	var list []pctl.Property
 	for _, p := range props {
 		f, err := pctl.Parse(p)
@@ -154,34 +156,37 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	var failed []string
 	for _, p := range list {
 		if p.Err != nil {
-			runs = append(runs, checkRun{prop: p, err: p.Err})
+			runs = append(runs, checkRun{prop: p, err: p.Err, m: m})
 			failed = append(failed, p.Err.Error())
 			continue
 		}
 		for _, point := range experiment(p.Formula, env, ranges) {
-			run := checkRun{prop: p, consts: point}
-			e := *env
-			e.Consts = maps.Clone(env.Consts)
-			for _, c := range point {
-				e.Consts[c.name] = c.value
+			for _, mp := range models {
+				m := mp.m
+				run := checkRun{prop: p, consts: append(slices.Clone(mp.consts), point...), m: m}
+				e := *env
+				e.Consts = maps.Clone(env.Consts)
+				for _, c := range point {
+					e.Consts[c.name] = c.value
+				}
+				start := time.Now()
+				run.res, run.err = checker.CheckIn(m, p.Formula, &e, opt)
+				run.took = time.Since(start)
+				var pe *checker.PositionError
+				if p.Line > 0 && errors.As(run.err, &pe) {
+					// A properties file's columns are within the property's line.
+					run.err = fmt.Errorf("%s: line %d, %v", *propsFile, p.Line, run.err)
+				}
+				switch {
+				case run.err != nil:
+					failed = append(failed, fmt.Sprintf("%s: %v", p.Text, run.err))
+				case !run.res.Stats.Converged:
+					// The method stopped without meeting its criterion: printed with its bounds,
+					// and the command fails.
+					failed = append(failed, fmt.Sprintf("%s: NOT CONVERGED", p.Text))
+				}
+				runs = append(runs, run)
 			}
-			start := time.Now()
-			run.res, run.err = checker.CheckIn(m, p.Formula, &e, opt)
-			run.took = time.Since(start)
-			var pe *checker.PositionError
-			if p.Line > 0 && errors.As(run.err, &pe) {
-				// A properties file's columns are within the property's line.
-				run.err = fmt.Errorf("%s: line %d, %v", *propsFile, p.Line, run.err)
-			}
-			switch {
-			case run.err != nil:
-				failed = append(failed, fmt.Sprintf("%s: %v", p.Text, run.err))
-			case !run.res.Stats.Converged:
-				// The method stopped without meeting its criterion: printed with its bounds,
-				// and the command fails.
-				failed = append(failed, fmt.Sprintf("%s: NOT CONVERGED", p.Text))
-			}
-			runs = append(runs, run)
 		}
 	}
 	if *asJSON {
@@ -199,7 +204,9 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 
 // checkRun is one property checked at one point of its experiment (its ranged constants' values).
 type checkRun struct {
-	prop   pctl.Property
+	prop pctl.Property
+	// m is the model checked (one per value of a ranged model constant).
+	m      *dtmc.Model
 	consts []constValue
 	res    *checker.Result
 	err    error
@@ -224,6 +231,10 @@ func writeCheckText(w io.Writer, path string, m *dtmc.Model, runs []checkRun, al
 			fmt.Fprintf(w, "Error: %v\n", run.err)
 			continue
 		}
+		if run.m.N != m.N || run.m.NumTransitions() != m.NumTransitions() || len(run.m.Init) != len(m.Init) {
+			fmt.Fprintf(w, "Model: %d states, %d transitions, %d initial\n", run.m.N, run.m.NumTransitions(), len(run.m.Init))
+		}
+		m := run.m
 		r := run.res
 		fmt.Fprintf(w, "Result: %s\n", describeResult(r, m))
 		fmt.Fprintf(w, "Method: %s (%s)\n", describeStats(r.Stats), run.took.Round(time.Microsecond))
@@ -318,8 +329,24 @@ func constValues(s string) ([]pctl.StateFormula, error) {
 	if n >= 100000 {
 		return nil, fmt.Errorf("range %q has %d values; at most 100000", s, n+1)
 	}
+	// Exactly, from the decimals as written, so that 0.2:0.2:0.6 ends at 0.6 and not at
+	// 0.6000000000000001.
+	exact := make([]*big.Rat, len(parts))
+	for i, p := range parts {
+		if r, ok := new(big.Rat).SetString(strings.TrimSpace(p)); ok {
+			exact[i] = r
+		}
+	}
 	for i := 0; i <= n; i++ {
-		out = append(out, &pctl.Num{Value: start.Value + float64(i)*step.Value, Int: isInt})
+		v := start.Value + float64(i)*step.Value
+		if exact[0] != nil && exact[len(exact)-1] != nil && (len(exact) == 2 || exact[1] != nil) {
+			st := big.NewRat(1, 1)
+			if len(exact) == 3 {
+				st = exact[1]
+			}
+			v, _ = new(big.Rat).Add(exact[0], new(big.Rat).Mul(big.NewRat(int64(i), 1), st)).Float64()
+		}
+		out = append(out, &pctl.Num{Value: v, Int: isInt})
 	}
 	return out, nil
 }
@@ -591,7 +618,7 @@ func writeCheckJSON(w io.Writer, path string, m *dtmc.Model, runs []checkRun, al
 			out.Results = append(out.Results, jr)
 			continue
 		}
-		r := run.res
+		r, m := run.res, run.m
 		jr.Infinite, jr.Stats, jr.ErrEst, jr.Filter = r.Infinite, &r.Stats, num(r.Stats.ErrEstimate), r.Filter
 		switch {
 		case r.Filter == "range":
@@ -633,14 +660,22 @@ func writeCheckJSON(w io.Writer, path string, m *dtmc.Model, runs []checkRun, al
 	return enc.Encode(out)
 }
 
+// modelPoint is a model built with one value of each of its ranged constants.
+type modelPoint struct {
+	m      *dtmc.Model
+	consts []constValue
+}
+
 // loadModel reads MODEL: a PRISM-language model (.pm, .prism, .nm; its undefined constants taken
-// from --const, which keeps the rest for the properties) or any format modelio reads.
-func loadModel(path string, consts []string) (*dtmc.Model, []string, error) {
+// from --const, which keeps the rest for the properties) or any format modelio reads. A range
+// of a model constant (N=2:4) builds one model per value, every combination of the ranged
+// constants in the order they were given.
+func loadModel(path string, consts []string) ([]modelPoint, []string, error) {
 	switch filepath.Ext(path) {
 	case ".pm", ".prism", ".nm":
 	default:
 		m, err := modelio.Load(path)
-		return m, consts, err
+		return []modelPoint{{m: m}}, consts, err
 	}
 	src, err := os.ReadFile(path)
 	if err != nil {
@@ -651,6 +686,8 @@ func loadModel(path string, consts []string) (*dtmc.Model, []string, error) {
 		return nil, nil, fmt.Errorf("%s:%v", path, err)
 	}
 	given := map[string]string{}
+	var ranged []string
+	values := map[string][]pctl.StateFormula{}
 	var rest []string
 	for _, spec := range consts {
 		var keep []string
@@ -658,7 +695,14 @@ func loadModel(path string, consts []string) (*dtmc.Model, []string, error) {
 			name, val, _ := strings.Cut(strings.TrimSpace(def), "=")
 			if slices.Contains(undefined, name) {
 				if strings.Contains(val, ":") {
-					return nil, nil, usagef("--const %s: a range of a model constant is not supported (one value per run)", def)
+					vs, err := constValues(val)
+					if err != nil {
+						return nil, nil, usagef("--const %s: %v", def, err)
+					}
+					if _, twice := values[name]; !twice {
+						ranged = append(ranged, name)
+					}
+					values[name] = vs
 				}
 				given[name] = val
 				continue
@@ -678,13 +722,32 @@ func loadModel(path string, consts []string) (*dtmc.Model, []string, error) {
 	if len(missing) > 0 {
 		return nil, nil, usagef("%s leaves constants %s undefined: give them with --const %s=...", path, strings.Join(missing, ", "), missing[0])
 	}
-	r, err := prism.Parse(string(src), prism.Options{Consts: given})
-	if err != nil {
-		var pe *prism.Error
-		if errors.As(err, &pe) {
-			return nil, nil, fmt.Errorf("%s:%v", path, err)
+	var models []modelPoint
+	var build func(k int, point []constValue) error
+	build = func(k int, point []constValue) error {
+		if k == len(ranged) {
+			r, err := prism.Parse(string(src), prism.Options{Consts: given})
+			if err != nil {
+				var pe *prism.Error
+				if errors.As(err, &pe) {
+					return fmt.Errorf("%s:%v", path, err)
+				}
+				return fmt.Errorf("%s: %v", path, err)
+			}
+			models = append(models, modelPoint{m: r.Model, consts: slices.Clone(point)})
+			return nil
 		}
-		return nil, nil, fmt.Errorf("%s: %v", path, err)
+		name := ranged[k]
+		for _, v := range values[name] {
+			given[name] = v.String()
+			if err := build(k+1, append(point, constValue{name, v})); err != nil {
+				return err
+			}
+		}
+		return nil
 	}
-	return r.Model, rest, nil
+	if err := build(0, nil); err != nil {
+		return nil, nil, err
+	}
+	return models, rest, nil
 }

@@ -243,3 +243,35 @@ func TestCheckNotConverged(t *testing.T) {
 		t.Errorf("interval: exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
 }
+
+// TestCheckModelConstantRange: a range of a model constant builds one model per value, and each
+// point gives what a run with that single value gives; the range's values are exact decimals.
+func TestCheckModelConstantRange(t *testing.T) {
+	type out struct {
+		Results []struct {
+			Constants map[string]string `json:"constants"`
+			Value     float64           `json:"value"`
+		} `json:"results"`
+	}
+	code, stdout, errs := runCLI(t, "check", "examples/die/die.pm", "--const", "p=0.2:0.2:0.6", "--prop", `P=? [ F d=6 ]`, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	var r out
+	if err := json.Unmarshal([]byte(stdout), &r); err != nil || len(r.Results) != 3 {
+		t.Fatalf("%v\n%s", err, stdout)
+	}
+	for i, p := range []string{"0.2", "0.4", "0.6"} {
+		if r.Results[i].Constants["p"] != p {
+			t.Errorf("point %d: constants %v, want p=%s", i, r.Results[i].Constants, p)
+		}
+		code, single, errs := runCLI(t, "check", "examples/die/die.pm", "--const", "p="+p, "--prop", `P=? [ F d=6 ]`, "--json")
+		var s out
+		if code != 0 || json.Unmarshal([]byte(single), &s) != nil || len(s.Results) != 1 {
+			t.Fatalf("p=%s: exit %d %s", p, code, errs)
+		}
+		if s.Results[0].Value != r.Results[i].Value {
+			t.Errorf("p=%s: %v in the range, %v alone", p, r.Results[i].Value, s.Results[0].Value)
+		}
+	}
+}

@@ -110,7 +110,10 @@ func conformance(t *testing.T, root, model, props string) map[string]string {
 	text := string(src)
 	args := []string{"check", model, "--props", props, "--json"}
 	if extra, err := os.ReadFile(props + ".args"); err == nil {
-		fields := strings.Fields(string(extra))
+		// Each line is one PRISM invocation; the first says which constants to use (the
+		// others differ in what they export).
+		first, _, _ := strings.Cut(strings.TrimSpace(string(extra)), "\n")
+		fields := strings.Fields(first)
 		for i := 0; i < len(fields); i++ {
 			if fields[i] == "-const" && i+1 < len(fields) {
 				args = append(args, "--const", fields[i+1])
@@ -123,10 +126,11 @@ func conformance(t *testing.T, root, model, props string) map[string]string {
 	outcomes := map[string]string{}
 	var res struct {
 		Results []struct {
-			Property string          `json:"property"`
-			Value    json.RawMessage `json:"value"`
-			Holds    *bool           `json:"holds"`
-			Error    string          `json:"error"`
+			Property  string            `json:"property"`
+			Constants map[string]string `json:"constants"`
+			Value     json.RawMessage   `json:"value"`
+			Holds     *bool             `json:"holds"`
+			Error     string            `json:"error"`
 		} `json:"results"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
@@ -138,23 +142,23 @@ func conformance(t *testing.T, root, model, props string) map[string]string {
 		return outcomes
 	}
 	at := 0
+	before, prev := "", ""
 	for _, r := range res.Results {
 		key := rel + "\t" + r.Property
-		i := strings.Index(text[at:], r.Property)
-		want := ""
-		if i >= 0 {
-			before := text[at : at+i]
-			if j := strings.LastIndex(before, "RESULT"); j >= 0 {
-				line := before[j:]
-				if k := strings.IndexByte(line, '\n'); k >= 0 {
-					line = line[:k]
-				}
-				if c := strings.Index(line, ":"); c >= 0 && !strings.HasPrefix(strings.TrimSpace(line[len("RESULT"):]), "(") {
-					want = strings.TrimSpace(line[c+1:])
-				}
-			}
-			at += i + len(r.Property)
+		point := constKey(r.Constants)
+		if point != "" {
+			key += "\t" + point
 		}
+		// The runs of one property's experiment share the RESULT lines above it.
+		if point == "" || r.Property != prev {
+			before = ""
+			if i := strings.Index(text[at:], r.Property); i >= 0 {
+				before = text[at : at+i]
+				at += i + len(r.Property)
+			}
+		}
+		prev = r.Property
+		want := expectedResult(before, point)
 		switch {
 		case want == "" || want == "?":
 			outcomes[key] = "unknown"
@@ -171,6 +175,51 @@ func conformance(t *testing.T, root, model, props string) map[string]string {
 		}
 	}
 	return outcomes
+}
+
+// constKey renders an experiment's point as PRISM's RESULT annotations name it: k=v pairs sorted
+// by name, comma-separated ("" for no constants).
+func constKey(consts map[string]string) string {
+	var parts []string
+	for k, v := range consts {
+		parts = append(parts, k+"="+v)
+	}
+	sort.Strings(parts)
+	return strings.Join(parts, ",")
+}
+
+// expectedResult finds, in the comment lines above a property, its expected value: the last
+// plain "RESULT: v", or for a point of an experiment the "RESULT (k=v,...): v" of that point.
+func expectedResult(before, point string) string {
+	want := ""
+	for _, line := range strings.Split(before, "\n") {
+		j := strings.Index(line, "RESULT")
+		if j < 0 {
+			continue
+		}
+		rest := strings.TrimSpace(line[j+len("RESULT"):])
+		if strings.HasPrefix(rest, "(") {
+			end := strings.Index(rest, ")")
+			if end < 0 || point == "" {
+				continue
+			}
+			var parts []string
+			for _, kv := range strings.Split(rest[1:end], ",") {
+				parts = append(parts, strings.TrimSpace(kv))
+			}
+			sort.Strings(parts)
+			if strings.Join(parts, ",") == point {
+				if c := strings.Index(rest[end:], ":"); c >= 0 {
+					want = strings.TrimSpace(rest[end+c+1:])
+				}
+			}
+			continue
+		}
+		if c := strings.Index(rest, ":"); c >= 0 && point == "" {
+			want = strings.TrimSpace(rest[c+1:])
+		}
+	}
+	return want
 }
 
 func firstLine(s string) string {

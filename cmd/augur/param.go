@@ -49,10 +49,14 @@ func runParam(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 || *prop == "" {
 		return usagef("expected MODEL and --prop")
 	}
-	m, _, err := loadModel(pos[0], consts)
+	models, _, err := loadModel(pos[0], consts)
 	if err != nil {
 		return err
 	}
+	if len(models) > 1 {
+		return usagef("--const: a range of a model constant makes several models; augur param takes one")
+	}
+	m := models[0].m
 	f, err := pctl.Parse(*prop)
 	if err != nil {
 		return usagef("--prop %q: %v", *prop, err)
