@@ -10,7 +10,6 @@ import (
 	"github.com/augur-perf/augur/analyze/fitted"
 	"github.com/augur-perf/augur/analyze/predict"
 	"github.com/augur-perf/augur/fit/board"
-	"github.com/augur-perf/augur/fit/inputs"
 )
 
 // hasFitFlag reports whether analyze was given --fit: then the model's loops follow fitted laws.
@@ -50,18 +49,9 @@ func runAnalyzeFit(args []string, stdout, stderr io.Writer) error {
 	if *prof == "" {
 		return usagef("--fit needs --profile: a measured profile of %s gives the decisions the laws do not cover", pos[0])
 	}
-	if (*spec == "") == (*at == "") {
-		return usagef("give --inputs or --at (one of them)")
-	}
-	text := *spec
-	if *at != "" {
-		if text = *at; strings.Contains(text, "~") {
-			return usagef("--at takes values (n=1e6), not distributions")
-		}
-	}
-	ds, err := inputs.Parse(text)
+	text, ds, err := parseInputs(*spec, *at)
 	if err != nil {
-		return usagef("--inputs %q: %v", text, err)
+		return err
 	}
 	res, err := board.ReadResult(*fitFile)
 	if err != nil {

@@ -185,23 +185,13 @@ func runFitPredict(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return usagef("expected one FIT file (augur-fit/1)")
 	}
-	if (*spec == "") == (*at == "") {
-		return usagef("give --inputs or --at (one of them)")
+	text, ds, err := parseInputs(*spec, *at)
+	if err != nil {
+		return err
 	}
 	res, err := board.ReadResult(pos[0])
 	if err != nil {
 		return err
-	}
-	text := *spec
-	if *at != "" {
-		text = *at
-		if strings.Contains(text, "~") {
-			return usagef("--at takes values (n=1e6), not distributions")
-		}
-	}
-	ds, err := inputs.Parse(text)
-	if err != nil {
-		return usagef("--inputs %q: %v", text, err)
 	}
 	type prediction struct {
 		Quantity string  `json:"quantity"`
@@ -312,4 +302,22 @@ func runFitRecord(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "recorded %d invocations of %s: parameters %s; quantities %s\nwrote %s\n", n, fn.Name,
 		strings.Join(plan.Header.Params, ", "), strings.Join(plan.Header.Quantities, ", "), *out)
 	return nil
+}
+
+// parseInputs reads --inputs SPEC or --at POINT (one of them) into distributions.
+func parseInputs(spec, at string) (string, []inputs.Dist, error) {
+	if (spec == "") == (at == "") {
+		return "", nil, usagef("give --inputs or --at (one of them)")
+	}
+	text := spec
+	if at != "" {
+		if text = at; strings.Contains(text, "~") {
+			return "", nil, usagef("--at takes values (n=1e6), not distributions")
+		}
+	}
+	ds, err := inputs.Parse(text)
+	if err != nil {
+		return "", nil, usagef("--inputs %q: %v", text, err)
+	}
+	return text, ds, nil
 }

@@ -29,6 +29,7 @@ import (
 
 	"github.com/augur-perf/augur/field/plan"
 	"github.com/augur-perf/augur/field/rt"
+	"github.com/augur-perf/augur/probe/srcedit"
 	"github.com/augur-perf/augur/source/frontend"
 )
 
@@ -260,7 +261,7 @@ func (b *builder) variant(v plan.Variant, out string) (Binary, error) {
 	}
 	defer os.RemoveAll(tmp)
 	rtPath := b.main.Module.Path + "/" + RuntimeDir
-	w := &rewrite{fset: b.prog.Fset, files: map[string]*fileEdits{}, rtPath: rtPath, flags: map[*frontend.Func][]string{}, sampled: b.o.Rate > 0 && b.o.Rate < 1}
+	w := &rewrite{fset: b.prog.Fset, files: map[string]*srcedit.File{}, rtPath: rtPath, flags: map[*frontend.Func][]string{}, sampled: b.o.Rate > 0 && b.o.Rate < 1}
 	var probes []rt.Probe
 	slot := 0
 	ids := append([]int(nil), v.Probes...)
@@ -285,7 +286,7 @@ func (b *builder) variant(v plan.Variant, out string) (Binary, error) {
 	}
 	bin.Probes = len(probes)
 	for fn, flags := range w.flags {
-		w.files[w.fset.File(fn.Decl.Pos()).Name()].insert(fn.Decl.Body.Lbrace+1, "var "+strings.Join(flags, ", ")+" _augur_f.Bool; ")
+		w.files[w.fset.File(fn.Decl.Pos()).Name()].Insert(fn.Decl.Body.Lbrace+1, "var "+strings.Join(flags, ", ")+" _augur_f.Bool; ")
 	}
 	if err := w.exitHook(b.main); err != nil {
 		return bin, err
@@ -297,7 +298,7 @@ func (b *builder) variant(v plan.Variant, out string) (Binary, error) {
 	}
 	sort.Strings(names)
 	for i, name := range names {
-		src, err := w.files[name].apply()
+		src, err := w.files[name].Apply()
 		if err != nil {
 			return bin, fmt.Errorf("%s: %v", name, err)
 		}
@@ -375,7 +376,7 @@ func init() {
 // rewrite collects one variant's edits.
 type rewrite struct {
 	fset   *token.FileSet
-	files  map[string]*fileEdits
+	files  map[string]*srcedit.File
 	rtPath string
 	// flags are the locals each function declares at its start (see probe).
 	flags  map[*frontend.Func][]string
@@ -386,7 +387,7 @@ type rewrite struct {
 
 // file returns the edits of the file that declares fn, importing the runtime on its package
 // clause's line (so that every line stays where it was).
-func (w *rewrite) file(fn *frontend.Func) (*fileEdits, error) {
+func (w *rewrite) file(fn *frontend.Func) (*srcedit.File, error) {
 	name := w.fset.File(fn.Decl.Pos()).Name()
 	fe := w.files[name]
 	if fe == nil {
@@ -403,15 +404,15 @@ func (w *rewrite) file(fn *frontend.Func) (*fileEdits, error) {
 		if err != nil {
 			return nil, err
 		}
-		fe = &fileEdits{fset: w.fset, src: src, parent: map[ast.Node]ast.Node{}, prefix: namePrefix(fn.Pkg.Syntax)}
-		fe.insert(file.Name.End(), "; import _augur_f "+strconv.Quote(w.rtPath))
+		fe = srcedit.New(w.fset, src, srcedit.NamePrefix(fn.Pkg.Syntax))
+		fe.Insert(file.Name.End(), "; import _augur_f "+strconv.Quote(w.rtPath))
 		w.files[name] = fe
 	}
 	if w.parsed == nil {
 		w.parsed = map[*frontend.Func]bool{}
 	}
 	if !w.parsed[fn] {
-		fe.parents(fn.Decl.Body)
+		fe.Parents(fn.Decl.Body)
 		w.parsed[fn] = true
 	}
 	return fe, nil
@@ -432,7 +433,7 @@ func (w *rewrite) exitHook(main *listed) error {
 		}
 		files = append(files, f)
 	}
-	edits := func(f *ast.File) (*fileEdits, error) {
+	edits := func(f *ast.File) (*srcedit.File, error) {
 		path := fset.File(f.Pos()).Name()
 		fe := w.files[path]
 		if fe == nil {
@@ -440,8 +441,8 @@ func (w *rewrite) exitHook(main *listed) error {
 			if err != nil {
 				return nil, err
 			}
-			fe = &fileEdits{src: src, prefix: namePrefix(files)}
-			fe.addAt(fset.Position(f.Name.End()).Offset, 1, "; import _augur_f "+strconv.Quote(w.rtPath))
+			fe = srcedit.New(fset, src, srcedit.NamePrefix(files))
+			fe.AddAt(fset.Position(f.Name.End()).Offset, 1, "; import _augur_f "+strconv.Quote(w.rtPath))
 			w.files[path] = fe
 		}
 		return fe, nil
@@ -465,9 +466,9 @@ func (w *rewrite) exitHook(main *listed) error {
 			switch n := n.(type) {
 			case *ast.FuncDecl:
 				if n.Recv == nil && n.Name.Name == "main" && n.Body != nil {
-					var fe *fileEdits
+					var fe *srcedit.File
 					if fe, err = edits(f); err == nil {
-						fe.addAt(fset.Position(n.Body.Lbrace).Offset+1, 1, "defer _augur_f.Exit(); ")
+						fe.AddAt(fset.Position(n.Body.Lbrace).Offset+1, 1, "defer _augur_f.Exit(); ")
 						found = true
 					}
 				}
@@ -477,10 +478,10 @@ func (w *rewrite) exitHook(main *listed) error {
 					break
 				}
 				if x, ok := sel.X.(*ast.Ident); ok && osName != "" && osName != "_" && x.Name == osName {
-					var fe *fileEdits
+					var fe *srcedit.File
 					if fe, err = edits(f); err == nil {
-						fe.addAt(fset.Position(n.Args[0].Pos()).Offset, 1, "_augur_f.Flushed(")
-						fe.addAt(fset.Position(n.Args[0].End()).Offset, 0, ")")
+						fe.AddAt(fset.Position(n.Args[0].Pos()).Offset, 1, "_augur_f.Flushed(")
+						fe.AddAt(fset.Position(n.Args[0].End()).Offset, 0, ")")
 					}
 				}
 			}
@@ -515,7 +516,7 @@ func (w *rewrite) inc(k int) string {
 // without default in an added default clause. Every probe is the same few inlined
 // instructions, no call but the pinning. A decision's count is the sum of its outcomes, so a
 // condition that panics is not counted.
-func (w *rewrite) probe(fe *fileEdits, fn *frontend.Func, nd *frontend.Node, slot int) error {
+func (w *rewrite) probe(fe *srcedit.File, fn *frontend.Func, nd *frontend.Node, slot int) error {
 	g := fn.CFG
 	out := func(name string) int {
 		for k, e := range nd.Succs {
@@ -535,14 +536,14 @@ func (w *rewrite) probe(fe *fileEdits, fn *frontend.Func, nd *frontend.Node, slo
 	if nd.IsDecision() {
 		switch s := nd.AST.(type) {
 		case *ast.IfStmt:
-			fe.insert(s.Body.Lbrace+1, w.inc(out(frontend.OutTrue)))
+			fe.Insert(s.Body.Lbrace+1, w.inc(out(frontend.OutTrue)))
 			switch e := s.Else.(type) {
 			case nil:
-				fe.add(s.Body.End(), 2, " else {"+w.inc(out(frontend.OutFalse))+"}")
+				fe.Add(s.Body.End(), token.NoPos, 2, " else {"+w.inc(out(frontend.OutFalse))+"}")
 			case *ast.BlockStmt:
-				fe.insert(e.Lbrace+1, w.inc(out(frontend.OutFalse)))
+				fe.Insert(e.Lbrace+1, w.inc(out(frontend.OutFalse)))
 			default:
-				fe.beforeStmt(e, w.inc(out(frontend.OutFalse)))
+				fe.BeforeStmt(e, w.inc(out(frontend.OutFalse)))
 			}
 		case *ast.ForStmt:
 			w.loop(fe, s, s.Body, flag, out(frontend.OutTrue), out(frontend.OutFalse))
@@ -560,7 +561,7 @@ func (w *rewrite) probe(fe *fileEdits, fn *frontend.Func, nd *frontend.Node, slo
 		return nil
 	}
 	if nd.Kind == frontend.KindLoop {
-		fe.insert(nd.AST.(*ast.ForStmt).Body.Lbrace+1, w.inc(slot))
+		fe.Insert(nd.AST.(*ast.ForStmt).Body.Lbrace+1, w.inc(slot))
 		return nil
 	}
 	s, ok := nd.AST.(ast.Stmt)
@@ -569,7 +570,7 @@ func (w *rewrite) probe(fe *fileEdits, fn *frontend.Func, nd *frontend.Node, slo
 	}
 	if blk, ok := s.(*ast.BlockStmt); ok {
 		// An empty block (a function's, a branch's, a loop's body) is counted inside.
-		fe.insert(blk.Lbrace+1, w.inc(slot))
+		fe.Insert(blk.Lbrace+1, w.inc(slot))
 		return nil
 	}
 	// Init and post statements of headers are not in statement lists.
@@ -577,58 +578,58 @@ func (w *rewrite) probe(fe *fileEdits, fn *frontend.Func, nd *frontend.Node, slo
 		switch t := t.(type) {
 		case *ast.IfStmt:
 			if t.Init == s {
-				fe.beforeStmt(t, w.inc(slot))
+				fe.BeforeStmt(t, w.inc(slot))
 				return nil
 			}
 		case *ast.SwitchStmt:
 			if t.Init == s {
-				fe.beforeStmt(t, w.inc(slot))
+				fe.BeforeStmt(t, w.inc(slot))
 				return nil
 			}
 		case *ast.TypeSwitchStmt:
 			if t.Init == s {
-				fe.beforeStmt(t, w.inc(slot))
+				fe.BeforeStmt(t, w.inc(slot))
 				return nil
 			}
 		case *ast.ForStmt:
 			if t.Init == s {
-				fe.beforeStmt(t, w.inc(slot))
+				fe.BeforeStmt(t, w.inc(slot))
 				return nil
 			}
 			if t.Post == s {
 				// The post statement runs after the body falls through or continues.
-				fe.add(t.Body.Rbrace, 1, "; "+w.inc(slot))
+				fe.Add(t.Body.Rbrace, token.NoPos, 1, "; "+w.inc(slot))
 				for _, nj := range g.Nodes {
 					if nj.Kind == frontend.KindJump && len(nj.Succs) == 1 && nj.Succs[0].To == nd.ID {
-						fe.beforeStmt(nj.AST.(ast.Stmt), w.inc(slot))
+						fe.BeforeStmt(nj.AST.(ast.Stmt), w.inc(slot))
 					}
 				}
 				return nil
 			}
 		}
 	}
-	fe.beforeStmt(s, w.inc(slot))
+	fe.BeforeStmt(s, w.inc(slot))
 	return nil
 }
 
 // loop counts the outcomes of a loop's condition or range: one more iteration (slot next) at
 // the start of the body; the loop ending (slot done) after it, unless a break left it (a flag
 // the breaks set says so; return, goto and continue to an outer loop skip the code after it).
-func (w *rewrite) loop(fe *fileEdits, s ast.Stmt, body *ast.BlockStmt, flag func(string) string, next, done int) {
-	fe.insert(body.Lbrace+1, w.inc(next))
+func (w *rewrite) loop(fe *srcedit.File, s ast.Stmt, body *ast.BlockStmt, flag func(string) string, next, done int) {
+	fe.Insert(body.Lbrace+1, w.inc(next))
 	f := flag("d")
 	label := ""
-	if l, ok := fe.parent[s].(*ast.LabeledStmt); ok {
+	if l, ok := fe.Parent[s].(*ast.LabeledStmt); ok {
 		label = l.Label.Name
 	}
 	for _, br := range breaksOf(fe, s, body, label) {
-		fe.beforeStmt(br, f+" = true; ")
+		fe.BeforeStmt(br, f+" = true; ")
 	}
-	fe.add(s.End(), 6, "; if "+f+" {"+f+" = false} else {"+w.inc(done)+"}")
+	fe.Add(s.End(), token.NoPos, 6, "; if "+f+" {"+f+" = false} else {"+w.inc(done)+"}")
 }
 
 // clauses counts the outcomes of a switch, type switch or select at the start of each clause.
-func (w *rewrite) clauses(fe *fileEdits, body *ast.BlockStmt, nd *frontend.Node, slot int, flag func(string) string) error {
+func (w *rewrite) clauses(fe *srcedit.File, body *ast.BlockStmt, nd *frontend.Node, slot int, flag func(string) string) error {
 	fell := ""
 	for i, c := range body.List {
 		var colon token.Pos
@@ -659,22 +660,22 @@ func (w *rewrite) clauses(fe *fileEdits, body *ast.BlockStmt, nd *frontend.Node,
 		}
 		if fell != "" {
 			// Entered by the previous clause's fallthrough, or as the switch's outcome.
-			fe.insert(colon+1, "if "+fell+" {"+fell+" = false} else {"+w.inc(slot+k)+"}; ")
+			fe.Insert(colon+1, "if "+fell+" {"+fell+" = false} else {"+w.inc(slot+k)+"}; ")
 		} else {
-			fe.insert(colon+1, w.inc(slot+k))
+			fe.Insert(colon+1, w.inc(slot+k))
 		}
 		fell = ""
 		if n := len(stmts); n > 0 {
 			if br, ok := stmts[n-1].(*ast.BranchStmt); ok && br.Tok == token.FALLTHROUGH {
 				// One flag per switch: only one fallthrough is pending at a time.
 				fell = flag("t")
-				fe.beforeStmt(br, fell+" = true; ")
+				fe.BeforeStmt(br, fell+" = true; ")
 			}
 		}
 	}
 	for j, e := range nd.Succs {
 		if e.Outcome == frontend.OutDefault && !hasDefault(body) {
-			fe.add(body.Rbrace, 2, "; default: "+w.inc(slot+j))
+			fe.Add(body.Rbrace, token.NoPos, 2, "; default: "+w.inc(slot+j))
 		}
 	}
 	return nil
@@ -699,7 +700,7 @@ func hasDefault(body *ast.BlockStmt) bool {
 // breaksOf lists the break statements that leave loop: unlabelled ones not inside a nested
 // for, range, switch or select, and those naming its label; function literals are other
 // functions.
-func breaksOf(fe *fileEdits, loop ast.Stmt, body *ast.BlockStmt, label string) []*ast.BranchStmt {
+func breaksOf(fe *srcedit.File, loop ast.Stmt, body *ast.BlockStmt, label string) []*ast.BranchStmt {
 	var out []*ast.BranchStmt
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -715,7 +716,7 @@ func breaksOf(fe *fileEdits, loop ast.Stmt, body *ast.BlockStmt, label string) [
 				}
 				return true
 			}
-			for p := fe.parent[n]; p != nil && p != ast.Node(loop); p = fe.parent[p] {
+			for p := fe.Parent[n]; p != nil && p != ast.Node(loop); p = fe.Parent[p] {
 				switch p.(type) {
 				case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
 					return true

@@ -16,6 +16,7 @@ import (
 	"strings"
 
 	"github.com/augur-perf/augur/probe/profile"
+	"github.com/augur-perf/augur/probe/srcedit"
 	"github.com/augur-perf/augur/source/frontend"
 )
 
@@ -101,7 +102,7 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 			return nil, fmt.Errorf("instrument: package %s has no source files", path)
 		}
 		pk := &Package{Path: path}
-		prefix := namePrefix(pkg.Syntax)
+		prefix := srcedit.NamePrefix(pkg.Syntax)
 		leaves := newLeafFuncs(pkg.TypesInfo, pkg.Syntax)
 		files := map[*ast.File]*fileEdits{}
 		var order []*ast.File
@@ -125,17 +126,17 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 				if err != nil {
 					return nil, fmt.Errorf("instrument: %v", err)
 				}
-				fe = &fileEdits{fset: prog.Fset, file: file, src: src, parent: map[ast.Node]ast.Node{}, prefix: prefix}
+				fe = &fileEdits{File: srcedit.New(prog.Fset, src, prefix), file: file}
 				files[file] = fe
 				order = append(order, file)
 				// On the package clause's line, so that every line stays where it was.
-				fe.insert(file.Name.End(), "; import _augur_r "+strconv.Quote(path+"/"+RuntimeDir))
+				fe.Insert(file.Name.End(), "; import _augur_r "+strconv.Quote(path+"/"+RuntimeDir))
 			}
-			start, end := fe.off(fn.Decl.Pos()), fe.off(fn.Decl.End())
+			start, end := fe.Off(fn.Decl.Pos()), fe.Off(fn.Decl.End())
 			pk.Funcs = append(pk.Funcs, FuncInfo{
 				Name:  fn.Name,
 				Pos:   prog.Fset.Position(fn.Decl.Pos()).String(),
-				Hash:  SourceHash(fe.src[start:end]),
+				Hash:  SourceHash(fe.Src[start:end]),
 				Nodes: len(fn.CFG.Nodes),
 				Base:  p.base,
 			})
@@ -159,7 +160,7 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 		}
 		for _, file := range order {
 			fe := files[file]
-			out, err := fe.apply()
+			out, err := fe.Apply()
 			if err != nil {
 				return nil, fmt.Errorf("instrument: %s: %v", prog.Fset.File(file.Pos()).Name(), err)
 			}
@@ -200,29 +201,6 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 		return nil, err
 	}
 	return b, nil
-}
-
-// namePrefix is the prefix of every name augur adds to a package: "_augur_", or "_augur<k>_"
-// with the least k such that no identifier of the package starts with it.
-func namePrefix(files []*ast.File) string {
-	for k := 0; ; k++ {
-		prefix := "_augur_"
-		if k > 0 {
-			prefix = "_augur" + strconv.Itoa(k) + "_"
-		}
-		clash := false
-		for _, f := range files {
-			ast.Inspect(f, func(n ast.Node) bool {
-				if id, ok := n.(*ast.Ident); ok && strings.HasPrefix(id.Name, prefix) {
-					clash = true
-				}
-				return !clash
-			})
-		}
-		if !clash {
-			return prefix
-		}
-	}
 }
 
 func fileOf(files []*ast.File, d *ast.FuncDecl) *ast.File {

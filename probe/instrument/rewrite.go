@@ -11,106 +11,14 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/augur-perf/augur/probe/srcedit"
 	"github.com/augur-perf/augur/source/frontend"
 )
 
-// edit replaces src[pos:end] (an insertion when end == pos) with text. Edits at the same offset
-// apply in (prio, seq) order.
-type edit struct {
-	pos, end int
-	prio     int
-	seq      int
-	text     string
-}
-
-// fileEdits collects the edits of one source file.
+// fileEdits collects the edits of one source file (package srcedit) and knows its syntax tree.
 type fileEdits struct {
-	fset  *token.FileSet
-	file  *ast.File
-	src   []byte
-	edits []edit
-	// parent maps each node of the file's function bodies to its parent.
-	parent map[ast.Node]ast.Node
-	// prefix replaces "_augur_" in every inserted text (see namePrefix).
-	prefix string
-}
-
-func (f *fileEdits) off(p token.Pos) int { return f.fset.Position(p).Offset }
-
-func (f *fileEdits) add(pos, end token.Pos, prio int, text string) {
-	e := end
-	if end == token.NoPos {
-		e = pos
-	}
-	f.edits = append(f.edits, edit{pos: f.off(pos), end: f.off(e), prio: prio, seq: len(f.edits), text: text})
-}
-
-// insert adds text at p.
-func (f *fileEdits) insert(p token.Pos, text string) { f.add(p, token.NoPos, 1, text) }
-
-// apply returns the rewritten source. Replaced text keeps its newlines, so every line stays
-// where it was.
-func (f *fileEdits) apply() ([]byte, error) {
-	es := append([]edit(nil), f.edits...)
-	sort.SliceStable(es, func(i, j int) bool {
-		if es[i].pos != es[j].pos {
-			return es[i].pos < es[j].pos
-		}
-		if es[i].prio != es[j].prio {
-			return es[i].prio < es[j].prio
-		}
-		return es[i].seq < es[j].seq
-	})
-	var b strings.Builder
-	last := 0
-	for _, e := range es {
-		if e.pos < last {
-			return nil, fmt.Errorf("internal error: overlapping edits at offset %d", e.pos)
-		}
-		b.Write(f.src[last:e.pos])
-		b.WriteString(strings.ReplaceAll(e.text, "_augur_", f.prefix))
-		last = e.end
-	}
-	b.Write(f.src[last:])
-	return []byte(b.String()), nil
-}
-
-func (f *fileEdits) parents(body *ast.BlockStmt) {
-	var stack []ast.Node
-	ast.Inspect(body, func(n ast.Node) bool {
-		if n == nil {
-			stack = stack[:len(stack)-1]
-			return false
-		}
-		if len(stack) > 0 {
-			f.parent[n] = stack[len(stack)-1]
-		}
-		stack = append(stack, n)
-		return true
-	})
-}
-
-// beforeStmt inserts text so that it runs right before s, whatever the position of s: a
-// labelled loop, switch or select keeps its label on the statement (the text goes before the
-// label; a goto to that label skips it), and an else-if gets braces around it.
-func (f *fileEdits) beforeStmt(s ast.Stmt, text string) {
-	var target ast.Node = s
-	switch s.(type) {
-	case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
-		for {
-			l, ok := f.parent[target].(*ast.LabeledStmt)
-			if !ok {
-				break
-			}
-			target = l
-		}
-	}
-	if ifs, ok := f.parent[target].(*ast.IfStmt); ok && ifs.Else == target {
-		f.insert(target.Pos(), "{"+text)
-		f.add(target.End(), token.NoPos, 5, "}")
-		return
-	}
-	f.insert(target.Pos(), text)
+	*srcedit.File
+	file *ast.File
 }
 
 // regState maps the counters incremented inside register loops to locals (_augur_l<j>) and,
@@ -238,16 +146,16 @@ func probe(adds map[int]string, sub bool) string {
 // register loops is rewritten twice: the first pass finds the locals the loops need, so that
 // the second can flush them.
 func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info) error {
-	f.parents(p.fn.Decl.Body)
+	f.Parents(p.fn.Decl.Body)
 	r := &regState{plan: p, localOf: map[int]int{}, slot: map[int]int{}}
 	if !p.frame {
-		r.loops = findRegLoops(p, info, exprSource(f.src, f.fset, info))
+		r.loops = findRegLoops(p, info, exprSource(f.Src, f.Fset, info))
 	}
-	e0 := len(f.edits)
+	e0 := f.Len()
 	if err := rewriteBody(f, p, info, r); err != nil || len(r.locals) == 0 {
 		return err
 	}
-	f.edits = f.edits[:e0]
+	f.Truncate(e0)
 	if err := rewriteBody(f, p, info, r); err != nil {
 		return err
 	}
@@ -267,10 +175,10 @@ func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info) error {
 		pro += fmt.Sprintf("var _augur_m [%d]_augur_r.Uint64; defer _augur_c.Flush(_augur_m[:], &_augur_fd[%d]); ", len(r.mirrors), p.k)
 		p.mirrors = r.mirrors
 	}
-	f.insert(p.fn.Decl.Body.Lbrace+1, pro)
+	f.Insert(p.fn.Decl.Body.Lbrace+1, pro)
 	for _, l := range r.loops {
 		if l.exits && len(l.locals) > 0 {
-			f.add(l.s.End(), token.NoPos, 6, "; "+r.flush(l.s.Pos()))
+			f.Add(l.s.End(), token.NoPos, 6, "; "+r.flush(l.s.Pos()))
 		}
 	}
 	return nil
@@ -303,7 +211,7 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 		pro = fmt.Sprintf("var _augur_k [%d]_augur_r.Uint64; _augur_k[0] = 1; var _augur_s = _augur_r.Frame{Cur: -1, N: _augur_k[:]}; _augur_s.O = _augur_c.Enter(%d, %d); defer _augur_c.Exit(&_augur_s, %s); ", len(p.slotCtr), p.k, p.overlaps(), fd)
 		leave = ""
 	}
-	f.insert(decl.Body.Lbrace+1, pro)
+	f.Insert(decl.Body.Lbrace+1, pro)
 
 	// Headers: init and post statements are not in statement lists.
 	initOf := map[ast.Stmt]ast.Stmt{}
@@ -339,32 +247,32 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 		switch s := nd.AST.(type) {
 		case *ast.IfStmt:
 			if p.frame && p.mayPanic[i] {
-				f.insert(s.Cond.Pos(), "_augur_r.Cond(&_augur_s, "+strconv.Itoa(i)+") && (")
-				f.add(s.Cond.End(), token.NoPos, 0, ")")
+				f.Insert(s.Cond.Pos(), "_augur_r.Cond(&_augur_s, "+strconv.Itoa(i)+") && (")
+				f.Add(s.Cond.End(), token.NoPos, 0, ")")
 			}
 			if t := r.guard(i, s.Pos()); t != "" {
-				f.beforeStmt(s, t)
+				f.BeforeStmt(s, t)
 			}
 		case *ast.ForStmt:
 			if s.Cond != nil && p.frame && p.mayPanic[i] {
-				f.insert(s.Cond.Pos(), "_augur_r.Cond(&_augur_s, "+strconv.Itoa(i)+") && (")
-				f.add(s.Cond.End(), token.NoPos, 0, ")")
+				f.Insert(s.Cond.Pos(), "_augur_r.Cond(&_augur_s, "+strconv.Itoa(i)+") && (")
+				f.Add(s.Cond.End(), token.NoPos, 0, ")")
 			}
 			if t := r.guard(i, s.Pos()); t != "" {
 				// The condition runs on entry, after the body falls through and after a
 				// continue (the loop has no post statement). After the body's own probes and
 				// closing braces at the same offset.
-				f.beforeStmt(s, t)
-				f.add(s.Body.Rbrace, token.NoPos, 7, "; "+t)
+				f.BeforeStmt(s, t)
+				f.Add(s.Body.Rbrace, token.NoPos, 7, "; "+t)
 				for _, nj := range g.Nodes {
 					if nj.Kind == frontend.KindJump && len(nj.Succs) == 1 && nj.Succs[0].To == i {
-						f.beforeStmt(nj.AST.(ast.Stmt), t)
+						f.BeforeStmt(nj.AST.(ast.Stmt), t)
 					}
 				}
 			}
 		case *ast.RangeStmt, *ast.SelectStmt, *ast.TypeSwitchStmt:
 			if t := r.guard(i, s.Pos()); t != "" {
-				f.beforeStmt(s.(ast.Stmt), t)
+				f.BeforeStmt(s.(ast.Stmt), t)
 			}
 			if t := store(i); t != "" {
 				if ts, ok := s.(*ast.TypeSwitchStmt); ok && ts.Init != nil {
@@ -372,29 +280,29 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 						break // attributed to the init statement (documented imprecision)
 					}
 				}
-				f.beforeStmt(s.(ast.Stmt), t)
+				f.BeforeStmt(s.(ast.Stmt), t)
 			}
 		case *ast.SwitchStmt:
 			if t := r.guard(i, s.Pos()); t != "" {
-				f.beforeStmt(s, t)
+				f.BeforeStmt(s, t)
 			}
 			t := store(i)
 			if t == "" {
 				break
 			}
 			if s.Init == nil {
-				f.beforeStmt(s, t)
+				f.BeforeStmt(s, t)
 				break
 			}
 			if s.Tag == nil {
 				if first := firstCaseExpr(s.Body); first != nil {
-					f.insert(first.Pos(), "_augur_r.Cond(&_augur_s, "+strconv.Itoa(i)+") && (")
-					f.add(first.End(), token.NoPos, 0, ")")
+					f.Insert(first.Pos(), "_augur_r.Cond(&_augur_s, "+strconv.Itoa(i)+") && (")
+					f.Add(first.End(), token.NoPos, 0, ")")
 					break
 				}
 			}
 			if !p.mayPanic[g.StmtNode[s.Init]] {
-				f.beforeStmt(s, t)
+				f.BeforeStmt(s, t)
 			}
 		case *ast.ReturnStmt:
 			before := leave
@@ -409,9 +317,9 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 			case p.doneCount[i]:
 				err = rewriteReturn(f, p, info, i, s, before, incAt(p.flow(i, 0), s.Pos())+r.flush(s.Pos()))
 			case p.frame:
-				f.beforeStmt(s, before+store(i)+ret)
+				f.BeforeStmt(s, before+store(i)+ret)
 			case before+r.flush(s.Pos()) != "":
-				f.beforeStmt(s, before+r.flush(s.Pos()))
+				f.BeforeStmt(s, before+r.flush(s.Pos()))
 			}
 			if err != nil {
 				return err
@@ -421,11 +329,11 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 				break
 			}
 			k := deferOrdinal(g, i)
-			f.beforeStmt(s, store(i)+fmt.Sprintf("defer _augur_c.Post(&_augur_s, %s, %d); ", fd, k))
-			f.insert(s.End(), fmt.Sprintf("; defer _augur_c.Pre(&_augur_s, %s, %d)", fd, k))
+			f.BeforeStmt(s, store(i)+fmt.Sprintf("defer _augur_c.Post(&_augur_s, %s, %d); ", fd, k))
+			f.Insert(s.End(), fmt.Sprintf("; defer _augur_c.Pre(&_augur_s, %s, %d)", fd, k))
 		case ast.Stmt:
 			if p.doneCount[i] {
-				f.add(s.End(), token.NoPos, 4, "; "+incAt(p.flow(i, 0), s.End()))
+				f.Add(s.End(), token.NoPos, 4, "; "+incAt(p.flow(i, 0), s.End()))
 			}
 			t := store(i)
 			if p.countBefore[i] {
@@ -441,18 +349,18 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 				break
 			}
 			if parent, ok := initOf[s]; ok {
-				f.beforeStmt(parent, t)
+				f.BeforeStmt(parent, t)
 			} else if loop, ok := postOf[s]; ok {
 				// The post statement runs after the body falls through or continues.
-				f.insert(loop.Body.Rbrace, "; "+t)
+				f.Insert(loop.Body.Rbrace, "; "+t)
 				post := g.StmtNode[s]
 				for _, nj := range g.Nodes {
 					if nj.Kind == frontend.KindJump && len(nj.Succs) == 1 && nj.Succs[0].To == post {
-						f.beforeStmt(nj.AST.(ast.Stmt), t)
+						f.BeforeStmt(nj.AST.(ast.Stmt), t)
 					}
 				}
 			} else {
-				f.beforeStmt(s, t)
+				f.BeforeStmt(s, t)
 			}
 		}
 		// Outcome counters.
@@ -463,10 +371,10 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 			c := func(pos token.Pos) string { return incAt(p.flow(i, k), pos) }
 			switch st := p.outcomeSite(i, k); st.kind {
 			case siteAt:
-				f.insert(st.pos, c(st.pos))
+				f.Insert(st.pos, c(st.pos))
 			case siteElse:
 				end := nd.AST.(*ast.IfStmt).Body.End()
-				f.add(end, token.NoPos, 2, " else {"+c(end)+"}")
+				f.Add(end, token.NoPos, 2, " else {"+c(end)+"}")
 			case siteDefault:
 				var body *ast.BlockStmt
 				switch s := nd.AST.(type) {
@@ -475,20 +383,20 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 				case *ast.TypeSwitchStmt:
 					body = s.Body
 				}
-				f.add(body.Rbrace, token.NoPos, 2, "; default: "+c(body.Rbrace))
+				f.Add(body.Rbrace, token.NoPos, 2, "; default: "+c(body.Rbrace))
 			default:
 				return fmt.Errorf("%s: internal error: outcome %q of %s has no counter site", nd.Pos, nd.Succs[k].Outcome, nd.Text)
 			}
 		}
 	}
 	if p.fallEnd {
-		f.add(decl.Body.Rbrace, token.NoPos, 3, "; "+inc(p.cnt(g.End)))
+		f.Add(decl.Body.Rbrace, token.NoPos, 3, "; "+inc(p.cnt(g.End)))
 	}
 	if leave != "" && (decl.Type.Results == nil || len(decl.Type.Results.List) == 0) {
-		f.add(decl.Body.Rbrace, token.NoPos, 3, "; "+leave)
+		f.Add(decl.Body.Rbrace, token.NoPos, 3, "; "+leave)
 	}
 	if p.frame && (decl.Type.Results == nil || len(decl.Type.Results.List) == 0) {
-		f.add(decl.Body.Rbrace, token.NoPos, 3, "; "+ret)
+		f.Add(decl.Body.Rbrace, token.NoPos, 3, "; "+ret)
 	}
 	return nil
 }
@@ -515,15 +423,15 @@ func deferOrdinal(g *frontend.CFG, id int) int {
 // fallthroughTarget finds the switch decision and the outcome index whose clause a fallthrough
 // statement enters.
 func fallthroughTarget(f *fileEdits, g *frontend.CFG, br *ast.BranchStmt) (int, int) {
-	cc, ok := f.parent[br].(*ast.CaseClause)
+	cc, ok := f.Parent[br].(*ast.CaseClause)
 	if !ok {
 		return -1, 0
 	}
-	body, ok := f.parent[cc].(*ast.BlockStmt)
+	body, ok := f.Parent[cc].(*ast.BlockStmt)
 	if !ok {
 		return -1, 0
 	}
-	sw, ok := f.parent[body].(*ast.SwitchStmt)
+	sw, ok := f.Parent[body].(*ast.SwitchStmt)
 	if !ok {
 		return -1, 0
 	}
@@ -568,26 +476,26 @@ func rewriteReturn(f *fileEdits, p *funcPlan, info *types.Info, id int, s *ast.R
 	}
 	tail = "; " + tail + "return " + strings.Join(names, ", ") + "}"
 	if len(s.Results) == 1 && res.Len() > 1 {
-		f.beforeStmt(s, head)
-		f.add(s.Return, s.Results[0].Pos(), 1, "var "+strings.Join(names, ", ")+" = ")
-		f.insert(s.End(), tail)
+		f.BeforeStmt(s, head)
+		f.Add(s.Return, s.Results[0].Pos(), 1, "var "+strings.Join(names, ", ")+" = ")
+		f.Insert(s.End(), tail)
 		return nil
 	}
 	if len(s.Results) != res.Len() {
 		return fmt.Errorf("%s: return with %d results in a function with %d", p.g.Nodes[id].Pos, len(s.Results), res.Len())
 	}
-	f.beforeStmt(s, head)
+	f.BeforeStmt(s, head)
 	for i, e := range s.Results {
 		decl := "var " + names[i] + " " + typeText(res.At(i).Type(), qual) + " = "
 		if i == 0 {
-			f.add(s.Return, e.Pos(), 1, decl)
+			f.Add(s.Return, e.Pos(), 1, decl)
 			continue
 		}
 		// Replace ", " (which may span lines) keeping its newlines.
-		between := string(f.src[f.off(s.Results[i-1].End()):f.off(e.Pos())])
-		f.add(s.Results[i-1].End(), e.Pos(), 1, "; "+decl+strings.Repeat("\n", strings.Count(between, "\n")))
+		between := string(f.Src[f.Off(s.Results[i-1].End()):f.Off(e.Pos())])
+		f.Add(s.Results[i-1].End(), e.Pos(), 1, "; "+decl+strings.Repeat("\n", strings.Count(between, "\n")))
 	}
-	f.insert(s.End(), tail)
+	f.Insert(s.End(), tail)
 	return nil
 }
 
