@@ -6,10 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math"
 	"math/big"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -109,17 +111,37 @@ func conformance(t *testing.T, root, model, props string) map[string]string {
 	src, _ := os.ReadFile(props)
 	text := string(src)
 	args := []string{"check", model, "--props", props, "--json"}
-	if extra, err := os.ReadFile(props + ".args"); err == nil {
-		// Each line is one PRISM invocation; the first says which constants to use (the
-		// others differ in what they export).
-		first, _, _ := strings.Cut(strings.TrimSpace(string(extra)), "\n")
-		fields := strings.Fields(first)
+	// Each line of the model's and the properties' .args files is one PRISM invocation; the
+	// first that gives constants without asking for PRISM's parametric engine says which
+	// constants to use (the others differ in engine or in what they export).
+	var lines []string
+	for _, f := range []string{model + ".args", props + ".args"} {
+		if extra, err := os.ReadFile(f); err == nil {
+			for _, l := range strings.Split(string(extra), "\n") {
+				if l = strings.TrimSpace(l); l != "" && !strings.HasPrefix(l, "#") {
+					lines = append(lines, l)
+				}
+			}
+		}
+	}
+	given := map[string]string{} // the constants given one value: RESULT (k=v) lines name them too
+	for _, l := range lines {
+		fields := strings.Fields(l)
+		if !slices.Contains(fields, "-const") || slices.Contains(fields, "-param") {
+			continue
+		}
 		for i := 0; i < len(fields); i++ {
 			if fields[i] == "-const" && i+1 < len(fields) {
 				args = append(args, "--const", fields[i+1])
+				for _, def := range strings.Split(fields[i+1], ",") {
+					if k, v, ok := strings.Cut(def, "="); ok && !strings.Contains(v, ":") {
+						given[k] = v
+					}
+				}
 				i++
 			}
 		}
+		break
 	}
 	var out, errb bytes.Buffer
 	run(args, &out, &errb)
@@ -158,7 +180,9 @@ func conformance(t *testing.T, root, model, props string) map[string]string {
 			}
 		}
 		prev = r.Property
-		want := expectedResult(before, point)
+		values := maps.Clone(given)
+		maps.Copy(values, r.Constants)
+		want := expectedResult(before, values)
 		switch {
 		case want == "" || want == "?":
 			outcomes[key] = "unknown"
@@ -189,9 +213,10 @@ func constKey(consts map[string]string) string {
 }
 
 // expectedResult finds, in the comment lines above a property, its expected value: the last
-// plain "RESULT: v", or for a point of an experiment the "RESULT (k=v,...): v" of that point.
-func expectedResult(before, point string) string {
-	want := ""
+// "RESULT (k=v,...): v" whose constants all have those values in the run, else the last plain
+// "RESULT: v" (which PRISM applies to every run).
+func expectedResult(before string, values map[string]string) string {
+	want, plain := "", ""
 	for _, line := range strings.Split(before, "\n") {
 		j := strings.Index(line, "RESULT")
 		if j < 0 {
@@ -200,26 +225,42 @@ func expectedResult(before, point string) string {
 		rest := strings.TrimSpace(line[j+len("RESULT"):])
 		if strings.HasPrefix(rest, "(") {
 			end := strings.Index(rest, ")")
-			if end < 0 || point == "" {
+			if end < 0 {
 				continue
 			}
-			var parts []string
+			match := true
 			for _, kv := range strings.Split(rest[1:end], ",") {
-				parts = append(parts, strings.TrimSpace(kv))
+				k, v, _ := strings.Cut(strings.TrimSpace(kv), "=")
+				got, ok := values[strings.TrimSpace(k)]
+				match = match && ok && sameConst(got, strings.TrimSpace(v))
 			}
-			sort.Strings(parts)
-			if strings.Join(parts, ",") == point {
+			if match {
 				if c := strings.Index(rest[end:], ":"); c >= 0 {
 					want = strings.TrimSpace(rest[end+c+1:])
 				}
 			}
 			continue
 		}
-		if c := strings.Index(rest, ":"); c >= 0 && point == "" {
-			want = strings.TrimSpace(rest[c+1:])
+		if c := strings.Index(rest, ":"); c >= 0 {
+			plain = strings.TrimSpace(rest[c+1:])
 		}
 	}
-	return want
+	if want == "" {
+		want = plain
+	}
+	// What follows a ';' is a comment ("1/3 ; for concrete constants").
+	want, _, _ = strings.Cut(want, ";")
+	return strings.TrimSpace(want)
+}
+
+// sameConst compares constant values as numbers where both are (0.5 and .5), else as text.
+func sameConst(a, b string) bool {
+	x, errA := strconv.ParseFloat(a, 64)
+	y, errB := strconv.ParseFloat(b, 64)
+	if errA == nil && errB == nil {
+		return x == y
+	}
+	return a == b
 }
 
 func firstLine(s string) string {
