@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/augur-perf/augur/internal/testmodels"
+
 	"github.com/augur-perf/augur/markov/dtmc"
 	"github.com/augur-perf/augur/markov/modelio"
 )
@@ -117,42 +119,8 @@ func codeShapedChain(n int) *dtmc.Model {
 	return m
 }
 
-// randomChain is the random chain of modelio's BenchmarkLoadCheck: n states with three random
-// successors each, a "goal" label on a tenth of them and a "cost" reward of 1..5 per state —
-// one giant strongly connected component, which the checker iterates on.
-func randomChain(n int) *dtmc.Model {
-	r := rand.New(rand.NewPCG(8, uint64(n)))
-	b := dtmc.NewBuilder(n)
-	for s := 0; s < n; s++ {
-		if r.IntN(10) == 0 {
-			b.Label("goal", s)
-		}
-		var t [3]int
-		for i := range t {
-			t[i] = r.IntN(n)
-			for j := 0; j < i; j++ {
-				if t[j] == t[i] {
-					t[i] = r.IntN(n)
-					j = -1
-				}
-			}
-		}
-		for _, u := range t {
-			b.Add(s, u, 1.0/3)
-		}
-		b.AddStateReward("cost", s, float64(1+r.IntN(5)))
-	}
-	b.DeclareLabel("goal")
-	b.SetInit(0)
-	m, err := b.Build()
-	if err != nil {
-		panic(err)
-	}
-	return m
-}
-
 // checkLoadModels are the models of BenchmarkCheckLoad, by name.
-var checkLoadModels = map[string]func(int) *dtmc.Model{"code": codeShapedChain, "random": randomChain}
+var checkLoadModels = map[string]func(int) *dtmc.Model{"code": codeShapedChain, "random": testmodels.RandomChain}
 
 // TestCheckLoadWriteModel is not a test but BenchmarkCheckLoad's helper process (the pattern of
 // os/exec's own tests): with AUGUR_CHECKLOAD_MODEL=name and AUGUR_CHECKLOAD_BASE=path set it

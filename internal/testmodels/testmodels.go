@@ -5,6 +5,7 @@ package testmodels
 
 import (
 	"math/big"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/augur-perf/augur/markov/dtmc"
@@ -98,4 +99,38 @@ func LossyProtocol(t testing.TB) *dtmc.Model {
 	b.AddInit(0, 0.5)
 	b.AddInit(2, 0.5)
 	return MustBuild(t, b)
+}
+
+// RandomChain is n states with three distinct random successors each (probability 1/3), a
+// "goal" label on about a tenth of them and a "cost" reward of 1..5 per state: one giant
+// strongly connected component, the random shape of the 10^6-state load-and-check benchmarks.
+func RandomChain(n int) *dtmc.Model {
+	r := rand.New(rand.NewPCG(8, uint64(n)))
+	b := dtmc.NewBuilder(n)
+	for s := 0; s < n; s++ {
+		if r.IntN(10) == 0 {
+			b.Label("goal", s)
+		}
+		var t [3]int
+		for i := range t {
+			t[i] = r.IntN(n)
+			for j := 0; j < i; j++ {
+				if t[j] == t[i] {
+					t[i] = r.IntN(n)
+					j = -1
+				}
+			}
+		}
+		for _, u := range t {
+			b.Add(s, u, 1.0/3)
+		}
+		b.AddStateReward("cost", s, float64(1+r.IntN(5)))
+	}
+	b.DeclareLabel("goal")
+	b.SetInit(0)
+	m, err := b.Build()
+	if err != nil {
+		panic(err) // rows of three thirds always build
+	}
+	return m
 }
