@@ -197,9 +197,6 @@ func New(fn *frontend.Func, res *board.Result, base *profile.Profile, rewards an
 	return m, nil
 }
 
-// Names are the rewards At returns, sorted.
-func (m *Model) Names() []string { return m.names }
-
 // scale is the total of a loop head's outcome counts in the profile At builds: probabilities
 // are count ratios, and 2^50 keeps them to within 1e-15 of the value wanted.
 const scale = 1 << 50
@@ -222,11 +219,11 @@ func (m *Model) At(at map[string]float64) (map[string]float64, error) {
 	}
 	for _, b := range m.Branches {
 		if b.Prob != nil {
-			p := b.Prob.Value(at)
-			if math.IsNaN(p) {
+			pt := b.Prob.Value(at)
+			if math.IsNaN(pt) {
 				return nil, fmt.Errorf("%s: the law %s is undefined at %v", b.Quantity, b.Prob, at)
 			}
-			setBranch(&pf, b, math.Min(math.Max(p, 0), 1))
+			setBranch(&pf, b, math.Min(math.Max(pt, 0), 1))
 			continue
 		}
 		t, f := math.Max(b.True.Value(at), 0), math.Max(b.False.Value(at), 0)
