@@ -193,20 +193,5 @@ func (s *Postgres) Scan(ctx context.Context, release string, fn func(*Record) er
 		return err
 	}
 	defer rows.Close()
-	for rows.Next() {
-		r := Record{Release: release}
-		var seq int64
-		var counts []byte
-		if err := rows.Scan(&r.Site, &seq, &r.Variant, &r.Uptime, &r.Rate, &counts); err != nil {
-			return err
-		}
-		r.Seq = uint64(seq)
-		if r.Counts, err = decodeCounts(counts); err != nil {
-			return fmt.Errorf("package (%s, %s, %d): %v", r.Site, release, r.Seq, err)
-		}
-		if err := fn(&r); err != nil {
-			return err
-		}
-	}
-	return rows.Err()
+	return scanRecords(rows, release, fn)
 }

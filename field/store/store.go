@@ -203,3 +203,32 @@ func sameManifest(old, new string, release string) error {
 	}
 	return fmt.Errorf("release %s is registered with another manifest: give the new one another release name", release)
 }
+
+// rows is what both backends' query results offer.
+type rows interface {
+	Next() bool
+	Scan(dest ...any) error
+	Err() error
+}
+
+// scanRecords reads the rows of a Scan query (site, seq, variant, uptime, rate, counts) into
+// records for fn.
+func scanRecords(rs rows, release string, fn func(*Record) error) error {
+	for rs.Next() {
+		r := Record{Release: release}
+		var seq int64
+		var counts []byte
+		if err := rs.Scan(&r.Site, &seq, &r.Variant, &r.Uptime, &r.Rate, &counts); err != nil {
+			return err
+		}
+		r.Seq = uint64(seq)
+		var err error
+		if r.Counts, err = decodeCounts(counts); err != nil {
+			return fmt.Errorf("package (%s, %s, %d): %v", r.Site, release, r.Seq, err)
+		}
+		if err := fn(&r); err != nil {
+			return err
+		}
+	}
+	return rs.Err()
+}
