@@ -20,6 +20,7 @@ package fitted
 import (
 	"fmt"
 	"go/ast"
+	"go/token"
 	"math"
 	"path/filepath"
 	"sort"
@@ -58,6 +59,21 @@ type Branch struct {
 	out         [2]int // the indices of the true and false outcomes
 }
 
+// Switch is a switch, type switch or select whose outcomes follow laws of their counts per
+// invocation (switch@FILE:LINE:case1, ..., :default, as augur fit record names them; select@
+// for a select): its probability of each outcome at a point is that outcome's law over the sum
+// of all its outcomes' laws (each taken as at least 0). The ratio of the expected counts is what
+// the model's probabilities are (a decision's probability is its expected outcomes over its
+// expected evaluations); fitting each outcome's share separately would not sum to 1.
+type Switch struct {
+	Quantity string   // switch@FILE:LINE or select@FILE:LINE
+	Node     int      // the decision
+	Outcomes []string // the quantities' outcome names: case1, case2, ..., default
+	Laws     []pmnf.Expr
+	Range    map[string][2]float64
+	out      []int // the index of each outcome among the decision's successors
+}
+
 // Model is a function's model whose loops follow fitted laws.
 type Model struct {
 	fn       *frontend.Func
@@ -65,6 +81,7 @@ type Model struct {
 	rewards  annot.Rewards
 	names    []string // the user's reward names, sorted
 	Branches []Branch
+	Switches []Switch
 	Loops    []Loop
 	// Unfitted are the function's loops without a law: they keep the profile's probabilities.
 	Unfitted []string
@@ -113,10 +130,65 @@ func New(fn *frontend.Func, res *board.Result, base *profile.Profile, rewards an
 			ifs[filepath.Base(p.Filename)+":"+strconv.Itoa(p.Line)] = n.ID
 		}
 	}
+	// switch@FILE:LINE and select@FILE:LINE (the keyword's position) → the decision.
+	multi := map[string]int{}
+	for _, n := range fn.CFG.Nodes {
+		if !n.IsDecision() || n.Unreachable {
+			continue
+		}
+		var kw string
+		var at token.Pos
+		switch s := n.AST.(type) {
+		case *ast.SwitchStmt:
+			kw, at = "switch@", s.Switch
+		case *ast.TypeSwitchStmt:
+			kw, at = "switch@", s.Switch
+		case *ast.SelectStmt:
+			kw, at = "select@", s.Select
+		default:
+			continue
+		}
+		p := fn.CFG.Fset.Position(at)
+		multi[kw+filepath.Base(p.Filename)+":"+strconv.Itoa(p.Line)] = n.ID
+	}
+	switches := map[string]*Switch{}
+	var sorder []string
 	branches := map[string]*Branch{}
 	var order []string
 	used := map[int]bool{}
 	for _, l := range res.Laws {
+		if strings.HasPrefix(l.Quantity, "switch@") || strings.HasPrefix(l.Quantity, "select@") {
+			i := strings.LastIndexByte(l.Quantity, ':')
+			key, outcome := l.Quantity[:i], l.Quantity[i+1:]
+			id, found := multi[key]
+			if !found {
+				m.Others = append(m.Others, l)
+				continue
+			}
+			if l.Error != "" {
+				return nil, fmt.Errorf("%s: no law was fitted (%s)", l.Quantity, l.Error)
+			}
+			sw := switches[key]
+			if sw == nil {
+				sw = &Switch{Quantity: key, Node: id}
+				switches[key] = sw
+				sorder = append(sorder, key)
+			}
+			k := -1
+			for j, e := range fn.CFG.Nodes[id].Succs {
+				if strings.ReplaceAll(e.Outcome, " ", "") == outcome {
+					k = j
+				}
+			}
+			if k < 0 {
+				return nil, fmt.Errorf("%s: %s has no outcome %q", l.Quantity, key, outcome)
+			}
+			sw.Outcomes = append(sw.Outcomes, outcome)
+			sw.Laws = append(sw.Laws, l.Law)
+			sw.out = append(sw.out, k)
+			sw.Range = l.Range
+			continue
+		}
 		if rest, ok := strings.CutPrefix(l.Quantity, "branch@"); ok {
 			key, out, _ := strings.Cut(rest, ":")
 			line, outcome, _ := strings.Cut(out, ":")
@@ -187,6 +259,17 @@ func New(fn *frontend.Func, res *board.Result, base *profile.Profile, rewards an
 		}
 		m.Branches = append(m.Branches, *b)
 	}
+	for _, key := range sorder {
+		sw := switches[key]
+		if len(sw.out) != len(fn.CFG.Nodes[sw.Node].Succs) {
+			var have []string
+			for _, e := range fn.CFG.Nodes[sw.Node].Succs {
+				have = append(have, strings.ReplaceAll(e.Outcome, " ", ""))
+			}
+			return nil, fmt.Errorf("%s: laws of %s, but every outcome (%s) needs one", key, strings.Join(sw.Outcomes, ", "), strings.Join(have, ", "))
+		}
+		m.Switches = append(m.Switches, *sw)
+	}
 	for key, id := range heads {
 		if !used[id] {
 			m.Unfitted = append(m.Unfitted, "loop@"+key)
@@ -232,6 +315,15 @@ func (m *Model) At(at map[string]float64) (map[string]float64, error) {
 		}
 		if t+f > 0 {
 			setBranch(&pf, b, t/(t+f))
+		}
+	}
+	for _, sw := range m.Switches {
+		probs, err := sw.probabilities(at)
+		if err != nil {
+			return nil, err
+		}
+		if probs != nil {
+			setOutcomes(&pf, sw.Node, sw.out, probs)
 		}
 	}
 	target := make([]float64, len(m.Loops))
@@ -327,9 +419,36 @@ func (m *Model) notPanicking(i int) float64 {
 	return float64(sum) / float64(sum+c.Panics)
 }
 
+// probabilities gives the switch's outcome probabilities at a point (in Outcomes' order): each
+// law (at least 0) over their sum; nil when every law is 0 there, and the profile's stand.
+func (sw Switch) probabilities(at map[string]float64) ([]float64, error) {
+	counts := make([]float64, len(sw.Laws))
+	var sum float64
+	for k, l := range sw.Laws {
+		counts[k] = math.Max(l.Value(at), 0)
+		if math.IsNaN(counts[k]) || math.IsInf(counts[k], 0) {
+			return nil, fmt.Errorf("%s:%s: the law %s is undefined at %v", sw.Quantity, sw.Outcomes[k], l, at)
+		}
+		sum += counts[k]
+	}
+	if sum == 0 {
+		return nil, nil
+	}
+	for k := range counts {
+		counts[k] /= sum
+	}
+	return counts, nil
+}
+
 // setBranch gives an if the outcome counts of probability p of true, keeping its panics' share.
 func setBranch(pf *profile.Func, b Branch, p float64) {
-	c := pf.Nodes[b.Node]
+	setOutcomes(pf, b.Node, b.out[:], []float64{p, 1 - p})
+}
+
+// setOutcomes gives a decision's outcomes out[k] the counts of probabilities probs[k] (summing
+// to 1), keeping its panics' share; outcomes not in out get none.
+func setOutcomes(pf *profile.Func, node int, out []int, probs []float64) {
+	c := pf.Nodes[node]
 	var sum uint64
 	for _, o := range c.Outcomes {
 		sum += o
@@ -340,10 +459,17 @@ func setBranch(pf *profile.Func, b Branch, p float64) {
 	}
 	rest := scale - panics
 	outs := make([]uint64, len(c.Outcomes))
-	outs[b.out[0]] = uint64(math.Round(p * float64(rest)))
-	outs[b.out[1]] = rest - outs[b.out[0]]
+	left := rest
+	for k, o := range out {
+		if k == len(out)-1 {
+			outs[o] = left // the last takes what rounding left
+			break
+		}
+		outs[o] = min(uint64(math.Round(probs[k]*float64(rest))), left)
+		left -= outs[o]
+	}
 	c.Outcomes, c.Panics, c.Count = outs, panics, scale
-	pf.Nodes[b.Node] = c
+	pf.Nodes[node] = c
 }
 
 // setLoop gives a loop head the outcome counts of continue probability p (other outcomes, such
@@ -405,6 +531,9 @@ func (m *Model) Expect(ds []inputs.Dist, n int, seed uint64) ([]Prediction, erro
 	}
 	for _, b := range m.Branches {
 		fittedOn = append(fittedOn, b.Range)
+	}
+	for _, sw := range m.Switches {
+		fittedOn = append(fittedOn, sw.Range)
 	}
 	for _, rs := range fittedOn {
 		for p, r := range rs {

@@ -128,6 +128,9 @@ func TestLawsOracle(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, mod := range []*fitted.Model{model, bm, pm} {
+		t.Log(checkExport(t, mod, "n", []float64{1, 3, 7, 20, 100, 1000, 12345.5}).Text)
+	}
 	for _, x := range []float64{1, 6, 40} {
 		got, err := pm.At(map[string]float64{"n": x})
 		if want := cost(x) - 2 + 2/(1+math.Exp(-(3-0.5*x))); err != nil || math.Abs(got["cost"]-want) > 1e-9*want {

@@ -20,6 +20,23 @@ type PRISMOptions struct {
 	Parametric bool
 	// Module and Var name the single module and its state variable; "main" and "s" if empty.
 	Module, Var string
+	// Params are constants declared without a value (const double n;), given when the model
+	// is checked (augur check --const n=1000, prism -const n=1000): the parameters that Formulas
+	// and Probs are expressions of.
+	Params []string
+	// Formulas are declared after Params, in order (a formula may use the ones before it).
+	Formulas []Formula
+	// Probs, where it has transition k, gives k's probability as a PRISM expression instead of
+	// its value in the model (written in parentheses). The expressions of a state's transitions
+	// must sum to 1 at every value of Params: the caller's to ensure.
+	Probs map[int]string
+}
+
+// Formula is a PRISM formula: formula Name = Expr;.
+type Formula struct {
+	Name, Expr string
+	// Comment, when set, is written on the line before the formula.
+	Comment string
 }
 
 // Const is a constant of a parametric export and its value in the exported model.
@@ -122,10 +139,20 @@ func PRISM(m *dtmc.Model, opt PRISMOptions) (*PRISMModel, error) {
 	if w.opt.Var == "" {
 		w.opt.Var = "s"
 	}
-	for _, id := range []string{w.opt.Module, w.opt.Var} {
+	ids := []string{w.opt.Module, w.opt.Var}
+	ids = append(ids, w.opt.Params...)
+	for _, f := range w.opt.Formulas {
+		ids = append(ids, f.Name)
+	}
+	seen := map[string]bool{}
+	for _, id := range ids {
 		if !isPRISMIdentifier(id) {
 			return nil, fmt.Errorf("PRISM language: %q is not a PRISM identifier", id)
 		}
+		if seen[id] {
+			return nil, fmt.Errorf("PRISM language: %q is declared twice", id)
+		}
+		seen[id] = true
 	}
 	if err := w.write(); err != nil {
 		return nil, err
@@ -167,9 +194,21 @@ func (w *prismWriter) write() error {
 
 	w.printf("// DTMC with %d states and %d transitions, exported by augur.\n", m.N, m.NumTransitions())
 	w.printf("dtmc\n\n")
-	if len(w.consts) > 0 {
+	if len(w.consts) > 0 || len(w.opt.Params) > 0 {
+		for _, c := range w.opt.Params {
+			w.printf("const double %s;\n", c)
+		}
 		for _, c := range w.consts {
 			w.printf("const double %s;\n", c.Name)
+		}
+		w.printf("\n")
+	}
+	if len(w.opt.Formulas) > 0 {
+		for _, f := range w.opt.Formulas {
+			if f.Comment != "" {
+				w.printf("// %s\n", f.Comment)
+			}
+			w.printf("formula %s = %s;\n", f.Name, f.Expr)
 		}
 		w.printf("\n")
 	}
@@ -322,6 +361,8 @@ func (w *prismWriter) command(s int) {
 		}
 		p := w.prob(k)
 		switch {
+		case w.opt.Probs != nil && w.opt.Probs[k] != "":
+			p = "(" + w.opt.Probs[k] + ")"
 		case !w.opt.Parametric || b-a == 1:
 		case k < b-1:
 			p = w.name[k]
