@@ -2,7 +2,8 @@
 // package (through go's -overlay; the user's files are never touched) so that each invocation
 // writes one augur-trace/1 line — the parameters' sizes at entry (len of slices, maps, strings
 // and channels; integer and float values; booleans as 0 and 1), each of the function's loops'
-// iteration counts and each of its ifs' true and false outcomes, with its time when asked — and
+// iteration counts, each of its ifs' true and false outcomes and each clause's entries of its
+// switches, type switches and selects, with its time when asked — and
 // runs a go workload on it. The injected code
 // uses the standard library only and is safe under concurrency. It owns the rewriting and the
 // injected recorder; the trace format is fit/trace's.
@@ -13,6 +14,7 @@ import (
 	"fmt"
 	"go/ast"
 	"go/format"
+	"go/token"
 	"go/types"
 	"os"
 	"path/filepath"
@@ -117,12 +119,76 @@ func Instrument(fn *frontend.Func, work string, o Options) (*Plan, error) {
 			h.Quantities = append(h.Quantities, fmt.Sprintf("branch@%s:%d:%s", filepath.Base(p.Filename), p.Line, out))
 		}
 	}
-	counters := len(loops) + 2*len(ifs)
+	// Switches, type switches and selects the CFG takes as decisions (two outcomes or more):
+	// each clause's entries counted at the top of its body (an entry by fallthrough taken
+	// back by the clause it falls from), and a switch without a default clause given one that
+	// only counts, the "no case matched" outcome.
+	type multi struct {
+		body     *ast.BlockStmt
+		implicit int // the counter of the added default clause, or -1
+		first    int // the counter of the first clause
+	}
+	var multis []multi
+	next := len(loops) + 2*len(ifs)
+	ast.Inspect(fn.Decl.Body, func(n ast.Node) bool {
+		var body *ast.BlockStmt
+		var kw string
+		var at token.Pos
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SwitchStmt:
+			body, kw, at = n.Body, "switch@", n.Switch
+		case *ast.TypeSwitchStmt:
+			body, kw, at = n.Body, "switch@", n.Switch
+		case *ast.SelectStmt:
+			body, kw, at = n.Body, "select@", n.Select
+		default:
+			return true
+		}
+		hasDefault := kw == "select@" // a select without default has no other outcome
+		for _, c := range body.List {
+			if cc, ok := c.(*ast.CaseClause); ok && cc.List == nil {
+				hasDefault = true
+			}
+			if cc, ok := c.(*ast.CommClause); ok && cc.Comm == nil {
+				hasDefault = true
+			}
+		}
+		outcomes := len(body.List)
+		if !hasDefault {
+			outcomes++
+		}
+		if outcomes < 2 {
+			return true // not a decision of the CFG
+		}
+		p := fset.Position(at)
+		mu := multi{body: body, implicit: -1, first: next}
+		for k, c := range body.List {
+			name := "case" + strconv.Itoa(k+1)
+			if cc, ok := c.(*ast.CaseClause); ok && cc.List == nil {
+				name = "default"
+			}
+			if cc, ok := c.(*ast.CommClause); ok && cc.Comm == nil {
+				name = "default"
+			}
+			h.Quantities = append(h.Quantities, fmt.Sprintf("%s%s:%d:%s", kw, filepath.Base(p.Filename), p.Line, name))
+			next++
+		}
+		if !hasDefault {
+			h.Quantities = append(h.Quantities, fmt.Sprintf("%s%s:%d:default", kw, filepath.Base(p.Filename), p.Line))
+			mu.implicit = next
+			next++
+		}
+		multis = append(multis, mu)
+		return true
+	})
+	counters := next
 	if o.Time {
 		h.Quantities = append(h.Quantities, "time_ns")
 	}
 	if len(h.Quantities) == 0 {
-		return nil, fmt.Errorf("%s has no loop or if to count (give --time to record its time)", fn.Name)
+		return nil, fmt.Errorf("%s has no loop, if, switch or select to count (give --time to record its time)", fn.Name)
 	}
 	// The rewrite: a counter per loop incremented at the top of its body, two per if counted by
 	// its wrapped condition, and at entry a deferred call that records the parameters
@@ -157,6 +223,28 @@ func Instrument(fn *frontend.Func, work string, o Options) (*Plan, error) {
 	for i, s := range ifs {
 		ins = append(ins, insert{tf.Offset(s.Cond.Pos()), fmt.Sprintf("%sBr(&%s, %d, ", prefix, counter, len(loops)+2*i)})
 		ins = append(ins, insert{tf.Offset(s.Cond.End()), ")"})
+	}
+	for _, mu := range multis {
+		for k, c := range mu.body.List {
+			var colon token.Pos
+			var stmts []ast.Stmt
+			switch c := c.(type) {
+			case *ast.CaseClause:
+				colon, stmts = c.Colon, c.Body
+			case *ast.CommClause:
+				colon, stmts = c.Colon, c.Body
+			}
+			ins = append(ins, insert{tf.Offset(colon) + 1, fmt.Sprintf(" %s[%d]++;", counter, mu.first+k)})
+			if m := len(stmts); m > 0 {
+				if br, ok := stmts[m-1].(*ast.BranchStmt); ok && br.Tok == token.FALLTHROUGH {
+					// The next clause's count goes up on entry; this entry is not its outcome.
+					ins = append(ins, insert{tf.Offset(br.Pos()), fmt.Sprintf("%s[%d]--; ", counter, mu.first+k+1)})
+				}
+			}
+		}
+		if mu.implicit >= 0 {
+			ins = append(ins, insert{tf.Offset(mu.body.Rbrace), fmt.Sprintf("default: %s[%d]++; ", counter, mu.implicit)})
+		}
 	}
 	var entry strings.Builder
 	fmt.Fprintf(&entry, " var %s [%d]uint64;", counter, counters)

@@ -1,6 +1,7 @@
 package record
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,6 +128,58 @@ func TestStructFields(t *testing.T) {
 		// Items k, limit 2k; loops k and 2k; the if taken.
 		if rec.P[1] != 2*k || rec.Q[0] != k || rec.Q[1] != 2*k || rec.Q[2] != 1 || rec.Q[3] != 0 {
 			t.Errorf("record %+v", rec)
+		}
+	}
+}
+
+// TestRecordSwitches records testdata/sw.Classify on even sizes 4..20 and checks each clause's
+// count per invocation against its closed form: the switch's case 1 four times, case 2 and the
+// default (n-4)/2 each (an entry by fallthrough is not counted as the default's outcome), the
+// type switch's added default and the select's default once.
+func TestRecordSwitches(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs a workload")
+	}
+	prog, err := frontend.Load("testdata", "./sw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fns, err := prog.Select("example.com/sw.Classify")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	plan, err := Instrument(fns[0], filepath.Join(tmp, "src"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "loop@sw.go:10 switch@sw.go:11:case1 switch@sw.go:11:case2 switch@sw.go:11:default switch@sw.go:22:case1 switch@sw.go:22:case2 switch@sw.go:22:default select@sw.go:28:case1 select@sw.go:28:default"
+	if got := strings.Join(plan.Header.Quantities, " "); got != want {
+		t.Fatalf("quantities %s, want %s", got, want)
+	}
+	path := filepath.Join(tmp, "sw.trace.jsonl")
+	m, n, err := Record(plan, instrument.Workload{Args: []string{"go", "test", "./sw"}, Dir: "testdata"}, path)
+	if err != nil || m.ExitCode != 0 {
+		t.Fatalf("%v %+v", err, m)
+	}
+	if n != 9 {
+		t.Errorf("%d invocations recorded, want 9", n)
+	}
+	f, _ := os.Open(path)
+	defer f.Close()
+	r, err := trace.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := r.ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rec := range recs {
+		x := rec.P[0]
+		want := []float64{x, 4, (x - 4) / 2, (x - 4) / 2, 0, 0, 1, 0, 1}
+		if fmt.Sprint(rec.Q) != fmt.Sprint(want) {
+			t.Errorf("n=%v: counts %v, want %v", x, rec.Q, want)
 		}
 	}
 }

@@ -1,0 +1,13 @@
+package sw
+
+import "testing"
+
+func TestSizes(t *testing.T) {
+	for n := 4; n <= 20; n += 2 {
+		xs := make([]int, n)
+		for i := range xs {
+			xs[i] = i
+		}
+		Classify(xs, nil)
+	}
+}
