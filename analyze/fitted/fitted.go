@@ -1,7 +1,8 @@
 // Package fitted predicts a function's expected rewards for inputs never run: its model's loops
 // follow the laws augur fit learnt (iterations per invocation as functions of the parameters,
 // augur-fit/1), its ifs the probabilities their outcomes' laws give (true's law over the sum of
-// both), its other decisions the probabilities of a measured profile, and the expected
+// both), its switches and selects each case's count law over the sum of all of them, its other
+// decisions the probabilities of a measured profile, and the expected
 // rewards per invocation are evaluated at an input point or over input distributions (exactly
 // for finite ones, by Monte Carlo with its standard error otherwise).
 //
@@ -12,6 +13,10 @@
 // coming back after an iteration and after leaving), so two evaluations of the model give A and
 // C and the p that meets the law exactly; outer loops are set before the loops they hold, and
 // the pass repeats until every loop meets its law to 1e-9.
+//
+// The same model is exported as a parametric DTMC in the PRISM language (Model.PRISM), each
+// probability a formula of the parameters, each loop's continue probability derived from the
+// model's flow rather than solved for.
 //
 // It owns that fitting of probabilities to laws; models come from analyze/predict, laws from
 // fit. It must not run workloads or print.

@@ -1,7 +1,10 @@
 package fitted_test
 
 import (
+	"flag"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,6 +16,8 @@ import (
 	"github.com/augur-perf/augur/source/annot"
 	"github.com/augur-perf/augur/source/frontend"
 )
+
+var update = flag.Bool("update", false, "rewrite testdata/*.golden")
 
 // cost is Pairs' expected cost per call at n by its annotations: the range evaluated n+1 times
 // (1 each), the inner condition n(n+1)/2 + n times (2 each), the body n(n+1)/2 times (1 each), and
@@ -129,13 +134,36 @@ func TestLawsOracle(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, mod := range []*fitted.Model{model, bm, pm} {
-		t.Log(checkExport(t, mod, "n", []float64{1, 3, 7, 20, 100, 1000, 12345.5}).Text)
+		checkExport(t, mod, "n", []float64{1, 3, 7, 20, 100, 1000, 12345.5})
+	}
+	// The golden export: nested loops and a logistic law.
+	ex, err := pm.PRISM()
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden := filepath.Join("testdata", "pairs.pm.golden")
+	if *update {
+		if err := os.WriteFile(golden, []byte(ex.Text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want, err := os.ReadFile(golden); err != nil || string(want) != ex.Text {
+		t.Errorf("the export differs from %s (%v; -update rewrites it):\n%s", golden, err, ex.Text)
 	}
 	for _, x := range []float64{1, 6, 40} {
 		got, err := pm.At(map[string]float64{"n": x})
 		if want := cost(x) - 2 + 2/(1+math.Exp(-(3-0.5*x))); err != nil || math.Abs(got["cost"]-want) > 1e-9*want {
 			t.Errorf("n=%v with a logistic law: %v %v, want %.12g", x, got, err, want)
 		}
+	}
+
+	// A loop without a law keeps a cycle no law breaks: no parametric export.
+	one := *res
+	one.Laws = res.Laws[:1]
+	if om, err := fitted.New(fn, &one, m.Profile, rewards); err != nil {
+		t.Fatal(err)
+	} else if _, err := om.PRISM(); err == nil || !strings.Contains(err.Error(), "pairs.go:9") || !strings.Contains(err.Error(), "needs a law for every loop") {
+		t.Errorf("an export with a loop without a law: %v", err)
 	}
 
 	// A law below zero (a fitted curve extrapolated too far) means no iterations.

@@ -97,8 +97,11 @@ func (m *Model) PRISM() (*Export, error) {
 	for _, p := range params {
 		consts = append(consts, ex.Params[p])
 	}
-	name := func(prefix string, node int) string {
+	name := func(prefix string, node int, suffix ...string) string {
 		n := prefix + strconv.Itoa(m.fn.CFG.Nodes[node].Pos.Line)
+		for _, s := range suffix {
+			n += "_" + s
+		}
 		if used[n] {
 			n += "_n" + strconv.Itoa(node)
 		}
@@ -212,7 +215,7 @@ func (m *Model) PRISM() (*Export, error) {
 			seen += c.Outcomes[k]
 		}
 		for k, l := range sw.Laws {
-			cn := name("c_"+sw.Outcomes[k]+"_", sw.Node)
+			cn := name("c_", sw.Node, sw.Outcomes[k])
 			cs = append(cs, cn)
 			formulas = append(formulas, export.Formula{Name: cn, Expr: "max(0, " + l.PRISM(ident) + ")",
 				Comment: fmt.Sprintf("%s:%s: %s per invocation", sw.Quantity, sw.Outcomes[k], l)})
@@ -223,7 +226,7 @@ func (m *Model) PRISM() (*Export, error) {
 			if seen > 0 {
 				base = float64(c.Outcomes[sw.out[k]]) / float64(seen)
 			}
-			sn := name("s_"+sw.Outcomes[k]+"_", sw.Node)
+			sn := name("s_", sw.Node, sw.Outcomes[k])
 			formulas = append(formulas, export.Formula{Name: sn, Expr: fmt.Sprintf("(%s > 0 ? %s/%s : %s)", tot, cs[k], tot, num(base))})
 			d.outShare[sw.out[k]] = linear{terms: map[string]float64{sn: 1}}
 		}

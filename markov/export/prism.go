@@ -28,7 +28,7 @@ type PRISMOptions struct {
 	Formulas []Formula
 	// Probs, where it has transition k, gives k's probability as a PRISM expression instead of
 	// its value in the model (written in parentheses). The expressions of a state's transitions
-	// must sum to 1 at every value of Params: the caller's to ensure.
+	// must sum to 1 at every value of Params: the caller's to ensure. Not with Parametric.
 	Probs map[int]string
 }
 
