@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"os"
+	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
@@ -488,3 +490,28 @@ func (p poly) String() string {
 }
 
 func num(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
+
+// WritePRISM writes the export to base.pm and its properties to base.props (creating base's
+// directory) and returns the files written.
+func (m *Model) WritePRISM(base string) ([]string, error) {
+	ex, err := m.PRISM()
+	if err != nil {
+		return nil, err
+	}
+	props, err := export.Props(ex.Props)
+	if err != nil {
+		return nil, err
+	}
+	if dir := filepath.Dir(base); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return nil, err
+		}
+	}
+	if err := os.WriteFile(base+".pm", []byte(ex.Text), 0o644); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(base+".props", []byte(props), 0o644); err != nil {
+		return nil, err
+	}
+	return []string{base + ".pm", base + ".props"}, nil
+}

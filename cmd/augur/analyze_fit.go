@@ -10,6 +10,7 @@ import (
 	"github.com/augur-perf/augur/analyze/fitted"
 	"github.com/augur-perf/augur/analyze/predict"
 	"github.com/augur-perf/augur/fit/board"
+	"github.com/augur-perf/augur/fit/inputs"
 )
 
 // hasFitFlag reports whether analyze was given --fit: then the model's loops follow fitted laws.
@@ -39,6 +40,8 @@ func runAnalyzeFit(args []string, stdout, stderr io.Writer) error {
 	n := fs.Int("samples", 2000, "Monte Carlo samples for continuous distributions (one model solved per sample)")
 	seed := fs.Uint64("seed", 1, "seed of the Monte Carlo samples")
 	asJSON := fs.Bool("json", false, "print the predictions as JSON")
+	emitKind := fs.String("emit", "", "write the model with its laws as a parametric DTMC: prism (BASE.pm, BASE.props)")
+	out := fs.String("o", "", "base path for --emit (default: the function's name)")
 	pos, err := parse(fs, args, stdout)
 	if err != nil {
 		return err
@@ -49,9 +52,16 @@ func runAnalyzeFit(args []string, stdout, stderr io.Writer) error {
 	if *prof == "" {
 		return usagef("--fit needs --profile: a measured profile of %s gives the decisions the laws do not cover", pos[0])
 	}
-	text, ds, err := parseInputs(*spec, *at)
-	if err != nil {
-		return err
+	if *emitKind != "" && *emitKind != "prism" {
+		return usagef("--emit %q: with --fit, the parametric model is written as prism", *emitKind)
+	}
+	onlyEmit := *emitKind != "" && *spec == "" && *at == ""
+	var text string
+	var ds []inputs.Dist
+	if !onlyEmit {
+		if text, ds, err = parseInputs(*spec, *at); err != nil {
+			return err
+		}
 	}
 	res, err := board.ReadResult(*fitFile)
 	if err != nil {
@@ -72,6 +82,19 @@ func runAnalyzeFit(args []string, stdout, stderr io.Writer) error {
 	model, err := fitted.New(fn, res, p, base.Rewards)
 	if err != nil {
 		return err
+	}
+	if *emitKind != "" {
+		if *out == "" {
+			*out = fn.Decl.Name.Name
+		}
+		files, err := model.WritePRISM(*out)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stderr, "wrote %s\n", strings.Join(files, ", "))
+		if onlyEmit {
+			return nil
+		}
 	}
 	given := map[string]bool{}
 	for _, d := range ds {
@@ -147,6 +170,12 @@ func runAnalyzeFit(args []string, stdout, stderr io.Writer) error {
 			fmt.Fprintf(stdout, "\nBranch:   %s P(true) = %s", strings.TrimPrefix(b.Quantity, "branch@"), b.Prob)
 		} else {
 			fmt.Fprintf(stdout, "\nBranch:   %s true %s, false %s", strings.TrimPrefix(b.Quantity, "branch@"), b.True, b.False)
+		}
+	}
+	for _, sw := range model.Switches {
+		fmt.Fprintf(stdout, "\nSwitch:   %s", sw.Quantity)
+		for k, o := range sw.Outcomes {
+			fmt.Fprintf(stdout, " %s %s;", o, sw.Laws[k])
 		}
 	}
 	fmt.Fprintf(stdout, "\nProfile:  %s (every other decision)\n", *prof)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -69,6 +70,67 @@ func TestAnalyzeFit(t *testing.T) {
 		code, _, errs := runCLI(t, append([]string{"analyze", fn, "--dir", dir}, c.args...)...)
 		if code != exitUsage || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, %s; want usage error %q", c.args, code, errs, c.want)
+		}
+	}
+}
+
+// TestAnalyzeFitPRISM runs Beagle's loop on analyze/fitted's shapes.Classify (a switch whose
+// cases' probabilities 4/n, (n-4)/2n and (n-4)/2n depend on the size) and shapes.Under (a loop
+// under an if inside a loop), recorded on even sizes 4..40, exports each fitted model with
+// --emit prism, and checks that augur check of the export at sizes in and far beyond the
+// recorded ones gives what analyze --fit --at gives, to 1e-9; Classify's against its closed
+// form 3.5n + 15 too.
+func TestAnalyzeFitPRISM(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs instrumented workloads")
+	}
+	tmp := t.TempDir()
+	dir := filepath.Join("analyze", "fitted", "testdata")
+	prof := filepath.Join(tmp, "p.json")
+	if code, _, errs := runCLI(t, "profile", "./shapes", "--dir", dir, "-o", prof, "--", "go", "test", "./shapes"); code != 0 {
+		t.Fatalf("profile: exit %d\n%s", code, errs)
+	}
+	for _, name := range []string{"Classify", "Under"} {
+		fn := "example.com/pairs/shapes." + name
+		trace, laws, base := filepath.Join(tmp, name+".jsonl"), filepath.Join(tmp, name+".fit.json"), filepath.Join(tmp, name)
+		for _, args := range [][]string{
+			{"fit", "record", fn, "--dir", dir, "-o", trace, "--", "go", "test", "./shapes"},
+			{"fit", trace, "-o", laws},
+			{"analyze", fn, "--dir", dir, "--fit", laws, "--profile", prof, "--emit", "prism", "-o", base},
+		} {
+			if code, out, errs := runCLI(t, args...); code != 0 {
+				t.Fatalf("%v: exit %d\n%s%s", args, code, out, errs)
+			}
+		}
+		for _, n := range []float64{6, 40, 400, 12345.5} {
+			v := strconv.FormatFloat(n, 'g', -1, 64)
+			code, out, errs := runCLI(t, "analyze", fn, "--dir", dir, "--fit", laws, "--profile", prof, "--at", "len(xs)="+v, "--json")
+			if code != 0 {
+				t.Fatalf("analyze --at %v: exit %d\n%s", n, code, errs)
+			}
+			var got struct {
+				Predictions []struct{ Mean float64 } `json:"predictions"`
+			}
+			if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Predictions) != 1 {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			code, out, errs = runCLI(t, "check", base+".pm", "--props", base+".props", "--const", "len_xs="+v, "--json")
+			if code != 0 {
+				t.Fatalf("check at %v: exit %d\n%s%s", n, code, out, errs)
+			}
+			var checked struct {
+				Results []struct{ Value float64 } `json:"results"`
+			}
+			if err := json.Unmarshal([]byte(out), &checked); err != nil || len(checked.Results) != 1 {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			a, c := got.Predictions[0].Mean, checked.Results[0].Value
+			if math.Abs(a-c) > 1e-9*a {
+				t.Errorf("%s at n=%v: analyze --at %.15g, check of the export %.15g", name, n, a, c)
+			}
+			if want := 3.5*n + 15; name == "Classify" && math.Abs(a-want) > 1e-6*want {
+				t.Errorf("Classify at n=%v: %.12g, closed form %.12g", n, a, want)
+			}
 		}
 	}
 }

@@ -17,7 +17,11 @@ func (e Expr) PRISM(ident func(param string) string) string {
 		return e.Tree.prism(ident)
 	}
 	var b strings.Builder
-	for k, t := range e.Terms {
+	terms := e.Terms
+	if len(terms) > 1 && terms[0].Coef == 0 {
+		terms = terms[1:] // a zero constant says nothing
+	}
+	for k, t := range terms {
 		c := t.Coef
 		switch {
 		case k == 0 && c < 0:
@@ -50,7 +54,7 @@ func (e Expr) PRISM(ident func(param string) string) string {
 		}
 		b.WriteString(strings.Join(parts, "*"))
 	}
-	if len(e.Terms) == 0 {
+	if len(terms) == 0 {
 		b.WriteString("0")
 	}
 	if e.Link == Logistic {
