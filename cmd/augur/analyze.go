@@ -69,7 +69,9 @@ For inputs never run (Beagle): with the laws of FUNC's loops from 'augur fit' an
 profile for its other decisions, --fit FIT --inputs 'n~lognormal(8,1.2)' (or --at n=1e6)
 predicts each reward's expectation over the input distribution: every loop's probability is set
 so that the model iterates as its law says (exact for finite distributions, Monte Carlo with its
-standard error otherwise, --samples); --compare adds the measured profile's own prediction.
+standard error otherwise, --samples); --compare adds the measured profile's own prediction;
+--emit prism -o BASE writes the model as a parametric DTMC (BASE.pm: the parameters constants,
+the probabilities formulas of them; check it with augur check BASE.pm --const n=1000).
 
 Hot spots are sorted by their share of a reward (measured time, else "time", else the first;
 --by another), the top 20 unless
