@@ -53,8 +53,9 @@ func checkExport(t *testing.T, m *fitted.Model, param string, points []float64) 
 }
 
 // TestShapes binds exact laws to shapes.Classify (a switch whose case probabilities 4/n,
-// (n-4)/2n, (n-4)/2n come from the laws of its cases' counts) and shapes.Under (a loop under an
-// if inside a loop, the if's probability a regression tree's law), checks their expected cost
+// (n-4)/2n, (n-4)/2n come from the laws of its cases' counts), shapes.Under (a loop under an
+// if inside a loop, the if's probability a regression tree's law) and shapes.Find (a loop left
+// early by a return), checks their expected cost
 // against the closed forms at sizes beyond those run, and their PRISM exports against At.
 func TestShapes(t *testing.T) {
 	if testing.Short() {
@@ -65,7 +66,7 @@ func TestShapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	var fns []*frontend.Func
-	for _, spec := range []string{"example.com/pairs/shapes.Classify", "example.com/pairs/shapes.Under"} {
+	for _, spec := range []string{"example.com/pairs/shapes.Classify", "example.com/pairs/shapes.Under", "example.com/pairs/shapes.Find"} {
 		f, err := prog.Select(spec)
 		if err != nil {
 			t.Fatal(err)
@@ -103,6 +104,12 @@ func TestShapes(t *testing.T) {
 			inner := 0.25*x*x - 0.5*x
 			return (x + 1) + x + (x*p + inner) + inner
 		}, []float64{4, 8, 20, 300, 5000.5}},
+		// A loop left by a return with probability 1/n per iteration, 0.5·n iterations per
+		// call: its head is visited 1 + 0.5n(1 - 1/n) times, and a call costs n + 2.
+		{fns[2], []board.Law{
+			{Quantity: "loop@shapes.go:41", Law: law(nt(0.5))},
+			{Quantity: "branch@shapes.go:42:p", Law: law(pmnf.Term{Coef: 1, Factors: []pmnf.Factor{{Param: "n", I: -1}}})},
+		}, func(n float64) float64 { return n + 2 }, []float64{2, 9, 64, 1e5}},
 	} {
 		rewards, err := annot.ForFunc(tc.fn)
 		if err != nil {

@@ -34,3 +34,14 @@ func Under(xs []int) int {
 	}
 	return s
 }
+
+// Find returns the index of the first element at least limit: a loop left early by a return, so
+// that not every iteration comes back to its head.
+func Find(xs []int, limit int) int {
+	for i, x := range xs { // @cost=1
+		if x >= limit { // @cost=1
+			return i // @cost=3
+		}
+	}
+	return -1
+}

@@ -10,5 +10,6 @@ func TestSizes(t *testing.T) {
 		}
 		Classify(xs)
 		Under(xs)
+		Find(xs, n/2)
 	}
 }
