@@ -154,9 +154,17 @@ func runAnalyzeFit(args []string, stdout, stderr io.Writer) error {
 				branches = append(branches, map[string]string{"quantity": b.Quantity, "true": b.True.String(), "false": b.False.String()})
 			}
 		}
+		var switches []map[string]string
+		for _, sw := range model.Switches {
+			row := map[string]string{"quantity": sw.Quantity}
+			for k, o := range sw.Outcomes {
+				row[o] = sw.Laws[k].String()
+			}
+			switches = append(switches, row)
+		}
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"function": fn.Name, "inputs": text, "loops": loops, "branches": branches, "unfitted_loops": model.Unfitted, "predictions": rows})
+		return enc.Encode(map[string]any{"function": fn.Name, "inputs": text, "loops": loops, "branches": branches, "switches": switches, "unfitted_loops": model.Unfitted, "predictions": rows})
 	}
 	fmt.Fprintf(stdout, "Function: %s, inputs: %s\nLoops:    ", fn.Name, text)
 	for i, l := range model.Loops {

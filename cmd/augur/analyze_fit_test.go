@@ -109,10 +109,14 @@ func TestAnalyzeFitPRISM(t *testing.T) {
 				t.Fatalf("analyze --at %v: exit %d\n%s", n, code, errs)
 			}
 			var got struct {
+				Switches    []map[string]string      `json:"switches"`
 				Predictions []struct{ Mean float64 } `json:"predictions"`
 			}
 			if err := json.Unmarshal([]byte(out), &got); err != nil || len(got.Predictions) != 1 {
 				t.Fatalf("%v\n%s", err, out)
+			}
+			if name == "Classify" && (len(got.Switches) != 1 || got.Switches[0]["case1"] != "4" || got.Switches[0]["default"] != "-2 + 0.5·len(xs)") {
+				t.Errorf("Classify's switch laws %v, want case1 4 and default -2 + 0.5·len(xs)", got.Switches)
 			}
 			code, out, errs = runCLI(t, "check", base+".pm", "--props", base+".props", "--const", "len_xs="+v, "--json")
 			if code != 0 {
