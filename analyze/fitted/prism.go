@@ -249,12 +249,18 @@ func (m *Model) PRISM() (*Export, error) {
 			// The outcomes to this transition's state, weighed by w; the rest of the row's
 			// exact probability (a panic's) is a constant.
 			l := linear{terms: map[string]float64{}}
-			rest := new(big.Rat).Set(dm.Exact[k])
+			rest := new(big.Rat)
+			if dm.Exact != nil && dm.Exact[k] != nil {
+				rest.Set(dm.Exact[k])
+			} else {
+				rest.SetFloat64(dm.Prob[k])
+			}
 			for o, e := range cfg.Nodes[s].Succs {
 				if e.To != dm.Col[k] {
 					continue
 				}
-				rest.Sub(rest, big.NewRat(int64(pf.Nodes[s].Outcomes[o]), 1<<50))
+				// The reference's counts total scale: outcome o's probability is count/scale.
+				rest.Sub(rest, big.NewRat(int64(pf.Nodes[s].Outcomes[o]), scale))
 				if sh, ok := d.outShare[o]; ok {
 					l.c += d.w * sh.c
 					for sym, v := range sh.terms {
@@ -354,13 +360,16 @@ func (m *Model) PRISM() (*Export, error) {
 		}
 	}
 	if done < dm.N {
-		var lines []string
-		for s := 0; s < dm.N; s++ {
-			if indeg[s] > 0 && cfg.Nodes[s].IsDecision() && cfg.Nodes[s].LoopHead {
-				lines = append(lines, cfg.Nodes[s].Pos.String())
+		where := m.Unfitted
+		if len(where) == 0 {
+			// A cycle of gotos, say: the states it leaves unordered.
+			for s := 0; s < dm.N; s++ {
+				if indeg[s] > 0 {
+					where = append(where, cfg.Nodes[s].Pos.String())
+				}
 			}
 		}
-		return nil, fmt.Errorf("%s: a cycle of the model goes through no fitted loop's body (loops without a law: %s); a parametric export needs a law for every loop", m.fn.Name, strings.Join(lines, ", "))
+		return nil, fmt.Errorf("%s: a cycle of the model goes through no fitted loop's body (%s); a parametric export needs a law for every loop", m.fn.Name, strings.Join(where, ", "))
 	}
 	for _, l := range m.Loops {
 		v := name("v_", l.Node)
