@@ -6,6 +6,7 @@ import (
 	"math/big"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -148,6 +149,7 @@ func (m *Model) PRISM() (*Export, error) {
 		w        float64
 	}
 	decs := map[int]*decision{}
+	var partitions [][]string // symbols that sum to 1: a switch's shares
 	share := func(node int) (w float64, counts []uint64) {
 		c := pf.Nodes[node]
 		var sum uint64
@@ -208,6 +210,7 @@ func (m *Model) PRISM() (*Export, error) {
 	}
 	for _, sw := range m.Switches {
 		tot := name("n_", sw.Node)
+		var part []string
 		var cs []string
 		d := &decision{loop: -1, outShare: map[int]linear{}}
 		d.w, _ = share(sw.Node)
@@ -231,8 +234,10 @@ func (m *Model) PRISM() (*Export, error) {
 			sn := name("s_", sw.Node, sw.Outcomes[k])
 			formulas = append(formulas, export.Formula{Name: sn, Expr: fmt.Sprintf("(%s > 0 ? %s/%s : %s)", tot, cs[k], tot, num(base))})
 			d.outShare[sw.out[k]] = linear{terms: map[string]float64{sn: 1}}
+			part = append(part, sn)
 		}
 		decs[sw.Node] = d
+		partitions = append(partitions, part)
 	}
 
 	// Each transition's probability as a linear form in the symbols.
@@ -374,7 +379,7 @@ func (m *Model) PRISM() (*Export, error) {
 	for _, l := range m.Loops {
 		v := name("v_", l.Node)
 		d := decs[l.Node]
-		formulas = append(formulas, export.Formula{Name: v, Expr: visits[l.Node].String(), Comment: fmt.Sprintf("%s: visits of its head per invocation", l.Quantity)})
+		formulas = append(formulas, export.Formula{Name: v, Expr: visits[l.Node].sumOut(partitions).String(), Comment: fmt.Sprintf("%s: visits of its head per invocation", l.Quantity)})
 		den := v
 		if d.w != 1 {
 			den = num(d.w) + "*" + v
@@ -441,6 +446,52 @@ func (p poly) add(mono string, v float64) {
 	if p[mono] == 0 {
 		delete(p, mono)
 	}
+}
+
+// sumOut writes X·s1 + ... + X·sk as X wherever s1..sk are the symbols of a partition (they
+// sum to 1: the shares of a switch's outcomes all coming to the same state), so that a loop
+// around a switch reads 1 + it, not 1 + it·s_case1 + it·s_case2 + it·s_default.
+func (p poly) sumOut(partitions [][]string) poly {
+	out := poly{}
+	for mono, v := range p {
+		out[mono] = v
+	}
+	for changed := true; changed; {
+		changed = false
+		for mono, v := range out {
+			syms := strings.Split(mono, "*")
+			for i, sym := range syms {
+				for _, part := range partitions {
+					if !slices.Contains(part, sym) {
+						continue
+					}
+					rest := slices.Delete(slices.Clone(syms), i, i+1)
+					base := strings.Join(rest, "*")
+					all := true
+					for _, other := range part {
+						w, ok := out[mulMono(base, other)]
+						all = all && ok && math.Abs(w-v) <= 1e-12*math.Abs(v)
+					}
+					if !all {
+						continue
+					}
+					for _, other := range part {
+						delete(out, mulMono(base, other))
+					}
+					out.add(base, v)
+					changed = true
+					break
+				}
+				if changed {
+					break
+				}
+			}
+			if changed {
+				break
+			}
+		}
+	}
+	return out
 }
 
 func mulMono(mono, sym string) string {

@@ -129,6 +129,7 @@ func TestAnalyzeFitPRISM(t *testing.T) {
 				t.Fatalf("%v\n%s", err, out)
 			}
 			a, c := got.Predictions[0].Mean, checked.Results[0].Value
+			t.Logf("%s at n=%v: analyze --at %.15g, check %.15g, relative difference %.2g", name, n, a, c, math.Abs(a-c)/a)
 			if math.Abs(a-c) > 1e-9*a {
 				t.Errorf("%s at n=%v: analyze --at %.15g, check of the export %.15g", name, n, a, c)
 			}
