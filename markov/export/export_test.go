@@ -193,3 +193,42 @@ func TestPRISMCorners(t *testing.T) {
 		t.Errorf("const flag %q", got)
 	}
 }
+
+// TestPRISMFormulas exports a two-state loop whose continue probability is a formula of an
+// undefined constant: the constant and formula come before the module, the expressions replace
+// the transitions' values, and names that are not PRISM identifiers or are declared twice are
+// refused.
+func TestPRISMFormulas(t *testing.T) {
+	b := dtmc.NewBuilder(2)
+	b.Add(0, 0, 0.5)
+	b.Add(0, 1, 0.5)
+	b.Add(1, 1, 1)
+	b.SetInit(0)
+	m, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := PRISMOptions{
+		Params:   []string{"n"},
+		Formulas: []Formula{{Name: "q", Expr: "n/(n+1)", Comment: "continue"}},
+		Probs:    map[int]string{0: "q", 1: "1 - q"},
+	}
+	pm, err := PRISM(m, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"const double n;\n\n// continue\nformula q = n/(n+1);\n", "[] s=0 -> (q):(s'=0) + (1 - q):(s'=1);", "[] s=1 -> 1:(s'=1);"} {
+		if !strings.Contains(pm.Text, want) {
+			t.Errorf("the export lacks %q:\n%s", want, pm.Text)
+		}
+	}
+	for _, bad := range []PRISMOptions{
+		{Params: []string{"len(xs)"}},
+		{Params: []string{"n"}, Formulas: []Formula{{Name: "n", Expr: "1"}}},
+		{Formulas: []Formula{{Name: "s", Expr: "1"}}},
+	} {
+		if _, err := PRISM(m, bad); err == nil {
+			t.Errorf("%+v: no error", bad)
+		}
+	}
+}
