@@ -168,6 +168,9 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	if fl.open && fl.html == "" {
 		return usagef("--open opens the --html report: give --html FILE")
 	}
+	if fl.out != "" && fl.emit == "" {
+		return usagef("-o %s names the files --emit writes: give --emit prism, storm, dot or json", fl.out)
+	}
 	if len(fl.profiles) == 0 && len(workload) == 0 {
 		return usagef("no usage profile: give --profile FILE (from 'augur profile') or a workload after \"--\" (go test ... or go run ...)")
 	}

@@ -186,6 +186,7 @@ func TestExitCodes(t *testing.T) {
 		{"options predict succeeds", []string{"options", "predict", model, "SCRATCH_FAST=1"}, 0, ""},
 		{"options evaluate succeeds", []string{"options", "evaluate", "./opt", "--run", "./opt", "--model", model, "--held-out", "1", "--reps", "1"}, 0, ""},
 		{"bad flag", []string{"analyze", "scratch/p.F", "--bogus"}, exitUsage, "flag provided but not defined"},
+		{"-o without --emit", []string{"analyze", "scratch/p.F", "--profile", out, "-o", "m"}, exitUsage, "give --emit"},
 		{"unknown function", []string{"analyze", "scratch/p.Nope", "--profile", out}, exitUsage, "Nope"},
 		{"unknown function (cfg)", []string{"cfg", "scratch/p.Nope"}, exitUsage, "Nope"},
 		{"unknown package", []string{"profile", "./nope", "--", "go", "test", "./p"}, exitUsage, "nope"},
