@@ -2,8 +2,10 @@
 // recorded with full instrumentation — to measure what each strategy would have seen in the
 // field: the coverage it reconstructs (relative to full instrumentation), the share of the true
 // hot spots it finds, and the probe executions it costs (the overhead proxy), each over repeated
-// random assignments of sites to variants. It owns the replay and its tables; it must not
-// allocate (field/plan does) nor collect anything.
+// random assignments of sites to variants; over two releases, with and without the memory of
+// the first; and the CBI estimator checked on the traces' counts. It owns the replay, the
+// studies' tables and the traces file (augur-field-traces/1); it must not allocate (field/plan
+// does) nor collect anything.
 package sim
 
 import (
