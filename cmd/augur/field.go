@@ -30,8 +30,9 @@ augur field plan allocates probes to the statements of PKGS (the units) with a s
   p    Pattern: a random start, then consecutive units, wrapping
   r    Random
   rb   Random Balanced: the least allocated units first (default)
-  grb  Grouped RB: units grouped by quartile of in-house execution frequency (--profile, an
-       augur profile of the in-house tests), least executed first
+  grb  Grouped RB: the units executed in-house (--profile, an augur profile of the in-house
+       tests) by quartile of their frequency, least executed first, then the units never
+       executed in-house; every unit executed in-house gets a probe before any other
 --previous remembers an earlier release's allocation (its units start as allocated). The
 release manifest (augur-field-release/1) lists each variant's probes with their positions and
 is reproducible from --seed. --overhead 5% --main PKG_MAIN -- WORKLOAD calibrates the bound
