@@ -333,8 +333,15 @@ func runFieldSimulate(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	st, err := os.Stat(*traces)
+	if err != nil {
+		return usagef("--traces: %v", err)
+	}
 	var tr *sim.Traces
-	if st, err := os.Stat(*traces); err == nil && !st.IsDir() {
+	if !st.IsDir() {
+		if inhouse != nil {
+			return usagef("--profile is for a directory of traces: %s carries its in-house counts", *traces)
+		}
 		f, err := os.Open(*traces)
 		if err != nil {
 			return err
@@ -366,7 +373,6 @@ func runFieldSimulate(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "%d site-runs from %d sites, %d units; %d repeats per configuration\n\n%s", len(tr.Runs), tr.Sites, len(tr.Units), *repeat, sim.Table(rows))
 	if len(firsts) > 0 {
-		fmt.Fprintf(stdout, "\nTwo releases (each site's first run with the first, its other runs with the second): coverage of both together\n")
 		for _, v := range vs {
 			for _, b := range bs {
 				mrows, err := sim.MemoryStudy(tr.Units, tr.Runs, sts, v, firsts, b, *repeat, *seed)
@@ -378,7 +384,7 @@ func runFieldSimulate(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if len(rs) > 0 {
-		fmt.Fprintf(stdout, "\nCBI sampling of every unit in every site-run, totals over the runs estimated\n\n%s", sim.SamplingTable(sim.SamplingStudy(tr.Runs, rs, *repeat, *seed)))
+		fmt.Fprintf(stdout, "\n%s", sim.SamplingTable(sim.SamplingStudy(tr.Runs, rs, *repeat, *seed)))
 	}
 	return nil
 }

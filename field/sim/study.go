@@ -75,6 +75,7 @@ func MemoryStudy(units []plan.Unit, runs []Run, strategies []plan.Strategy, vari
 // second remembering the first and without, and the first release's own coverage.
 func MemoryTable(rows []MemoryRow) string {
 	var b strings.Builder
+	b.WriteString("Two releases, each site's first run with the first, its later runs with the second: the coverage of both together\n\n")
 	fmt.Fprintf(&b, "%-9s %8s %6s %6s %18s %18s %18s\n", "strategy", "variants", "first", "second", "first alone", "with memory", "without memory")
 	for _, r := range rows {
 		line := fmt.Sprintf("%-9s %8d %6d %6d %9.3f ± %-6.3f %9.3f ± %-6.3f %9.3f ± %-6.3f", r.Strategy, r.Variants, r.First, r.Second,
@@ -182,6 +183,7 @@ func SamplingStudy(runs []Run, rates []float64, repeats int, seed uint64) []Samp
 // SamplingTable writes the sampling check.
 func SamplingTable(rows []SamplingRow) string {
 	var b strings.Builder
+	b.WriteString("CBI sampling of every unit in every site-run, each unit's total over the runs estimated\n\n")
 	fmt.Fprintf(&b, "%-7s %7s %6s %7s %12s %10s %14s %12s\n", "rate", "repeats", "units", "tested", "mean off 5%", "intervals", "95% covered", "total error")
 	for _, r := range rows {
 		fmt.Fprintf(&b, "%-7g %7d %6d %7d %11.1f%% %10d %13.1f%% %11.3f%%\n", r.Rate, r.Repeats, r.Units, r.Tested, 100*r.Off, r.Intervals, 100*r.Covered, 100*r.TotalError)
