@@ -4,8 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
-	"sort"
+	"os"
 	"strconv"
 	"strings"
 	"time"
@@ -21,7 +20,7 @@ func init() {
 	register(&command{
 		name:    "field",
 		summary: "plan probes for deployed variants, build the variants, replay plans on field traces (Diep, Elbaum, Cohen)",
-		usage:   "plan PKGS... --variants N (--probes B | --overhead 5% --main PKG_MAIN) [--strategy p|r|rb|grb] [--seed S] [--profile inhouse.json] [--previous old.json] -o release.json [-- WORKLOAD]\n       augur field build release.json -o dist/ [--url URL] [--token T] [--site S] [--spool DIR] [--flush 60s] [--spool-max 16MB] [--rate R] PKG_MAIN\n       augur field simulate --traces DIR [--strategies p,r,rb,grb] [--bounds 10,25,50,100] [--variants 6,12,18] [--repeat 20] [--profile inhouse.json]\n       augur field release add release.json [--db field.sqlite | --postgres DSN]\n       augur field token --release R | --revoke ID | --list [--db field.sqlite | --postgres DSN]\n       augur field serve [--db field.sqlite | --postgres DSN] [--addr :8417] [--tls-cert C --tls-key K]\n       augur field report --release release.json [--db field.sqlite | --postgres DSN] [--json out.json] [--reference full.json]\n       augur field profile --release release.json [--db field.sqlite | --postgres DSN] -o field.json [--base inhouse.json] [PKGS...]",
+		usage:   "plan PKGS... --variants N (--probes B | --overhead 5% --main PKG_MAIN) [--strategy p|r|rb|grb] [--seed S] [--profile inhouse.json] [--previous old.json] -o release.json [-- WORKLOAD]\n       augur field build release.json -o dist/ [--url URL] [--token T] [--site S] [--spool DIR] [--flush 60s] [--spool-max 16MB] [--rate R] PKG_MAIN\n       augur field simulate --traces DIR|FILE [--save FILE] [--strategies p,r,rb,grb] [--bounds 10,25,50,100] [--variants 6,12,18] [--repeat 20] [--profile inhouse.json] [--memory 10,50] [--rates 0.1,0.01]\n       augur field release add release.json [--db field.sqlite | --postgres DSN]\n       augur field token --release R | --revoke ID | --list [--db field.sqlite | --postgres DSN]\n       augur field serve [--db field.sqlite | --postgres DSN] [--addr :8417] [--tls-cert C --tls-key K]\n       augur field report --release release.json [--db field.sqlite | --postgres DSN] [--json out.json] [--reference full.json]\n       augur field profile --release release.json [--db field.sqlite | --postgres DSN] -o field.json [--base inhouse.json] [PKGS...]",
 		help: `Profiling deployed software under an overhead bound: each deployed variant of a release carries
 at most B probes, spread over many variants so that together they see what full
 instrumentation would (Diep, Elbaum and Cohen, "Profiling Deployed Software: Strategic Probe
@@ -31,8 +30,9 @@ augur field plan allocates probes to the statements of PKGS (the units) with a s
   p    Pattern: a random start, then consecutive units, wrapping
   r    Random
   rb   Random Balanced: the least allocated units first (default)
-  grb  Grouped RB: units grouped by quartile of in-house execution frequency (--profile, an
-       augur profile of the in-house tests), least executed first
+  grb  Grouped RB: the units executed in-house (--profile, an augur profile of the in-house
+       tests) by quartile of their frequency, least executed first, then the units never
+       executed in-house; every unit executed in-house gets a probe before any other
 --previous remembers an earlier release's allocation (its units start as allocated). The
 release manifest (augur-field-release/1) lists each variant's probes with their positions and
 is reproducible from --seed. --overhead 5% --main PKG_MAIN -- WORKLOAD calibrates the bound
@@ -59,7 +59,12 @@ files, one per site-run, named SITE.RUN.json (augur profile of each run with ful
 instrumentation) — and prints, for every strategy, number of variants and bound, the coverage
 reconstructed (relative to full instrumentation), the share of the true top 5 % hot units found,
 and the probe executions per run (the overhead proxy), each mean ± sd over --repeat random
-assignments of sites to variants.
+assignments of sites to variants. --memory B1,... adds the memory study: a first release of
+bound B1 deployed for each site's first run, a second (of each --bounds) for its other runs,
+allocated with and without remembering the first; --rates checks the CBI estimator on the
+traces' counts. --save FILE keeps the traces read (with --profile's in-house counts) in one
+compressed file (augur-field-traces/1) that --traces FILE replays. The study of docs/field.md:
+field/sim/testdata/study/study.sh.
 
 The collector: augur field release add registers a release in the store (SQLite by default,
 --postgres for several collectors in front of one server); augur field token issues a token
@@ -274,23 +279,21 @@ func runFieldPlan(args []string, stdout, stderr io.Writer) error {
 func runFieldSimulate(args []string, stdout, stderr io.Writer) error {
 	c := commandNamed("field")
 	fs := c.flags(stderr)
-	traces := fs.String("traces", "", "a directory of augur-profile/1 files, one per site-run, named SITE.RUN.json")
+	traces := fs.String("traces", "", "a directory of augur-profile/1 files, one per site-run, named SITE.RUN.json, or a file --save wrote")
+	save := fs.String("save", "", "also write the traces (units, in-house counts, every run's counts) to this file, "+sim.TracesFormat+", for --traces")
 	strategies := fs.String("strategies", "p,r,rb,grb", "the strategies to compare")
 	bounds := fs.String("bounds", "10,25,50,100", "probes per variant")
 	variants := fs.String("variants", "6,12,18", "numbers of variants")
 	repeat := fs.Int("repeat", 20, "random assignments of sites to variants per configuration")
 	prof := fs.String("profile", "", "an augur profile of the in-house tests, for grb")
 	seed := fs.Uint64("seed", 1, "seed of the allocations and assignments")
+	memory := fs.String("memory", "", "also the memory study: bounds of an earlier release (each site's first run), the second release's from --bounds")
+	rates := fs.String("rates", "", "also check the CBI estimator on the traces at these sampling rates")
 	if _, err := parse(fs, args, stdout); err != nil {
 		return err
 	}
 	if *traces == "" {
 		return usagef("--traces DIR is required")
-	}
-	files, _ := filepath.Glob(filepath.Join(*traces, "*.json"))
-	sort.Strings(files)
-	if len(files) == 0 {
-		return usagef("--traces %s holds no .json profiles", *traces)
 	}
 	var sts []plan.Strategy
 	for _, s := range strings.Split(*strategies, ",") {
@@ -308,67 +311,81 @@ func runFieldSimulate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usagef("--variants: %v", err)
 	}
-	// Units: every node of every function the traces count, in name and node order.
+	var firsts []int
+	if *memory != "" {
+		if firsts, err = ints(*memory); err != nil {
+			return usagef("--memory: %v", err)
+		}
+	}
+	var rs []float64
+	if *rates != "" {
+		for _, f := range strings.Split(*rates, ",") {
+			r, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+			if err != nil || r <= 0 || r > 1 {
+				return usagef("--rates: %q is not a rate in (0, 1]", f)
+			}
+			rs = append(rs, r)
+		}
+	}
 	var inhouse *profile.Profile
 	if *prof != "" {
 		if inhouse, err = profile.Read(*prof); err != nil {
 			return err
 		}
 	}
-	var profs []*profile.Profile
-	names := map[string]int{} // function → its node count
-	sites := map[string]int{}
-	var runs []sim.Run
-	for _, f := range files {
-		p, err := profile.Read(f)
+	st, err := os.Stat(*traces)
+	if err != nil {
+		return usagef("--traces: %v", err)
+	}
+	var tr *sim.Traces
+	if !st.IsDir() {
+		if inhouse != nil {
+			return usagef("--profile is for a directory of traces: %s carries its in-house counts", *traces)
+		}
+		f, err := os.Open(*traces)
 		if err != nil {
 			return err
 		}
-		profs = append(profs, p)
-		for name, fn := range p.Funcs {
-			if n, ok := names[name]; ok && n != len(fn.Nodes) {
-				return fmt.Errorf("%s: %s has %d nodes, another trace %d: traces of one build are needed", f, name, len(fn.Nodes), n)
-			}
-			names[name] = len(fn.Nodes)
+		tr, err = sim.ReadTraces(f)
+		f.Close()
+		if err != nil {
+			return fmt.Errorf("%s: %v", *traces, err)
+		}
+	} else if tr, err = sim.LoadTraces(*traces, inhouse); err != nil {
+		return err
+	}
+	if *save != "" {
+		f, err := os.Create(*save)
+		if err != nil {
+			return err
+		}
+		if err := tr.Write(f); err != nil {
+			f.Close()
+			return err
+		}
+		if err := f.Close(); err != nil {
+			return err
 		}
 	}
-	var fnames []string
-	for n := range names {
-		fnames = append(fnames, n)
-	}
-	sort.Strings(fnames)
-	var units []plan.Unit
-	offset := map[string]int{}
-	for _, n := range fnames {
-		offset[n] = len(units)
-		for k := 0; k < names[n]; k++ {
-			u := plan.Unit{ID: len(units) + 1, Pos: fmt.Sprintf("%s#%d", n, k)}
-			if inhouse != nil {
-				if f := inhouse.Funcs[n]; f != nil && k < len(f.Nodes) {
-					u.InHouse = f.Nodes[k].Count
-				}
-			}
-			units = append(units, u)
-		}
-	}
-	for i, p := range profs {
-		site, _, _ := strings.Cut(filepath.Base(files[i]), ".")
-		if _, ok := sites[site]; !ok {
-			sites[site] = len(sites)
-		}
-		counts := make([]uint64, len(units))
-		for name, fn := range p.Funcs {
-			for k, nd := range fn.Nodes {
-				counts[offset[name]+k] = nd.Count
-			}
-		}
-		runs = append(runs, sim.Run{Site: sites[site], Counts: counts})
-	}
-	rows, err := sim.Study(units, runs, sts, bs, vs, *repeat, *seed)
+	rows, err := sim.Study(tr.Units, tr.Runs, sts, bs, vs, *repeat, *seed)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%d site-runs from %d sites, %d units; %d repeats per configuration\n\n%s", len(runs), len(sites), len(units), *repeat, sim.Table(rows))
+	fmt.Fprintf(stdout, "%d site-runs from %d sites, %d units; %d repeats per configuration\n\n%s", len(tr.Runs), tr.Sites, len(tr.Units), *repeat, sim.Table(rows))
+	if len(firsts) > 0 {
+		for _, v := range vs {
+			for _, b := range bs {
+				mrows, err := sim.MemoryStudy(tr.Units, tr.Runs, sts, v, firsts, b, *repeat, *seed)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(stdout, "\n%s", sim.MemoryTable(mrows))
+			}
+		}
+	}
+	if len(rs) > 0 {
+		fmt.Fprintf(stdout, "\n%s", sim.SamplingTable(sim.SamplingStudy(tr.Runs, rs, *repeat, *seed)))
+	}
 	return nil
 }
 

@@ -61,6 +61,24 @@ func TestFieldSimulate(t *testing.T) {
 	if !strings.Contains(out, "4 site-runs from 4 sites, 8 units") || !strings.Contains(out, "rb               2      8     1.000") {
 		t.Errorf("%s", out)
 	}
+	// --save keeps the traces in one file that --traces replays to the same table; --memory and
+	// --rates add their tables; a rate outside (0, 1] is a usage error.
+	saved := filepath.Join(t.TempDir(), "traces.json.gz")
+	code, out, errs = runCLI(t, "field", "simulate", "--traces", dir, "--strategies", "r,rb", "--bounds", "2,8", "--variants", "2", "--repeat", "5", "--save", saved)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s", code, errs)
+	}
+	code, again, errs := runCLI(t, "field", "simulate", "--traces", saved, "--strategies", "r,rb", "--bounds", "2,8", "--variants", "2", "--repeat", "5")
+	if code != 0 || again != out {
+		t.Errorf("exit %d replaying the saved traces\n%s\n%s\nwant\n%s", code, errs, again, out)
+	}
+	code, out, errs = runCLI(t, "field", "simulate", "--traces", saved, "--strategies", "rb", "--bounds", "4", "--variants", "2", "--repeat", "5", "--memory", "2,8", "--rates", "0.5")
+	if code != 0 || !strings.Contains(out, "with memory") || !strings.Contains(out, "CBI sampling") {
+		t.Errorf("exit %d\n%s\n%s", code, out, errs)
+	}
+	if code, _, errs = runCLI(t, "field", "simulate", "--traces", saved, "--rates", "2"); code != 2 || !strings.Contains(errs, "not a rate") {
+		t.Errorf("--rates 2: exit %d\n%s", code, errs)
+	}
 }
 
 // build makes one binary per variant of a plan of a main package, and refuses bad flags.

@@ -2,7 +2,8 @@
 // bound of probes, and the strategies of Diep, Elbaum and Cohen decide which units each probes —
 // Pattern (a random start, then consecutive units, wrapping), Random, Random Balanced (the least
 // allocated units first), Grouped Random Balanced (units grouped by their in-house execution
-// frequency, least executed first, every unit executed in-house guaranteed a probe), each
+// frequency, least executed first, every unit executed in-house guaranteed a probe before any
+// unit the in-house tests never ran), each
 // optionally remembering an earlier release's allocation. Allocations are reproducible from
 // their seed. It owns units, strategies and the release manifest; it must not build or run
 // anything.
@@ -182,24 +183,32 @@ func leastAllocated(allocated, order []int, k int) []int {
 	return cand[:k]
 }
 
-// grouped orders units for Grouped RB: by quartile of in-house execution frequency, least
-// executed first (units never executed in-house lead), shuffled within a quartile. With the
-// balanced allocation no unit gets a second probe before every unit has one, so whenever the
-// variants' probes number at least the units, every unit — every unit executed in-house among
-// them — is probed somewhere, and rarely executed units, whose probes cost least, come first.
+// grouped orders units for Grouped RB: the units executed in-house first, by quartile of their
+// in-house execution frequency, least executed first, shuffled within a quartile; then the units
+// never executed in-house, shuffled. With the balanced allocation no unit gets a second probe
+// before every unit has one, so as soon as the variants' probes number at least the units
+// executed in-house, every one of them is probed somewhere (the strategy's guarantee), the rarely
+// executed ones — cheapest to probe — first. Units the in-house tests never reached come last:
+// they are mostly code the field does not run either (error paths, unused options), and leading
+// with them spent tight bounds on probes that see nothing.
 func grouped(units []Unit, rng *rand.Rand) []int {
-	idx := make([]int, len(units))
-	for i := range idx {
-		idx[i] = i
+	var ran, never []int
+	for i, u := range units {
+		if u.InHouse > 0 {
+			ran = append(ran, i)
+		} else {
+			never = append(never, i)
+		}
 	}
-	sort.SliceStable(idx, func(a, b int) bool { return units[idx[a]].InHouse < units[idx[b]].InHouse })
+	sort.SliceStable(ran, func(a, b int) bool { return units[ran[a]].InHouse < units[ran[b]].InHouse })
 	var order []int
 	for q := 0; q < 4; q++ {
-		group := append([]int(nil), idx[q*len(idx)/4:(q+1)*len(idx)/4]...)
+		group := append([]int(nil), ran[q*len(ran)/4:(q+1)*len(ran)/4]...)
 		rng.Shuffle(len(group), func(a, b int) { group[a], group[b] = group[b], group[a] })
 		order = append(order, group...)
 	}
-	return order
+	rng.Shuffle(len(never), func(a, b int) { never[a], never[b] = never[b], never[a] })
+	return append(order, never...)
 }
 
 // Write writes the manifest as JSON.

@@ -2,8 +2,10 @@
 // recorded with full instrumentation — to measure what each strategy would have seen in the
 // field: the coverage it reconstructs (relative to full instrumentation), the share of the true
 // hot spots it finds, and the probe executions it costs (the overhead proxy), each over repeated
-// random assignments of sites to variants. It owns the replay and its tables; it must not
-// allocate (field/plan does) nor collect anything.
+// random assignments of sites to variants; over two releases, with and without the memory of
+// the first; and the CBI estimator checked on the traces' counts. It owns the replay, the
+// studies' tables and the traces file (augur-field-traces/1); it must not allocate (field/plan
+// does) nor collect anything.
 package sim
 
 import (
@@ -19,8 +21,11 @@ import (
 // Run is one site-run of the program with full instrumentation: Counts[i] is how often unit i
 // (the i-th of the units given to the study) ran.
 type Run struct {
-	Site   int
-	Counts []uint64
+	Site int `json:"site"`
+	// Seq is the run's place among its site's runs (0 first): the memory study deploys a site's
+	// first run with one release and its later runs with the next.
+	Seq    int      `json:"seq"`
+	Counts []uint64 `json:"counts"`
 }
 
 // Metrics is what one replay observed.
@@ -36,32 +41,45 @@ type Metrics struct {
 
 // Replay assigns each site a variant of m at random and measures what the probes saw.
 func Replay(m *plan.Manifest, runs []Run, rng *rand.Rand) Metrics {
-	n := len(m.Units)
+	return ReplayReleases([]*plan.Manifest{m}, runs, func(Run) int { return 0 }, rng)
+}
+
+// ReplayReleases deploys several releases to the same sites: release(r) says which of ms run r
+// ran, each site gets a variant of each release at random, and what every release's probes saw
+// is pooled — the field data of a program over its releases.
+func ReplayReleases(ms []*plan.Manifest, runs []Run, release func(Run) int, rng *rand.Rand) Metrics {
+	n := len(ms[0].Units)
 	index := map[int]int{}
-	for i, u := range m.Units {
+	for i, u := range ms[0].Units {
 		index[u.ID] = i
 	}
-	probes := make([][]int, len(m.Variants))
-	for v, vr := range m.Variants {
-		for _, id := range vr.Probes {
-			probes[v] = append(probes[v], index[id])
+	probes := make([][][]int, len(ms))
+	for k, m := range ms {
+		probes[k] = make([][]int, len(m.Variants))
+		for v, vr := range m.Variants {
+			for _, id := range vr.Probes {
+				probes[k][v] = append(probes[k][v], index[id])
+			}
 		}
 	}
-	variantOf := map[int]int{}
+	type deployment struct{ release, site int }
+	variantOf := map[deployment]int{}
 	total := make([]float64, n)
 	seen := make([]float64, n)
 	probedRuns := make([]int, n)
 	var execs float64
 	for _, r := range runs {
-		v, ok := variantOf[r.Site]
+		k := release(r)
+		d := deployment{k, r.Site}
+		v, ok := variantOf[d]
 		if !ok {
-			v = rng.IntN(len(m.Variants))
-			variantOf[r.Site] = v
+			v = rng.IntN(len(ms[k].Variants))
+			variantOf[d] = v
 		}
 		for i, c := range r.Counts {
 			total[i] += float64(c)
 		}
-		for _, i := range probes[v] {
+		for _, i := range probes[k][v] {
 			seen[i] += float64(r.Counts[i])
 			probedRuns[i]++
 			execs += float64(r.Counts[i])

@@ -70,7 +70,7 @@ func row(rows []Row, st plan.Strategy, variants, bound int) Row {
 // bounds where duplicate probes start to matter, the balanced allocation covers more than plain
 // Random. The paper's other findings (the gap closing, more variants making up for fewer
 // probes, grouping adding coverage) do not all show on these synthetic traces, whose sites use
-// few features each; they are for traces of a real program's field runs to settle.
+// few features each; TestStudy checks them on the real traces of docs/field.md's study.
 func TestFindings(t *testing.T) {
 	units, runs := program(1)
 	rows, err := Study(units, runs, plan.Strategies, []int{5, 10, 25, 50, 100}, []int{6, 12, 18}, 20, 1)
