@@ -29,69 +29,8 @@ func init() {
 		name:    "analyze",
 		summary: "predict a Go function's expected time, cost, energy… from its Markov model and a usage profile",
 		usage:   "FUNC (--profile PROFILE | -- WORKLOAD) [--set NAME@FILE:LINE=VALUE]... [--rewards FILE]... [--compare] [--emit FORMAT] [--html FILE [--open]] [options]",
-		help: `Builds the Markov model of a Go function (one state per statement and decision, PROPER's
-rules), takes its branch and loop probabilities from a usage profile and its rewards from
-annotations such as // @time=2.5 or // @time=2.5, @energy=85 (trailing on a statement's line or
-alone on the line above it), and checks R{"name"}=? [ F "end" ] for every reward name found, plus
-any --prop. Prints the expected reward per invocation and the hot spots: each line's expected
-executions and expected reward per invocation.
-
-FUNC is import/path.Func, import/path.(*T).Method, import/path.T.Method or a function literal,
-import/path.Func.func1 (nested: .func1.2, as Go names closures), loaded from the module
-in the current directory (or --dir). The usage profile is measured by 'augur profile' (or given,
-as PROPER's counts, in format augur-usage/1), or measured on the spot: a go test or go run
-WORKLOAD after "--" is run on an instrumented copy of FUNC first (its output goes to stderr).
-With --time the model also gets a measured reward, "time" ("time_measured" if an annotation
-already uses "time"), so a model of expected time needs no annotation at all: after the counting
-run, the go test WORKLOAD runs again on the code as it is (no counting probes: one call counter
-in FUNC, about a nanosecond) with a CPU profile, and each statement gets its share of the test
-binary's CPU time (the kernel's exact count, shared out by the CPU samples taken while the
-statement or the functions it calls ran) divided by how often it ran. It is CPU time, not wall
-time, per call of FUNC, with the callers' own work on the line of the call (passing the
-arguments) but not a benchmark harness's loop; calls on several goroutines add their CPU time.
-The timed run is repeated until the 95% interval of the expected time per call is within
-±--precision (default 5%) under the baseline and every --profile, at most --max-runs times
-(default 20); each value is printed with its standard error (±), each statement with the
-samples behind it. A statement another profile runs but the timed workload never ran has no
-time: that scenario says so instead of a number. 'augur profile --time' saves the time for
-reuse with --rewards FILE.time.json; 'augur validate' checks a prediction against a run.
-
-What-if, without running the code again:
-  --set time@distance.go:21=1.8    the statement at that line costs 1.8 instead (a faster call)
-  --rewards platform.json          rewards for another platform (format augur-rewards/1); a
-                                   time measured by 'augur profile --time' (X.time.json) is
-                                   not a what-if but the measured time of every scenario
-  --profile other.json             another usage profile, with every --rewards and --set
-                                   (give --profile twice, or with a WORKLOAD, with --compare)
-  --compare                        print the baseline and each scenario side by side
-
-For inputs never run (Beagle): with the laws of FUNC's loops from 'augur fit' and a measured
-profile for its other decisions, --fit FIT --inputs 'n~lognormal(8,1.2)' (or --at n=1e6)
-predicts each reward's expectation over the input distribution: every loop's probability is set
-so that the model iterates as its law says (exact for finite distributions, Monte Carlo with its
-standard error otherwise, --samples); --compare adds the measured profile's own prediction.
-
-Hot spots are sorted by their share of a reward (measured time, else "time", else the first;
---by another), the top 20 unless
---all; --json gives every statement, full precision, and with --method exact each value's exact
-fraction. --html FILE also writes one self-contained HTML page (no network): the source as a
-heat map, the model as a graph, the scenarios as bar charts (--ci adds error bars) and, with
---spread, each reward's distribution per call; --open shows it. With package patterns, --html
-draws the ranking.
-
-Examples:
-  augur analyze github.com/augur-perf/augur/examples/distance.L1 -- go test ./examples/distance -run Workload
-  augur profile ./examples/distance -o distance.prof.json -- go test ./examples/distance -run Workload
-  augur analyze github.com/augur-perf/augur/examples/distance.L1 --profile distance.prof.json
-  augur analyze github.com/augur-perf/augur/examples/distance.L1 --profile distance.prof.json \
-      --set time@distance.go:21=1.8 --compare
-  augur analyze github.com/augur-perf/augur/examples/distance.L1 --profile distance.prof.json \
-      --emit prism -o out/l1
-  augur analyze github.com/augur-perf/augur/examples/distance.L1 --profile distance.prof.json \
-      --set time@distance.go:21=1.8 --compare --ci 0.95 --spread --html l1.html --open
-  augur analyze github.com/augur-perf/augur/examples/router.Route --time \
-      --profile examples/router/mixB.prof.json --compare -- go test ./examples/router -run '^$' -bench 'MixA$'`,
-		run: runAnalyze,
+		help:    helpText("analyze"),
+		run:     runAnalyze,
 	})
 }
 

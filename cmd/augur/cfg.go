@@ -19,20 +19,8 @@ func init() {
 		name:    "cfg",
 		summary: "show a function's decisions (positions, outcomes, counts) or its control-flow graph as DOT",
 		usage:   "FUNC [--profile FILE] [--dot] [--json] [--dir DIR] [-- WORKLOAD]",
-		help: `Shows what augur's model of FUNC is made of: every decision (an if or for condition, a range,
-switch or select) with the position a usage profile (augur-usage/1) names it by, its outcomes and
-the node each leads to. With a measured or stated profile (--profile) or a workload after "--",
-each outcome's count and probability is shown too: the numbers the Markov model is built from.
-
---dot writes the whole statement-level graph in Graphviz's DOT language instead: statements as
-boxes, decisions as diamonds, exits as double circles, back edges dashed, edges labelled with
-their outcome (and count and probability when counted). --json writes the decisions for scripts.
-
-Examples:
-  augur cfg github.com/augur-perf/augur/examples/distance.L1
-  augur cfg github.com/augur-perf/augur/examples/distance.L1 -- go test ./examples/distance -run Workload
-  augur cfg example.com/app/parse.Parse --profile augur.profile.json --dot | dot -Tsvg > parse.svg`,
-		run: runCFG,
+		help:    helpText("cfg"),
+		run:     runCFG,
 	})
 }
 

@@ -28,51 +28,8 @@ func init() {
 		name:    "check",
 		summary: "check PCTL and LTL properties of a Markov chain (PRISM models, augur JSON, PRISM or Storm explicit files)",
 		usage:   "MODEL [--prop 'PROPERTY']... [--props FILE] [--const name=value,...] [options]",
-		help: `Checks PCTL properties of a discrete-time Markov chain with PRISM's semantics.
-
-MODEL is augur's JSON model (model.json), a model in the PRISM language (.pm, .prism, .nm; the
-DTMC subset: constants, formulas, labels, globals, modules synchronising on actions, renaming,
-init ... endinit, rewards; its undefined constants come from --const), PRISM's -exportmodel
-files (give the .tra; the .lab, .sta, .srew and .trew files beside it are found by name), or
-Storm's explicit files (a .tra beginning with "dtmc"; the .lab and .rew/.srew/.trew beside it).
-
-Properties use PRISM's syntax for DTMCs: P=? [ F "end" ], P>=0.9 [ "a" U<=10 "b" ], step bounds
-<k <=k >k >=k =k [a,b] on F, G, U, W (weak until) and R (release); R{"time"}=? [ F "end" ],
-R=? [ C<=100 ], R=? [ I=5 ], R=? [ C ], R=? [ S ] (long-run average), R=? [ ψ ] for co-safe
-LTL ψ (reward until ψ is guaranteed); S=? [ "up" ]; E [ path ]
-(P>0) and A [ path ] (P>=1); LTL inside P, E and A (G F "a", (X "a") U "b", (F "a") & !(G "b")),
-by Courcoubetis and Yannakakis's construction; filter(op, prop, states) with min, max, argmin, argmax, count, sum,
-avg, first, range, forall, exists, print, printall, state; arithmetic, comparisons, c ? a : b,
-min max floor ceil round pow mod log over values; "label" ("init" built in), "name" for a named
-property. With a .sta file, variables are used by name (x=3 & b); #s is always the state index,
-and s is the index only in models without variables. Properties files may declare constants
-(const double p = 0.3; const int N;) and labels (label "low" = x<3;). As in PRISM, a property
-is answered for the initial state, or over several initial states as a range (numbers) or for
-all of them (formulas). A failing property does not stop the others; the exit status is 1 if
-any failed. Without --prop or --props, every reward structure is checked with
-R{"name"}=? [ F "end" ] when the model has an "end" label.
-
-Methods (--method):
-  direct        (default) SCC decomposition; each component solved by sparse Gaussian
-                elimination with additive pivots (exact to rounding), dense LU when elimination
-                fills in, Gauss-Seidel only for components too large for both
-  gauss-seidel  iterate each component until the relative change is below --epsilon (1e-12);
-                reports the last relative change — not an error bound
-  interval      sound lower and upper bounds on the exact value (each component's solution
-                verified, rounding outward), to relative --epsilon (1e-6)
-
-A method that stops without meeting its criterion prints NOT CONVERGED with what it has and
-exits with status 1.
-  prism         PRISM's default: Jacobi from 0, relative change below 1e-6, at most 10000
-                iterations — to reproduce published PRISM numbers
-  exact         rational arithmetic (small models); prints the fraction
-
-Examples:
-  augur check examples/die/die.json --prop 'P=? [ F "six" ]' --method exact
-  augur check out.tra --prop 'R{"time"}=? [ F "end" ]' --all-states
-  augur check model.json --props model.props --json
-  augur check out.tra --prop 'P=? [ F<=T x=N ]' --const T=0:10:100,N=3`,
-		run: runCheck,
+		help:    helpText("check"),
+		run:     runCheck,
 	})
 }
 

@@ -23,43 +23,8 @@ func init() {
 		name:    "fit",
 		summary: "learn loop counts, probabilities and demands as laws of input sizes (Beagle); predict for input distributions",
 		usage:   "TRACE [-o fit.json] [--state board.json] [--resume board.json] [--rounds N] [--json]\n       augur fit record FUNC [-o trace.jsonl] [--param req.Items=len]... [--rate R] [--time] [--dir DIR] -- WORKLOAD\n       augur fit predict FIT (--inputs 'n~lognormal(8,1.2), m=5' | --at n=1e6) [--quantity Q] [--json]",
-		help: `Learns how each measured quantity of a function — a loop's iterations, a decision's outcome
-counts or probability, its time — depends on the function's input parameters, from an
-augur-trace/1 file of per-invocation measurements (format: package fit/trace).
-
-Beagle's loop runs on a blackboard: Beagle's baseline (the mean), plain linear regression, and
-Extra-P's search of the performance-model normal form (terms c·n^i·log2(n)^j, i in quarter steps
-from 0 to 3 and -1, -1/2; j = 0, 1, 2; up to two terms; products such as n·m for several
-parameters) each propose a law per quantity, round after round (the search with one term, then
-two). The judge keeps the law with the lowest cross-validated error (5-fold over the distinct
-parameter points, relative errors), preferring fewer terms unless more cut the error to a
-third, and stops when a round improves nothing. Every law records the range of parameters it
-was fitted on; predictions outside it are flagged. At least 5 distinct values of a parameter are
-needed; a parameter that never varies gives a constant, with a warning.
-
--o writes the laws (augur-fit/1); --state writes the whole board, which --resume continues.
-
-augur fit record FUNC -- WORKLOAD records the trace: FUNC is rewritten in a copy of its package
-(through go's -overlay; your files are never touched) so that each invocation writes one line —
-its parameters at entry (len of slices, maps, strings and channels; integers and floats; booleans
-as 0/1; fields of struct parameters named by --param), the iterations of each of its loops
-(loop@file:line) and the true and false outcomes of each of its ifs (branch@file:line:true,
-:false), with --time its wall time — to -o, safely from any number of goroutines; --rate samples
-invocations.
-
-augur analyze FUNC --fit FIT --profile P --inputs SPEC predicts the annotated rewards of FUNC's
-model for inputs never run, its loops and ifs following the laws (see augur analyze --help).
-
-augur fit predict evaluates the laws for an input distribution without running anything: exactly
-for finite distributions (NAME=VALUE, NAME~choice(v:p,...)), by Monte Carlo with its standard
-error otherwise (uniform(a,b), normal(mean,sd), lognormal(mu,sigma)); --at for one point.
-
-Examples:
-  augur fit record example.com/app/sort.Sort -o sort.trace.jsonl -- go test ./sort -run TestSizes
-  augur fit sort.trace.jsonl -o sort.fit.json
-  augur fit predict sort.fit.json --inputs 'n~lognormal(8,1.2)'
-  augur fit predict sort.fit.json --at n=1e6 --quantity time_ns`,
-		run: runFit,
+		help:    helpText("fit"),
+		run:     runFit,
 	})
 }
 

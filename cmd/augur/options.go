@@ -31,50 +31,8 @@ func init() {
 		name:    "options",
 		summary: "white-box performance-influence models of configurable Go programs (ConfigCrusher)",
 		usage:   "SUBCOMMAND PKGS... [options]",
-		help: `Builds performance-influence models of a configurable Go program the way ConfigCrusher does
-(Velez et al., ASE journal 2020): a taint analysis finds which options influence each decision
-(the statement-influence map), the decisions become code regions, the configurations to measure
-are compressed so that every region sees every combination of its options, each region gets a
-local model from its measured times and the local models add up to the global model
-T = c0 + c1·A + c2·A·B + ... whose every term is traced to the regions that cause it.
-
-Options are found where the program loads them: the flag package (flag.Bool, fs.IntVar, ...),
-os.Getenv and os.LookupEnv, and functions or struct fields you declare with --source and
---source-field. Boolean options take false/true; give other options' values with --values.
-
-Subcommands:
-  influence PKGS   the statement-influence map: each decision and the options that may
-                   influence it, then the irrelevant options (--json for scripts, --all to
-                   list decisions no option influences too)
-  regions PKGS     the regions timed before and after ConfigCrusher's optimisation
-  configs PKGS     the compressed configuration set (--method exact|greedy|pivot|auto), its
-                   size against the lower bound 2^max|S| and against brute force's 2^n
-  measure PKGS     measure the compressed set with region timing (--run 'TARGET / ARGS'),
-                   build the local and global models, print and write them (-o model.json)
-  predict MODEL    predict a configuration's time: A=1 B=0 ... or --config 'A,C'
-  evaluate PKGS    compare the white-box model with black-box baselines (brute force,
-                   feature-wise, pair-wise, random, each with stepwise regression) on
-                   held-out configurations measured end to end: the paper's Tables 5 and 6
-
-PKGS are package patterns (./examples/options, ./cmd/...) loaded from the module in the current
-directory or --dir. --deps also analyses the module's dependencies from source, so decisions a
-library takes on the options the program passes it are found (slower: the whole module graph is
-built to SSA).
-
-Examples:
-  augur options influence ./examples/options
-  augur options influence ./examples/lz4 --deps --json
-  augur options influence ./cmd/server --source example.com/cfg.Get --source-field example.com/cfg.Config.Workers=workers --values workers=1,8
-  augur options configs ./examples/options
-  augur options configs ./examples/options --method pivot --json
-  augur options regions ./examples/options
-  augur options measure ./examples/options --run './examples/options / -unit=10ms' --reps 3 -o model.json
-  augur options predict model.json A=1 C=1
-  augur options predict model.json --config 'A,C'
-  augur options evaluate ./examples/options --run './examples/options / -unit=10ms' --held-out 20
-
-Run 'augur options SUBCOMMAND --help' for a subcommand's flags.`,
-		run: runOptions,
+		help:    helpText("options"),
+		run:     runOptions,
 	})
 }
 
@@ -112,89 +70,23 @@ func runOptions(args []string, stdout, stderr io.Writer) error {
 func init() {
 	optionsSubs = []*optionsSub{
 		{name: "influence", usage: "PKGS... [--source pkg.F]... [--source-field pkg.T.F]... [--values name=v1,v2]... [--deps] [--json] [--all]",
-			help: `Prints the statement-influence map: one line per decision (if, for, range, switch,
-select) that some option may influence, "file:line:col  text  {options}", then every option
-found and the irrelevant ones (they influence no decision, so no configuration varies them).
---all lists decisions no option influences too; --json prints one JSON object with "options",
-"decisions" and "irrelevant".
-
-Examples:
-  augur options influence ./examples/options
-  augur options influence ./examples/lz4 --deps
-  augur options influence ./cmd/server --source example.com/cfg.Get=Mode --json`,
-			run: runOptionsInfluence},
+			help: helpText("options-influence"),
+			run:  runOptionsInfluence},
 		{name: "regions", usage: "PKGS... [analysis options] [--json]",
-			help: `Prints the code regions whose time the measurement records: one per influenced decision
-before ConfigCrusher's optimisation, and after it (regions with the same options that nest or
-follow each other merged, regions that cannot be timed separately lifted to their callers).
-
-Examples:
-  augur options regions ./examples/options
-  augur options regions ./examples/lz4 --deps --json`,
-			run: runOptionsRegions},
+			help: helpText("options-regions"),
+			run:  runOptionsRegions},
 		{name: "configs", usage: "PKGS... [analysis options] [--method auto|exact|greedy|pivot] [--json]",
-			help: `Prints the compressed set of configurations: every influence set S of a decision sees every
-assignment of its options in some configuration, options outside all sets keep their defaults.
-Reports its size against the lower bound (the product of the domains of the largest set, 2^max|S|
-for boolean options) and against brute force (every combination of every option, 2^n).
-
-Methods: auto (default) takes the exact minimum when the instance is small and the greedy
-otherwise; exact, greedy and pivot (ConfigCrusher's own pivot merging) force one.
-
-Each configuration is printed with the options on, then as the program's arguments
-(-name=value for flags, NAME=value for environment variables).
-
-Examples:
-  augur options configs ./examples/options
-  augur options configs ./examples/options --method pivot
-  augur options configs ./examples/lz4 --deps --json`,
-			run: runOptionsConfigs},
+			help: helpText("options-configs"),
+			run:  runOptionsConfigs},
 		{name: "measure", usage: "PKGS... --run 'TARGET / ARGS' [--reps 5] [--warmup 1] [--cache DIR] [-o model.json] [--json]",
-			help: `Measures the compressed configurations with every region timed (the program is built
-through go -overlay with timing added, nothing in the source tree changes), builds each
-region's local model by the Möbius transform of its mean times, adds them into the global
-model and prints it in seconds, each term followed by the regions and source positions that
-cause it. -o writes the model (augur-options-model/1, read by predict and evaluate).
-
---run is the package to build and its fixed arguments, separated by " / ": the option flags
-of each configuration are appended to those arguments.
-
-Examples:
-  augur options measure ./examples/options --run './examples/options / -unit=10ms' --reps 3 -o model.json
-  augur options measure ./examples/lz4 --deps --run './examples/lz4' --reps 5 --cache /tmp/augur-cache -o lz4.json`,
-			run: runOptionsMeasure},
+			help: helpText("options-measure"),
+			run:  runOptionsMeasure},
 		{name: "predict", usage: "MODEL [NAME=0|1]... [NUMERIC=VALUE]... [--config 'A,C'] [--json]",
-			help: `Predicts a configuration's time from a model written by measure (or any influence model
-JSON): prints the prediction and each term that contributes to it. Options not given are
-off; NAME alone means NAME=1.
-
-A numeric option (measured at three or more numeric values, given with --values) is a curve in
-the model — a + b·g(N) with g linear, log2 or quadratic, chosen by cross-validation — so any
-value can be asked for: NAME=VALUE (a number or a Go duration). A value outside the measured
-range is predicted with a warning that it extrapolates.
-
-Examples:
-  augur options predict model.json A=1 B=0 C=1
-  augur options predict model.json A=1 workers=6
-  augur options predict model.json --config 'A,C'
-  augur options predict model.json --config '' --json`,
-			run: runOptionsPredict},
+			help: helpText("options-predict"),
+			run:  runOptionsPredict},
 		{name: "evaluate", usage: "PKGS... --run 'TARGET / ARGS' [--model model.json] [--held-out 50] [--random K] [--reps 1] [--json]",
-			help: `Compares ConfigCrusher's white-box model with black-box baselines, as the paper's Tables 5
-and 6 do: brute force (when there are at most 16 options), feature-wise, pair-wise and random
-sampling, each followed by stepwise regression on end-to-end times. Ground truth is measured on
-held-out configurations (all of them for brute force-sized programs when --held-out is 0, a
-random sample otherwise). Prints approach, configurations measured, measuring time and MAPE.
-
-With --held-out-values NAME=v1,v2 it checks instead how well the --model predicts values of a
-numeric option it never measured: every assignment of the model's boolean options with each
-held-out value, run end to end (--reps runs, the median kept).
-
-Examples:
-  augur options evaluate ./examples/options --run './examples/options / -unit=10ms' --held-out 20
-  augur options evaluate ./examples/numeric --values size=64,256,1024,4096 --run './examples/numeric' --model num.json --held-out-values size=128,512,2048 --reps 3
-  augur options evaluate ./examples/lz4 --deps --run './examples/lz4' --model lz4.json --json`,
-			run: runOptionsEvaluate},
+			help: helpText("options-evaluate"),
+			run:  runOptionsEvaluate},
 	}
 }
 

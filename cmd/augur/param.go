@@ -15,22 +15,8 @@ func init() {
 		name:    "param",
 		summary: "a property as a rational function of the model's branch probabilities, its value anywhere and its sensitivities",
 		usage:   "MODEL --prop 'R{\"time\"}=? [ F \"end\" ]' [--at name=value,...] [--json]",
-		help: `Treats the probabilities of every state with several successors as parameters — named as
-'augur analyze --emit prism --parametric' names them (p<line>_<outcome> for a Go function's
-decisions), the last successor taking 1 minus the others — and computes the property as a
-rational function of them by state elimination (as PRISM's -param and Storm's parametric engine
-do). Prints the function, its exact value at the model's own probabilities (or at --at values),
-and its partial derivative with respect to each parameter there: how much the prediction moves
-per unit change of each branch probability.
-
-Properties: P=? [ F "label" ] and R{"name"}=? [ F "label" ]. Parameters are taken to lie strictly
-between 0 and 1. There is no general multivariate GCD: the function is exact but may not be in
-lowest terms.
-
-Examples:
-  augur param l1.json --prop 'R{"time"}=? [ F "end" ]'
-  augur param l1.json --prop 'R{"time"}=? [ F "end" ]' --at p19_true=19/20`,
-		run: runParam,
+		help:    helpText("param"),
+		run:     runParam,
 	})
 }
 

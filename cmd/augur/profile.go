@@ -19,51 +19,8 @@ func init() {
 		name:    "profile",
 		summary: "measure a usage profile: run a go workload with counting probes in chosen functions",
 		usage:   "PKGS... [--func SPEC]... [-o FILE] [--merge] -- go test|run ARGS...",
-		help: `Measures how often each statement of the chosen functions runs and each decision outcome is
-taken, by running a go workload on an instrumented copy of their packages.
-
-PKGS are package patterns (as the go command takes them, relative to the current directory)
-whose functions may be chosen; --func narrows the choice (repeatable): import/path (every
-function of the package), import/path.Func, import/path.T.Method or import/path.(*T).Method.
-Without --func every function of PKGS is instrumented.
-
-The workload follows "--" and must be a go command that builds and runs: go test ... or go run ....
-augur adds -overlay=FILE after the subcommand (and to go test -count=1, so results are not taken
-from the test cache, and -vet=off: the runtime package the overlay adds has no directory for vet
-to run in), sets ` + instrument.EnvDir + ` to a fresh directory and runs it with your stdin,
-stdout and stderr. The instrumented code writes its counters to memory-mapped files there, so
-counts survive os.Exit and crashes. Your files and go.mod are never modified: rewritten copies
-live in a temporary directory and reach the compiler through the overlay. Do not add -cover to
-the workload (the go command ignores overlays under -cover).
-
-Afterwards augur adds the counters of every process up (a go test of several packages runs one
-process per package), derives the counts of every node and outcome, checks that every
-function's counts conserve flow (if not, it names the functions and writes nothing: exit
-status 1), writes the profile (format
-` + profile.Format + `) and prints a summary on stderr. With --merge, the new counts are added to
-the existing -o file (same source required).
-
-A workload that fails gives no profile (exit status 3, with its own status and the last lines of
-its stderr), and neither does one that never invoked a function --func names (unless
---allow-uninvoked). Ctrl-C or SIGTERM is passed on to the workload; the counts gathered until it
-ends are written, marked partial, and augur exits with 130 or 143. --dir is where PKGS are
-loaded from and where the workload runs; go test -C DIR works as well.
-
-Examples:
-  augur profile ./internal/parse -- go test ./internal/parse -run TestParse
-  augur profile ./... --func example.com/app/internal/parse.Parse -o parse.json -- go test ./...
-  augur profile ./cmd/app -- go run ./cmd/app -n 1000 < input.txt
-  augur profile ./kern --merge -- go test -bench . -run '^$' ./kern
-  augur profile ./examples/router --time -o a.json -- go test ./examples/router -run '^$' -bench MixA
-
-With --time (go test workloads) the workload then runs again, on the code as it is, with a CPU
-profile, until every function --func names (without --func: the most sampled one) has the 95%
-interval of its expected time per call within ±--precision (default 5%), at most --max-runs
-times (each function gets a call counter: name the ones to time); the time of each statement, with the samples behind it, the workload, Go version, GOOS/GOARCH and CPU,
-goes to FILE.time.json (format augur-rewards/1) beside -o FILE.json. 'augur analyze --profile
-OTHER.json --rewards FILE.time.json' then predicts time for another usage without running
-anything. See 'augur analyze --help' for what the time is.`,
-		run: runProfile,
+		help:    helpText("profile"),
+		run:     runProfile,
 	})
 }
 

@@ -22,25 +22,8 @@ func init() {
 		name:    "validate",
 		summary: "check a time prediction against reality: predict a workload's time per call from a saved time, then measure it",
 		usage:   "FUNC --rewards FILE.time.json [--profile PROFILE] [--precision P] [--json] -- go test ARGS...",
-		help: `Closes the loop of time prediction. The time of FUNC's statements was measured once, under one
-usage, and saved by 'augur profile --time' (FILE.time.json); validate predicts FUNC's expected
-time per call under the usage of the go test WORKLOAD from it, then runs the WORKLOAD on the
-code as it is (no counting probes: one call counter in FUNC) with a CPU profile, repeated until
-the 95% interval of the measured time per call is within ±--precision (default 5%, at most
---max-runs runs), and prints the prediction against the measurement: both values with their
-standard errors and 95% intervals, and the relative error of the prediction.
-
-The usage is counted by running the WORKLOAD on an instrumented build first, unless --profile
-gives it (measured by 'augur profile' from the same workload). Both times are CPU time per call
-of FUNC, inclusive of the functions it calls and of the call itself, not wall time; see 'augur
-analyze --help'.
-
-Examples:
-  augur profile ./examples/router --func github.com/augur-perf/augur/examples/router.Route \
-      --time -o a.json -- go test ./examples/router -run '^$' -bench MixA
-  augur validate github.com/augur-perf/augur/examples/router.Route --rewards a.time.json \
-      -- go test ./examples/router -run '^$' -bench MixB`,
-		run: runValidate,
+		help:    helpText("validate"),
+		run:     runValidate,
 	})
 }
 
