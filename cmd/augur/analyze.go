@@ -1,26 +1,23 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/augur-perf/augur/analyze/predict"
 	"github.com/augur-perf/augur/analyze/synth"
 	"github.com/augur-perf/augur/markov/checker"
 	"github.com/augur-perf/augur/markov/export"
-	"github.com/augur-perf/augur/markov/modelio"
 	"github.com/augur-perf/augur/probe/instrument"
 	"github.com/augur-perf/augur/probe/profile"
 	reporthtml "github.com/augur-perf/augur/report/html"
+	"github.com/augur-perf/augur/report/text"
 	"github.com/augur-perf/augur/source/frontend"
 )
 
@@ -238,9 +235,15 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "warning: %s\n", w)
 	}
 	if fl.emit != "" {
-		if err := emit(fl, fn, outs[0], stderr); err != nil {
+		base := fl.out
+		if base == "" {
+			base = fn.Decl.Name.Name
+		}
+		written, err := export.WriteFiles(base, fl.emit, outs[0].Synth.Model, outs[0].Props, fl.param)
+		if err != nil {
 			return err
 		}
+		fmt.Fprintf(stderr, "wrote %s\n", strings.Join(written, ", "))
 	}
 	var below []float64
 	if fl.below != "" {
@@ -252,14 +255,17 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 			below = append(below, t)
 		}
 	}
-	beyond, err := computeBeyondMean(outs[0], fl.ci, fl.spread, below, opt.Checker)
+	if fl.ci < 0 || fl.ci >= 1 {
+		return usagef("--ci %v: want a level between 0 and 1, such as 0.95", fl.ci)
+	}
+	beyond, err := outs[0].Uncertainty(fl.ci, fl.spread, below, opt.Checker)
 	if err != nil {
 		return err
 	}
 	if fl.html != "" {
 		by := fl.by
 		if by == "" {
-			by = defaultSort(outs[0])
+			by = outs[0].DefaultSort()
 		}
 		a := reporthtml.Analysis{Func: fn, Outcomes: outs, By: by}
 		if beyond != nil {
@@ -275,382 +281,16 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if fl.asJSON {
-		if err := writeAnalyzeJSON(stdout, fn, outs, beyond); err != nil {
+		if err := text.AnalysisJSON(stdout, fn, outs, beyond); err != nil {
 			return err
 		}
 	} else {
-		printAnalysis(stdout, fn, outs, fl)
-		printBeyondMean(stdout, beyond, outs[0].Func.Invocations)
+		text.Analysis(stdout, fn, outs, fl.by, fl.all)
+		text.Uncertainty(stdout, beyond, outs[0].Func.Invocations)
 	}
 	if intr != nil {
 		intr.what = "the analysis above is of the counts gathered until then (partial)"
 		return intr
 	}
 	return nil
-}
-
-// hotSpotRows is how many statements the text output lists without --all.
-const hotSpotRows = 20
-
-func printAnalysis(w io.Writer, fn *frontend.Func, outs []*predict.Outcome, fl analyzeFlags) {
-	base := outs[0]
-	m := base.Synth.Model
-	fmt.Fprintf(w, "Function: %s (%s)\n", fn.Name, shortPath(fn.Pkg.Fset.Position(fn.Decl.Pos()).String()))
-	fmt.Fprintf(w, "Profile:  %s (%s)\n", base.Scenario.ProfileName, plural(int(base.Func.Invocations), "invocation"))
-	if base.Func.Concurrent {
-		fmt.Fprintln(w, "Note:     it ran on several goroutines at once: the expected rewards are per call, but wall\n          time is not additive across goroutines (calls overlapped)")
-	}
-	fmt.Fprintf(w, "Model:    %s, %s\n", plural(m.N, "state"), plural(m.NumTransitions(), "transition"))
-	if t := base.Scenario.Measured; t != nil {
-		fmt.Fprintf(w, "Time:     %s: CPU ns per call of %s, with its callees and the call itself (not wall time; goroutines add up); ± one standard error\n",
-			base.Scenario.MeasuredName, fn.Decl.Name.Name)
-	}
-	fmt.Fprintln(w)
-	props := allProps(outs)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	header := "Property"
-	for _, o := range outs {
-		header += "\t" + o.Scenario.Name
-	}
-	if len(outs) > 1 {
-		header += "\tchange"
-	}
-	fmt.Fprintln(tw, header)
-	var notes []string
-	for _, p := range props {
-		row := p
-		if u := base.Units[rewardOf(p)]; u != "" {
-			row += " (" + u + ")"
-		}
-		for _, o := range outs {
-			r, why := answer(o, p)
-			switch {
-			case r == nil:
-				row += "\tn/a"
-				note := fmt.Sprintf("%s, %s: %s", o.Scenario.Name, p, why)
-				if o.Why != "" {
-					note = o.Scenario.Name + ": " + why // the whole scenario, said once
-				}
-				if !slices.Contains(notes, note) {
-					notes = append(notes, note)
-				}
-			case o.StdErr[rewardOf(p)] > 0:
-				row += "\t" + describeShort(r) + " ± " + num2(o.StdErr[rewardOf(p)])
-			default:
-				row += "\t" + describeShort(r)
-			}
-		}
-		if len(outs) > 1 {
-			b, _ := answer(base, p)
-			s, _ := answer(outs[len(outs)-1], p)
-			if b != nil && s != nil && b.Initial != 0 && !b.Bool {
-				row += fmt.Sprintf("\t%+.1f%%", 100*(s.Initial-b.Initial)/b.Initial)
-			}
-		}
-		fmt.Fprintln(tw, row)
-	}
-	tw.Flush()
-	for _, n := range notes {
-		fmt.Fprintf(w, "n/a: %s\n", n)
-	}
-	stmts := base.HotSpots(fn)
-	by := fl.by
-	if by == "" {
-		by = defaultSort(base)
-	}
-	var shares []float64
-	order := "in source order"
-	if by != "" {
-		stmts, shares = predict.ByShare(stmts, by)
-		order = "by share of " + by
-	}
-	shown := len(stmts)
-	if !fl.all && shown > hotSpotRows {
-		shown = hotSpotRows
-	}
-	fmt.Fprintf(w, "\nHot spots (%s), %s: expected executions and reward of each statement per invocation\n", base.Scenario.Name, order)
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	header = "line\texecutions"
-	measured := base.Scenario.MeasuredName
-	for _, n := range base.Rewards {
-		name := n
-		if u := base.Units[n]; u != "" {
-			name += " (" + u + ")"
-		}
-		header += "\t" + name
-		if n == measured {
-			header += "\t±\tsamples"
-		}
-	}
-	if shares != nil {
-		header += "\tshare"
-	}
-	fmt.Fprintln(tw, header+"\tstatement")
-	for i, st := range stmts[:shown] {
-		row := fmt.Sprintf("%d\t%s", st.Line, num(st.Executions))
-		for _, n := range base.Rewards {
-			row += "\t" + num(st.Rewards[n])
-			if n == measured {
-				row += "\t" + num2(st.TimeErr) + "\t" + strconv.FormatFloat(st.Samples, 'g', 3, 64)
-			}
-		}
-		if shares != nil {
-			row += fmt.Sprintf("\t%.1f%%", 100*shares[i])
-		}
-		fmt.Fprintln(tw, row+"\t"+st.Text)
-	}
-	tw.Flush()
-	if shown < len(stmts) {
-		fmt.Fprintf(w, "(%d more statements; --all lists them)\n", len(stmts)-shown)
-	}
-	for _, r := range base.Values {
-		for _, n := range r.Stats.Notes {
-			fmt.Fprintf(w, "Note: %s\n", n)
-		}
-	}
-	for i, r := range base.Values {
-		if !r.Bool && math.IsInf(r.Initial, 1) && i < len(base.Rewards) {
-			fmt.Fprintf(w, "Note: %s is infinite because some runs end in a panic, never reaching \"end\" (as in PRISM); R{%q}=? [ F \"exit\" ] counts them too (--prop)\n", base.Props[i], base.Rewards[i])
-		}
-	}
-}
-
-// allProps lists the properties of every scenario: the baseline's, then any other's.
-func allProps(outs []*predict.Outcome) []string {
-	var props []string
-	for _, o := range outs {
-		for _, p := range o.Props {
-			if !slices.Contains(props, p) {
-				props = append(props, p)
-			}
-		}
-	}
-	return props
-}
-
-// rewardOf gives the reward of an expected-reward property R{"name"}=? [ F "end" ] ("" for
-// other properties).
-func rewardOf(prop string) string {
-	name, ok := strings.CutPrefix(prop, `R{"`)
-	name, rest, ok2 := strings.Cut(name, `"}`)
-	if !ok || !ok2 || rest != `=? [ F "end" ]` {
-		return ""
-	}
-	return name
-}
-
-// answer gives a scenario's result for a property, or why it has none.
-func answer(o *predict.Outcome, prop string) (*checker.Result, string) {
-	if o.Why != "" {
-		return nil, o.Why
-	}
-	i := slices.Index(o.Props, prop)
-	if i < 0 {
-		return nil, fmt.Sprintf("this scenario has no reward %q: only the changes of other scenarios define it", rewardOf(prop))
-	}
-	if why := o.Unanswered[rewardOf(prop)]; why != "" {
-		return nil, why
-	}
-	return o.Values[i], ""
-}
-
-// num2 prints an error bar with two significant digits.
-func num2(v float64) string { return strconv.FormatFloat(v, 'g', 2, 64) }
-
-// defaultSort is the reward hot spots are sorted by unless --by says: measured time first, then
-// an annotated time, then the first reward.
-func defaultSort(o *predict.Outcome) string {
-	for n, u := range o.Units {
-		if u == "ns" {
-			return n
-		}
-	}
-	if slices.Contains(o.Rewards, "time") {
-		return "time"
-	}
-	if len(o.Rewards) > 0 {
-		return o.Rewards[0]
-	}
-	return ""
-}
-
-// num prints a value with five significant digits, and more for large values so that they keep
-// two decimals (33590104.08, not 3.35901e+07): enough to compare scenarios, without the noise
-// of a measured ratio's last digits (0.7, not 0.6999999). --json has every digit.
-func num(v float64) string {
-	prec := 5
-	if a := math.Abs(v); a >= 1e5 && !math.IsInf(a, 0) {
-		prec = int(math.Floor(math.Log10(a))) + 3
-	}
-	return strconv.FormatFloat(v, 'g', min(prec, 17), 64)
-}
-
-func describeShort(r *checker.Result) string {
-	if r.Bool {
-		return fmt.Sprint(r.Holds)
-	}
-	return num(r.Initial)
-}
-
-func shortPath(p string) string {
-	if wd, err := os.Getwd(); err == nil {
-		if rel, err := filepath.Rel(wd, p); err == nil && !strings.HasPrefix(rel, "..") {
-			return rel
-		}
-	}
-	return p
-}
-
-func emit(fl analyzeFlags, fn *frontend.Func, o *predict.Outcome, stderr io.Writer) error {
-	base := fl.out
-	if base == "" {
-		base = fn.Decl.Name.Name
-	}
-	if dir := filepath.Dir(base); dir != "." {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
-		}
-	}
-	m := o.Synth.Model
-	var written []string
-	switch fl.emit {
-	case "prism":
-		pm, err := export.PRISM(m, export.PRISMOptions{Parametric: fl.param})
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(base+".pm", []byte(pm.Text), 0o644); err != nil {
-			return err
-		}
-		written = append(written, base+".pm")
-		if fl.param {
-			if err := os.WriteFile(base+".values", []byte(pm.ValuesFile()), 0o644); err != nil {
-				return err
-			}
-			written = append(written, base+".values")
-		}
-		props, err := export.Props(o.Props)
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(base+".props", []byte(props), 0o644); err != nil {
-			return err
-		}
-		written = append(written, base+".props")
-	case "storm":
-		files, err := modelio.WriteStormFiles(base, m)
-		if err != nil {
-			return err
-		}
-		written = append(written, files.Tra, files.Lab)
-	case "dot":
-		if err := os.WriteFile(base+".dot", []byte(export.DOT(m)), 0o644); err != nil {
-			return err
-		}
-		written = append(written, base+".dot")
-	case "json":
-		if err := modelio.WriteJSONFile(base+".json", m); err != nil {
-			return err
-		}
-		written = append(written, base+".json")
-	default:
-		return fmt.Errorf("--emit %q: choose prism, storm, dot or json", fl.emit)
-	}
-	fmt.Fprintf(stderr, "wrote %s\n", strings.Join(written, ", "))
-	return nil
-}
-
-func writeAnalyzeJSON(w io.Writer, fn *frontend.Func, outs []*predict.Outcome, beyond *beyondMean) error {
-	type jsonLine struct {
-		Line       int                `json:"line"`
-		Statement  string             `json:"statement"`
-		Executions float64            `json:"executions"`
-		Rewards    map[string]float64 `json:"rewards"`
-		// With a measured time: the samples behind it and its standard error (null: unknown).
-		Samples *float64    `json:"samples,omitempty"`
-		TimeErr *jsonNumber `json:"time_std_error,omitempty"`
-	}
-	type jsonScenario struct {
-		Name        string                 `json:"name"`
-		Profile     string                 `json:"profile"`
-		Partial     bool                   `json:"partial,omitempty"`
-		Why         string                 `json:"why,omitempty"`
-		Invocations uint64                 `json:"invocations"`
-		States      int                    `json:"states"`
-		Values      map[string]*jsonNumber `json:"values"`
-		StdErrors   map[string]jsonNumber  `json:"std_errors,omitempty"`
-		Unanswered  map[string]string      `json:"unanswered,omitempty"`
-		Exact       map[string]string      `json:"exact,omitempty"`
-		Units       map[string]string      `json:"units,omitempty"`
-		HotSpots    []jsonLine             `json:"hot_spots"`
-	}
-	var out struct {
-		Function  string         `json:"function"`
-		Time      string         `json:"time,omitempty"`
-		Scenarios []jsonScenario `json:"scenarios"`
-		// Baseline's error bars and spreads (--ci, --spread).
-		Beyond *beyondMean `json:"baseline_uncertainty,omitempty"`
-	}
-	out.Function = fn.Name
-	out.Beyond = beyond
-	if outs[0].Scenario.Measured != nil {
-		out.Time = outs[0].Scenario.MeasuredName + ": " + profile.TimeWhat
-	}
-	props := allProps(outs)
-	for _, o := range outs {
-		js := jsonScenario{Name: o.Scenario.Name, Profile: o.Scenario.ProfileName, Partial: o.Scenario.Profile.Partial,
-			Why: o.Why, Values: map[string]*jsonNumber{}}
-		if o.Synth != nil {
-			js.Invocations, js.States = o.Func.Invocations, o.Synth.Model.N
-		}
-		// Every property has an entry: a value, or null with the reason in unanswered.
-		for _, p := range props {
-			r, why := answer(o, p)
-			if r == nil {
-				js.Values[p] = nil
-				if js.Unanswered == nil {
-					js.Unanswered = map[string]string{}
-				}
-				js.Unanswered[p] = why
-				continue
-			}
-			v := jsonNumber(r.Initial)
-			js.Values[p] = &v
-			if se, ok := o.StdErr[rewardOf(p)]; ok {
-				if js.StdErrors == nil {
-					js.StdErrors = map[string]jsonNumber{}
-				}
-				js.StdErrors[p] = jsonNumber(se)
-			}
-			if x := r.InitialExact; x != nil {
-				if js.Exact == nil {
-					js.Exact = map[string]string{}
-				}
-				js.Exact[p] = x.RatString()
-			}
-		}
-		for n, u := range o.Units {
-			if js.Units == nil {
-				js.Units = map[string]string{}
-			}
-			js.Units[n] = u
-		}
-		if o.Synth != nil {
-			for _, st := range o.HotSpots(fn) {
-				jl := jsonLine{Line: st.Line, Statement: st.Text, Executions: st.Executions, Rewards: st.Rewards}
-				if o.Scenario.Measured != nil {
-					jl.Samples = &st.Samples
-					if !math.IsNaN(st.TimeErr) {
-						e := jsonNumber(st.TimeErr)
-						jl.TimeErr = &e
-					}
-				}
-				js.HotSpots = append(js.HotSpots, jl)
-			}
-		}
-		out.Scenarios = append(out.Scenarios, js)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/augur-perf/augur/probe/instrument"
 	"github.com/augur-perf/augur/probe/profile"
 	reporthtml "github.com/augur-perf/augur/report/html"
+	"github.com/augur-perf/augur/report/text"
 	"github.com/augur-perf/augur/source/frontend"
 )
 
@@ -136,7 +137,7 @@ func runAnalyzePkgs(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if *asJSON {
-		return writeJSON(stdout, struct {
+		return text.JSON(stdout, struct {
 			Reward  string      `json:"reward"`
 			Profile string      `json:"profile"`
 			Funcs   []calls.Row `json:"functions"`
@@ -152,7 +153,7 @@ func runAnalyzePkgs(args []string, stdout, stderr io.Writer) error {
 		shown = shown[:20]
 	}
 	for _, r := range shown {
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", r.Func, r.Invocations, num(r.Exclusive), num(r.Inclusive))
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\n", r.Func, r.Invocations, text.Num(r.Exclusive), text.Num(r.Inclusive))
 	}
 	tw.Flush()
 	if len(shown) < len(invoked) {

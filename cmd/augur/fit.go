@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/augur-perf/augur/report/html"
+	"github.com/augur-perf/augur/report/text"
 
 	"github.com/augur-perf/augur/analyze/predict"
 	"github.com/augur-perf/augur/fit/board"
@@ -91,7 +92,7 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if *asJSON {
-		return writeJSON(stdout, res)
+		return text.JSON(stdout, res)
 	}
 	fmt.Fprintf(stdout, "Function: %s (%d invocations, parameters %s; %d rounds)\n\n", res.Function, res.Samples, strings.Join(res.Params, ", "), res.Rounds)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
@@ -150,7 +151,7 @@ func runFitPredict(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return usagef("expected one FIT file (augur-fit/1)")
 	}
-	text, ds, err := parseInputs(*spec, *at)
+	desc, ds, err := parseInputs(*spec, *at)
 	if err != nil {
 		return err
 	}
@@ -194,9 +195,9 @@ func runFitPredict(args []string, stdout, stderr io.Writer) error {
 		return usagef("no law of quantity %q in %s", *quantity, pos[0])
 	}
 	if *asJSON {
-		return writeJSON(stdout, preds)
+		return text.JSON(stdout, preds)
 	}
-	fmt.Fprintf(stdout, "Function: %s, inputs: %s\n\n", res.Function, text)
+	fmt.Fprintf(stdout, "Function: %s, inputs: %s\n\n", res.Function, desc)
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "quantity\texpected\tspread (sd)\thow\tlaw")
 	var extrap []string

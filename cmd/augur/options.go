@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -18,6 +17,7 @@ import (
 	"time"
 
 	"github.com/augur-perf/augur/report/html"
+	"github.com/augur-perf/augur/report/text"
 
 	"github.com/augur-perf/augur/options/influence"
 	"github.com/augur-perf/augur/options/regions"
@@ -220,7 +220,7 @@ func runOptionsConfigs(c *command, args []string, stdout, stderr io.Writer) erro
 			}
 			out.Configs = append(out.Configs, j)
 		}
-		return writeJSON(stdout, out)
+		return text.JSON(stdout, out)
 	}
 	fmt.Fprintf(stdout, "Options: %d found; %d influence some decision: {%s}; irrelevant: {%s}\n",
 		len(res.Options.Options), len(sp.Names), strings.Join(sp.Names, ", "), strings.Join(res.Irrelevant, ", "))
@@ -249,12 +249,6 @@ func runOptionsConfigs(c *command, args []string, stdout, stderr io.Writer) erro
 	r, _ := ratio.Float64()
 	fmt.Fprintf(stdout, "Compression: %d of %s configurations (%.4g× fewer)\n", len(cr.Configs), brute, r)
 	return nil
-}
-
-func writeJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(v)
 }
 
 func runOptionsPredict(c *command, args []string, stdout, stderr io.Writer) error {
@@ -309,7 +303,7 @@ func runOptionsPredict(c *command, args []string, stdout, stderr io.Writer) erro
 		return usageError{err}
 	}
 	if *asJSON {
-		return writeJSON(stdout, p)
+		return text.JSON(stdout, p)
 	}
 	setting := slices.Clone(p.On)
 	for name, x := range p.Values {
@@ -477,7 +471,7 @@ func runOptionsMeasure(c *command, args []string, stdout, stderr io.Writer) erro
 		}
 	}
 	if *asJSON {
-		return writeJSON(stdout, m.Model)
+		return text.JSON(stdout, m.Model)
 	}
 	model := m.Model.Model
 	// Three standard errors: a term that small could be the noise of the repetitions.
@@ -509,7 +503,7 @@ func runOptionsMeasure(c *command, args []string, stdout, stderr io.Writer) erro
 				where = append(where, src.Region)
 				continue
 			}
-			where = append(where, fmt.Sprintf("%s (%s)", shortPath(src.Position), src.Region))
+			where = append(where, fmt.Sprintf("%s (%s)", text.ShortPath(src.Position), src.Region))
 		}
 		name := term.Name()
 		if name == "" {
@@ -567,7 +561,7 @@ func runOptionsEvaluate(c *command, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	if *asJSON {
-		return writeJSON(stdout, ev)
+		return text.JSON(stdout, ev)
 	}
 	fmt.Fprintf(stdout, "System: %s (%d boolean options: %s)\n", system, len(ev.Options), strings.Join(ev.Options, ", "))
 	fmt.Fprintf(stdout, "Ground truth: %d held-out configurations, %d run(s) each, measured end to end\n\n", ev.HeldOut, ev.Reps)
@@ -594,7 +588,7 @@ func evaluateValues(stdout io.Writer, dir string, res *taint.Result, o study.Eva
 		return err
 	}
 	if asJSON {
-		return writeJSON(stdout, ev)
+		return text.JSON(stdout, ev)
 	}
 	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "configuration\tpredicted s\tmeasured s\terror")

@@ -10,6 +10,7 @@ import (
 
 	"github.com/augur-perf/augur/probe/instrument"
 	"github.com/augur-perf/augur/probe/profile"
+	"github.com/augur-perf/augur/report/text"
 	"github.com/augur-perf/augur/source/frontend"
 	"golang.org/x/tools/go/packages"
 )
@@ -121,7 +122,7 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 		total += f.Invocations
 	}
 	fmt.Fprintf(stderr, "augur profile: %s, %d invoked, %s; wrote %s (%s)\n",
-		plural(len(p.Funcs), "function"), invoked, plural(int(total), "invocation"), *out, plural(p.Runs, "run"))
+		text.Plural(len(p.Funcs), "function"), invoked, text.Plural(int(total), "invocation"), *out, text.Plural(p.Runs, "run"))
 	if *cpu {
 		// The counts are written first: they stand even if timing fails. The time is of this
 		// run's workload, so its counts (not merged ones) scale it. Named functions must reach
@@ -147,9 +148,3 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 }
 
 // plural gives "1 function", "2 functions".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}

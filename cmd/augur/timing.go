@@ -15,6 +15,7 @@ import (
 	"github.com/augur-perf/augur/analyze/predict"
 	"github.com/augur-perf/augur/probe/instrument"
 	"github.com/augur-perf/augur/probe/profile"
+	"github.com/augur-perf/augur/report/text"
 	"github.com/augur-perf/augur/source/frontend"
 )
 
@@ -142,7 +143,7 @@ func measureTime(prog *frontend.Program, fns []*frontend.Func, counted *profile.
 		if at != nil {
 			samples = t.cpu.Funcs[at.fn.Name].Total().Samples
 			fmt.Fprintf(stderr, "augur: timed run %d: %s in %s of %d, expected time per call ±%s at 95%% (%s; target ±%s)\n",
-				t.runs, plural(int(samples), "CPU sample"), at.fn.Decl.Name.Name, t.cpu.Samples, pct(worst), at.label, pct(o.precision))
+				t.runs, text.Plural(int(samples), "CPU sample"), at.fn.Decl.Name.Name, t.cpu.Samples, pct(worst), at.label, pct(o.precision))
 		}
 		if worst <= o.precision {
 			t.warnTiny(fns, stderr)
@@ -158,13 +159,13 @@ func measureTime(prog *frontend.Program, fns []*frontend.Func, counted *profile.
 				per = float64(t.cpuNS) / float64(t.cpu.Samples)
 			}
 			fmt.Fprintf(stderr, "augur: warning: the workload is too short to time: %s per run, each standing for %s of CPU; reaching ±%s takes %s: make it longer (go test -benchtime, -count)\n",
-				plural(int(samples), "CPU sample"), fmtNS(per), pct(o.precision), need)
+				text.Plural(int(samples), "CPU sample"), fmtNS(per), pct(o.precision), need)
 		}
 	}
 	t.warnTiny(fns, stderr)
 	worst, _ := t.worst(counted, targets)
 	fmt.Fprintf(stderr, "augur: warning: the expected time per call is known to ±%s only after %s (target ±%s): raise --max-runs or lengthen the workload\n",
-		pct(worst), plural(t.runs, "run"), pct(o.precision))
+		pct(worst), text.Plural(t.runs, "run"), pct(o.precision))
 	return t, nil
 }
 

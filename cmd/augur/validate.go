@@ -14,6 +14,7 @@ import (
 	"github.com/augur-perf/augur/analyze/synth"
 	"github.com/augur-perf/augur/probe/instrument"
 	"github.com/augur-perf/augur/probe/profile"
+	"github.com/augur-perf/augur/report/text"
 	"github.com/augur-perf/augur/source/frontend"
 )
 
@@ -123,7 +124,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	}
 	tot := tm.cpu.Funcs[fn.Name].Total()
 	mns, mse := tm.perCall(fn, counted.Funcs[fn.Name])
-	v.Measured = newEstimate(mns, mse, fmt.Sprintf("%d CPU samples in %d calls, %s", tot.Samples, tm.inv[fn.Name], plural(tm.runs, "run")))
+	v.Measured = newEstimate(mns, mse, fmt.Sprintf("%d CPU samples in %d calls, %s", tot.Samples, tm.inv[fn.Name], text.Plural(tm.runs, "run")))
 	v.RelErr = (ns - mns) / mns
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -133,10 +134,10 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "Function:  %s\n", fn.Name)
 	fmt.Fprintf(stdout, "Workload:  %s\n", strings.Join(workload, " "))
 	fmt.Fprintf(stdout, "Time:      CPU ns per call, with its callees and the call itself (not wall time; goroutines add up)\n\n")
-	fmt.Fprintf(stdout, "predicted  %s ± %s ns  (95%%: %s – %s)  from %s, %s\n", num(v.Predicted.NS), num2(v.Predicted.StdErr),
-		num(v.Predicted.CI95[0]), num(v.Predicted.CI95[1]), filepath.Base(rewards[0]), "usage "+name)
-	fmt.Fprintf(stdout, "measured   %s ± %s ns  (95%%: %s – %s)  %s\n", num(v.Measured.NS), num2(v.Measured.StdErr),
-		num(v.Measured.CI95[0]), num(v.Measured.CI95[1]), v.Measured.From)
+	fmt.Fprintf(stdout, "predicted  %s ± %s ns  (95%%: %s – %s)  from %s, %s\n", text.Num(v.Predicted.NS), text.Num2(v.Predicted.StdErr),
+		text.Num(v.Predicted.CI95[0]), text.Num(v.Predicted.CI95[1]), filepath.Base(rewards[0]), "usage "+name)
+	fmt.Fprintf(stdout, "measured   %s ± %s ns  (95%%: %s – %s)  %s\n", text.Num(v.Measured.NS), text.Num2(v.Measured.StdErr),
+		text.Num(v.Measured.CI95[0]), text.Num(v.Measured.CI95[1]), v.Measured.From)
 	verdict := "within"
 	if math.Abs(ns-mns) > 1.96*math.Hypot(v.Predicted.StdErr, v.Measured.StdErr) {
 		verdict = "outside"
