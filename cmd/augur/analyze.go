@@ -12,6 +12,7 @@ import (
 
 	"github.com/augur-perf/augur/analyze/predict"
 	"github.com/augur-perf/augur/analyze/synth"
+	"github.com/augur-perf/augur/analyze/timing"
 	"github.com/augur-perf/augur/markov/checker"
 	"github.com/augur-perf/augur/markov/export"
 	"github.com/augur-perf/augur/probe/instrument"
@@ -49,7 +50,7 @@ type analyzeFlags struct {
 	uninvok  bool
 	all      bool
 	by       string
-	timing   timeOptions
+	timing   *timing.Options
 	ci       float64
 	spread   bool
 	below    string
@@ -81,7 +82,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	fs.StringVar(&fl.method, "method", "direct", "checker method: direct, gauss-seidel, interval, prism or exact")
 	fs.BoolVar(&fl.asJSON, "json", false, "print results as JSON")
 	fs.BoolVar(&fl.time, "time", false, "with a go test WORKLOAD: time it on the code as it is and add a measured \"time\" reward (CPU ns per execution)")
-	fl.timing.register(fs)
+	fl.timing = timeFlags(fs)
 	fs.BoolVar(&fl.uninvok, "allow-uninvoked", false, "analyse even when the profile never invoked FUNC (every decision then follows --unseen)")
 	fs.BoolVar(&fl.all, "all", false, "list every statement in the hot spots, not only the top 20")
 	fs.StringVar(&fl.by, "by", "", "the reward hot spots are sorted by (default: measured time, else \"time\", else the first)")
@@ -126,7 +127,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 		return usageError{err}
 	}
 	var profs []*profile.Profile
-	var intr *interruptedError
+	var intr *instrument.InterruptedError
 	if len(workload) > 0 {
 		// The workload's output goes to stderr: stdout is the analysis.
 		p, err := runWorkload(prog, []*frontend.Func{fn}, instrument.Workload{Args: workload, Dir: fl.dir,
@@ -148,85 +149,31 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 		}
 		profs = append(profs, p)
 	}
-	baseline, err := predict.Baseline(fn, profs[0], fl.profiles[0])
-	if err != nil {
-		return err
-	}
-	baseline.AllowUninvoked = fl.uninvok
-	var changes []predict.Change
-	for _, path := range fl.rewards {
-		tf, err := profile.ReadTimeFile(path)
-		if err != nil {
-			return err
-		}
-		if tf != nil {
-			// Measured time: every scenario's, not a what-if.
-			if baseline.Measured != nil {
-				return usagef("--rewards %s: a second measured time (give one, or --time, not both)", path)
-			}
-			t, err := tf.For(fn)
-			if err != nil {
-				return fmt.Errorf("--rewards %s: %v", path, err)
-			}
-			if fl.time {
-				return usagef("--rewards %s holds a measured time: give it or --time, not both", path)
-			}
-			baseline.SetMeasured(t)
-			continue
-		}
-		ch, err := predict.RewardsFile(path)
-		if err != nil {
-			return err
-		}
-		changes = append(changes, ch)
-	}
+	req := predict.Request{Profiles: profs, Names: fl.profiles, AllowUninvoked: fl.uninvok, Rewards: fl.rewards, Sets: fl.sets, Compare: fl.compare,
+		Options: predict.Options{Synth: synth.Options{Unseen: unseen, Compact: fl.compact}, Checker: checker.Options{Method: meth}, Props: fl.props}}
 	if fl.time && intr == nil {
-		var targets []timeTarget
-		for i, p := range profs {
-			if f := p.Funcs[fn.Name]; f != nil && f.Invocations > 0 {
-				label := fl.profiles[i]
-				if i == 0 {
-					label = "baseline"
+		req.Time = func() (*profile.NodeTime, error) {
+			var targets []timing.Target
+			for i, p := range profs {
+				if f := p.Funcs[fn.Name]; f != nil && f.Invocations > 0 {
+					label := fl.profiles[i]
+					if i == 0 {
+						label = "baseline"
+					}
+					targets = append(targets, timing.Target{Fn: fn, F: f, Label: label})
 				}
-				targets = append(targets, timeTarget{fn: fn, f: f, label: label})
 			}
+			t, err := measureTime(prog, []*frontend.Func{fn}, profs[0], instrument.Workload{Args: workload, Dir: fl.dir,
+				Stdin: os.Stdin, Stdout: stderr, Stderr: stderr}, fl.timing, targets)
+			if err != nil {
+				return nil, err
+			}
+			return t.NodeTime(fn, profs[0].Funcs[fn.Name]), nil
 		}
-		t, err := measureTime(prog, []*frontend.Func{fn}, profs[0], instrument.Workload{Args: workload, Dir: fl.dir,
-			Stdin: os.Stdin, Stdout: stderr, Stderr: stderr}, fl.timing, targets, stderr)
-		if err != nil {
-			return err
-		}
-		baseline.SetMeasured(t.nodeTime(fn, profs[0].Funcs[fn.Name]))
 	}
-	for _, spec := range fl.sets {
-		ch, err := predict.SetReward(spec)
-		if err != nil {
-			return usageError{err}
-		}
-		changes = append(changes, ch)
-	}
-	scenarios, err := predict.WhatIf(fn, baseline, changes, profs[1:], fl.profiles[1:])
+	outs, err := predict.Analyse(fn, req)
 	if err != nil {
 		return err
-	}
-	if !fl.compare && len(scenarios) > 0 {
-		// Without --compare every change applies at once to the one model reported.
-		baseline = scenarios[len(scenarios)-1]
-		baseline.Name = "what-if"
-		scenarios = nil
-	}
-	opt := predict.Options{Synth: synth.Options{Unseen: unseen, Compact: fl.compact}, Checker: checker.Options{Method: meth}, Props: fl.props}
-	var outs []*predict.Outcome
-	for i, sc := range append([]predict.Scenario{baseline}, scenarios...) {
-		o, err := sc.Predict(fn, opt)
-		if err != nil && i == 0 {
-			return fmt.Errorf("%s: %v", sc.Name, err)
-		}
-		if err != nil {
-			// Another scenario that cannot be predicted says why, in its own column.
-			o = &predict.Outcome{Scenario: sc, Why: err.Error()}
-		}
-		outs = append(outs, o)
 	}
 	if fl.by != "" && !slices.Contains(outs[0].Rewards, fl.by) {
 		return usagef("--by %s: no such reward (the model has %s)", fl.by, strings.Join(outs[0].Rewards, ", "))
@@ -258,7 +205,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 	if fl.ci < 0 || fl.ci >= 1 {
 		return usagef("--ci %v: want a level between 0 and 1, such as 0.95", fl.ci)
 	}
-	beyond, err := outs[0].Uncertainty(fl.ci, fl.spread, below, opt.Checker)
+	beyond, err := outs[0].Uncertainty(fl.ci, fl.spread, below, req.Options.Checker)
 	if err != nil {
 		return err
 	}
@@ -289,7 +236,7 @@ func runAnalyze(args []string, stdout, stderr io.Writer) error {
 		text.Uncertainty(stdout, beyond, outs[0].Func.Invocations)
 	}
 	if intr != nil {
-		intr.what = "the analysis above is of the counts gathered until then (partial)"
+		intr.What = "the analysis above is of the counts gathered until then (partial)"
 		return intr
 	}
 	return nil

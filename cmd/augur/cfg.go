@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -74,7 +73,7 @@ func runCFG(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *asJSON {
-		return writeDecisionsJSON(stdout, fn, ds)
+		return decisions.WriteJSON(stdout, fn, ds)
 	}
 	base, _ := os.Getwd()
 	if *dir != "" {
@@ -82,46 +81,4 @@ func runCFG(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "Function: %s (%d nodes, %d decisions)\n", fn.Name, len(fn.CFG.Nodes), len(ds))
 	return decisions.WriteText(stdout, ds, base)
-}
-
-func writeDecisionsJSON(w io.Writer, fn *frontend.Func, ds []decisions.Decision) error {
-	type outcome struct {
-		Name        string   `json:"outcome"`
-		To          int      `json:"to"`
-		Count       *uint64  `json:"count,omitempty"`
-		Probability *float64 `json:"probability,omitempty"`
-	}
-	type decision struct {
-		Node     int       `json:"node"`
-		Pos      string    `json:"pos"`
-		Kind     string    `json:"kind"`
-		Text     string    `json:"text"`
-		Count    *uint64   `json:"count,omitempty"`
-		Outcomes []outcome `json:"outcomes"`
-	}
-	out := struct {
-		Func      string     `json:"function"`
-		Nodes     int        `json:"nodes"`
-		Decisions []decision `json:"decisions"`
-	}{Func: fn.Name, Nodes: len(fn.CFG.Nodes), Decisions: []decision{}}
-	for _, d := range ds {
-		jd := decision{Node: d.Node, Pos: d.Pos.String(), Kind: d.Kind, Text: d.Text}
-		if d.Counted {
-			jd.Count = &d.Count
-		}
-		for _, o := range d.Outcomes {
-			jo := outcome{Name: o.Name, To: o.To}
-			if d.Counted {
-				jo.Count = &o.Count
-			}
-			if pr, ok := d.Probability(o); ok {
-				jo.Probability = &pr
-			}
-			jd.Outcomes = append(jd.Outcomes, jo)
-		}
-		out.Decisions = append(out.Decisions, jd)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/augur-perf/augur/field/plan"
 	"github.com/augur-perf/augur/field/sim"
 	"github.com/augur-perf/augur/probe/profile"
+	"github.com/augur-perf/augur/report/text"
 )
 
 func init() {
@@ -74,7 +75,7 @@ func runFieldBuild(args []string, stdout, stderr io.Writer) error {
 	if !(o.Rate > 0 && o.Rate <= 1) {
 		return usagef("--rate %v: want a probability in (0, 1]", o.Rate)
 	}
-	if o.SpoolMax, err = byteSize(*spoolMax); err != nil {
+	if o.SpoolMax, err = build.ParseSize(*spoolMax); err != nil {
 		return usagef("--spool-max: %v", err)
 	}
 	if *variants != "" {
@@ -91,34 +92,8 @@ func runFieldBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	for _, b := range bins {
-		fmt.Fprintf(stdout, "%s  variant %d: %d probes", relPosition(b.Path), b.Variant, b.Probes)
-		if len(b.Skipped) > 0 {
-			fmt.Fprintf(stdout, " (%d deferred-call units not countable in the field: %v)", len(b.Skipped), b.Skipped)
-		}
-		fmt.Fprintf(stdout, "  sha256 %s\n", b.SHA256[:16])
-	}
+	text.FieldBuild(stdout, bins)
 	return nil
-}
-
-// byteSize reads 16MB, 512KB, 1GB or a number of bytes (units are powers of 1024).
-func byteSize(s string) (int64, error) {
-	t := strings.ToUpper(strings.TrimSpace(s))
-	mult := int64(1)
-	for _, u := range []struct {
-		suffix string
-		m      int64
-	}{{"GB", 1 << 30}, {"MB", 1 << 20}, {"KB", 1 << 10}, {"B", 1}} {
-		if strings.HasSuffix(t, u.suffix) {
-			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.m
-			break
-		}
-	}
-	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || n < 1 || n > (1<<62)/mult {
-		return 0, fmt.Errorf("%q is not a size like 16MB", s)
-	}
-	return n * mult, nil
 }
 
 func runFieldPlan(args []string, stdout, stderr io.Writer) error {
@@ -177,7 +152,7 @@ func runFieldPlan(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	units := plan.Units(fns, p, relPosition)
+	units := plan.Units(fns, p, text.RelPosition)
 	if target >= 0 {
 		res, err := calibrate.Calibrate(calibrate.Options{Dir: *dir, Main: *mainPkg, Units: units, Strategy: st, Seed: *seed,
 			Variants: *variants, Target: target, Workload: workload, Runs: *runs}, stderr)
@@ -200,14 +175,7 @@ func runFieldPlan(args []string, stdout, stderr io.Writer) error {
 	if err := m.Write(*out); err != nil {
 		return err
 	}
-	probed := map[int]bool{}
-	for _, v := range m.Variants {
-		for _, id := range v.Probes {
-			probed[id] = true
-		}
-	}
-	fmt.Fprintf(stdout, "Release %s: %d variants of at most %d probes (%s, seed %d) over %d units of %s; %d units probed somewhere\nwrote %s\n",
-		m.Release, len(m.Variants), m.Bound, st, *seed, len(units), strings.Join(pkgs, " "), len(probed), *out)
+	text.FieldPlan(stdout, m, st, *seed, len(units), strings.Join(pkgs, " "), *out)
 	return nil
 }
 
@@ -248,67 +216,21 @@ func runFieldSimulate(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usagef("--variants: %v", err)
 	}
-	// Units: every node of every function the traces count, in name and node order.
 	var inhouse *profile.Profile
 	if *prof != "" {
 		if inhouse, err = profile.Read(*prof); err != nil {
 			return err
 		}
 	}
-	var profs []*profile.Profile
-	names := map[string]int{} // function → its node count
-	sites := map[string]int{}
-	var runs []sim.Run
-	for _, f := range files {
-		p, err := profile.Read(f)
-		if err != nil {
-			return err
-		}
-		profs = append(profs, p)
-		for name, fn := range p.Funcs {
-			if n, ok := names[name]; ok && n != len(fn.Nodes) {
-				return fmt.Errorf("%s: %s has %d nodes, another trace %d: traces of one build are needed", f, name, len(fn.Nodes), n)
-			}
-			names[name] = len(fn.Nodes)
-		}
-	}
-	var fnames []string
-	for n := range names {
-		fnames = append(fnames, n)
-	}
-	sort.Strings(fnames)
-	var units []plan.Unit
-	offset := map[string]int{}
-	for _, n := range fnames {
-		offset[n] = len(units)
-		for k := 0; k < names[n]; k++ {
-			u := plan.Unit{ID: len(units) + 1, Pos: fmt.Sprintf("%s#%d", n, k)}
-			if inhouse != nil {
-				if f := inhouse.Funcs[n]; f != nil && k < len(f.Nodes) {
-					u.InHouse = f.Nodes[k].Count
-				}
-			}
-			units = append(units, u)
-		}
-	}
-	for i, p := range profs {
-		site, _, _ := strings.Cut(filepath.Base(files[i]), ".")
-		if _, ok := sites[site]; !ok {
-			sites[site] = len(sites)
-		}
-		counts := make([]uint64, len(units))
-		for name, fn := range p.Funcs {
-			for k, nd := range fn.Nodes {
-				counts[offset[name]+k] = nd.Count
-			}
-		}
-		runs = append(runs, sim.Run{Site: sites[site], Counts: counts})
-	}
-	rows, err := sim.Study(units, runs, sts, bs, vs, *repeat, *seed)
+	t, err := sim.ReadTraces(files, inhouse)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%d site-runs from %d sites, %d units; %d repeats per configuration\n\n%s", len(runs), len(sites), len(units), *repeat, sim.Table(rows))
+	rows, err := sim.Study(t.Units, t.Runs, sts, bs, vs, *repeat, *seed)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "%d site-runs from %d sites, %d units; %d repeats per configuration\n\n%s", len(t.Runs), t.Sites, len(t.Units), *repeat, sim.Table(rows))
 	return nil
 }
 

@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/augur-perf/augur/report/html"
 	"github.com/augur-perf/augur/report/text"
@@ -15,7 +13,6 @@ import (
 	"github.com/augur-perf/augur/fit/board"
 	"github.com/augur-perf/augur/fit/inputs"
 	"github.com/augur-perf/augur/fit/record"
-	"github.com/augur-perf/augur/fit/trace"
 	"github.com/augur-perf/augur/probe/instrument"
 )
 
@@ -56,26 +53,10 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 		return usageError{err}
 	}
 	defer f.Close()
-	r, err := trace.NewReader(f)
+	st, res, samples, err := board.FitTrace(f, pos[0], *resume, *rounds)
 	if err != nil {
-		return fmt.Errorf("%s: %v", pos[0], err)
+		return err
 	}
-	recs, err := r.ReadAll()
-	if err != nil {
-		return fmt.Errorf("%s: %v", pos[0], err)
-	}
-	samples := board.Samples(r.Header, recs)
-	st := board.New(r.Header, len(recs))
-	if *resume != "" {
-		if st, err = board.ReadState(*resume); err != nil {
-			return err
-		}
-		if st.Function != r.Header.Function || st.Samples != len(recs) {
-			return fmt.Errorf("%s is the board of %s with %d samples, the trace has %s with %d", *resume, st.Function, st.Samples, r.Header.Function, len(recs))
-		}
-	}
-	board.Run(st, samples, nil, *rounds)
-	res := st.Result(samples)
 	if *statePath != "" {
 		if err := board.WriteJSON(*statePath, st); err != nil {
 			return err
@@ -94,45 +75,20 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		return text.JSON(stdout, res)
 	}
-	fmt.Fprintf(stdout, "Function: %s (%d invocations, parameters %s; %d rounds)\n\n", res.Function, res.Samples, strings.Join(res.Params, ", "), res.Rounds)
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "quantity\tlaw\tcv error\tmean's\tlinear's\tfitted on")
+	text.Fit(stdout, res)
 	failed := 0
-	for _, l := range res.Laws {
-		if l.Error != "" {
-			fmt.Fprintf(tw, "%s\tnone: %s\t\t\t\t\n", l.Quantity, l.Error)
-			failed++
-			continue
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", l.Quantity, l.Text, cvPct(l.CVError), cvPct(l.Baselines["mean"]), cvPct(l.Baselines["linear"]), ranges(l.Range))
-	}
-	tw.Flush()
 	for _, l := range res.Laws {
 		for _, w := range l.Warnings {
 			fmt.Fprintf(stderr, "augur fit: warning: %s: %s\n", l.Quantity, w)
+		}
+		if l.Error != "" {
+			failed++
 		}
 	}
 	if failed == len(res.Laws) {
 		return fmt.Errorf("no quantity could be fitted")
 	}
 	return nil
-}
-
-// cvPct prints a cross-validated relative error to three significant digits.
-func cvPct(x float64) string {
-	if x < 1e-9 {
-		return "0%"
-	}
-	return fmt.Sprintf("%.3g%%", 100*x)
-}
-
-func ranges(r map[string][2]float64) string {
-	var ps []string
-	for p, b := range r {
-		ps = append(ps, fmt.Sprintf("%s in [%g, %g]", p, b[0], b[1]))
-	}
-	sort.Strings(ps)
-	return strings.Join(ps, ", ")
 }
 
 func runFitPredict(args []string, stdout, stderr io.Writer) error {
@@ -159,37 +115,9 @@ func runFitPredict(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	type prediction struct {
-		Quantity string  `json:"quantity"`
-		Law      string  `json:"law"`
-		Mean     float64 `json:"mean"`
-		SD       float64 `json:"sd"`
-		SE       float64 `json:"se,omitempty"`
-		Exact    bool    `json:"exact"`
-		Samples  int     `json:"samples,omitempty"`
-		// OutOfRange is the probability that an input lies outside the fitted range.
-		OutOfRange float64 `json:"extrapolated_probability"`
-	}
-	var preds []prediction
-	for _, l := range res.Laws {
-		if *quantity != "" && l.Quantity != *quantity || l.Error != "" {
-			continue
-		}
-		given := map[string]bool{}
-		for _, d := range ds {
-			given[d.Param] = true
-		}
-		for _, p := range l.Law.Params() {
-			if !given[p] {
-				return usagef("the law of %s needs parameter %s: give it in --inputs", l.Quantity, p)
-			}
-		}
-		law := l.Law
-		e, err := inputs.Expect(ds, func(at map[string]float64) float64 { return law.Value(at) }, l.Range, *n, *seed)
-		if err != nil {
-			return fmt.Errorf("%s: %v", l.Quantity, err)
-		}
-		preds = append(preds, prediction{Quantity: l.Quantity, Law: l.Text, Mean: e.Mean, SD: e.SD, SE: e.SE, Exact: e.Exact, Samples: e.Samples, OutOfRange: e.OutOfRange})
+	preds, err := res.Predict(ds, *quantity, *n, *seed)
+	if err != nil {
+		return err
 	}
 	if len(preds) == 0 {
 		return usagef("no law of quantity %q in %s", *quantity, pos[0])
@@ -197,22 +125,7 @@ func runFitPredict(args []string, stdout, stderr io.Writer) error {
 	if *asJSON {
 		return text.JSON(stdout, preds)
 	}
-	fmt.Fprintf(stdout, "Function: %s, inputs: %s\n\n", res.Function, desc)
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "quantity\texpected\tspread (sd)\thow\tlaw")
-	var extrap []string
-	for _, p := range preds {
-		how := "exact"
-		if !p.Exact {
-			how = fmt.Sprintf("Monte Carlo, %d samples, ±%.3g (95%%)", p.Samples, 1.96*p.SE)
-		}
-		fmt.Fprintf(tw, "%s\t%.6g\t%.4g\t%s\t%s\n", p.Quantity, p.Mean, p.SD, how, p.Law)
-		if p.OutOfRange > 0 {
-			extrap = append(extrap, fmt.Sprintf("%s (%.3g%% of the inputs)", p.Quantity, 100*p.OutOfRange))
-		}
-	}
-	tw.Flush()
-	if len(extrap) > 0 {
+	if extrap := text.FitPredictions(stdout, res.Function, desc, preds); len(extrap) > 0 {
 		fmt.Fprintf(stderr, "augur fit: warning: extrapolating beyond the parameters the laws were fitted on: %s\n", strings.Join(extrap, "; "))
 	}
 	return nil
@@ -242,28 +155,13 @@ func runFitRecord(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{err}
 	}
-	work, err := os.MkdirTemp("", "augur-fit-")
+	plan, n, err := record.Trace(fn, record.Options{Rate: *rate, Time: *timed, Fields: fields},
+		instrument.Workload{Args: workload, Dir: *dir, Stdin: os.Stdin, Stdout: stderr, Stderr: stderr}, *out)
+	if err != nil && strings.HasPrefix(err.Error(), "--param") {
+		return usageError{err}
+	}
 	if err != nil {
 		return err
-	}
-	defer os.RemoveAll(work)
-	plan, err := record.Instrument(fn, work, record.Options{Rate: *rate, Time: *timed, Fields: fields})
-	if err != nil {
-		if strings.HasPrefix(err.Error(), "--param") {
-			return usageError{err}
-		}
-		return err
-	}
-	m, n, err := record.Record(plan, instrument.Workload{Args: workload, Dir: *dir, Stdin: os.Stdin, Stdout: stderr, Stderr: stderr}, *out)
-	if err != nil {
-		return err
-	}
-	if m.ExitCode != 0 {
-		os.Remove(*out)
-		return &workloadError{code: m.ExitCode, tail: m.StderrTail}
-	}
-	if n == 0 {
-		return fmt.Errorf("the workload never invoked %s: no trace", fn.Name)
 	}
 	fmt.Fprintf(stdout, "recorded %d invocations of %s: parameters %s; quantities %s\nwrote %s\n", n, fn.Name,
 		strings.Join(plan.Header.Params, ", "), strings.Join(plan.Header.Quantities, ", "), *out)

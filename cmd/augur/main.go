@@ -53,8 +53,8 @@ func exitCode(err error) int {
 	// Library errors that are the caller's mistake (a declaration that matches nothing, say)
 	// say so with this method.
 	var caller interface{ UsageError() bool }
-	var we *workloadError
-	var ie *interruptedError
+	var we *instrument.WorkloadError
+	var ie *instrument.InterruptedError
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return exitOK
@@ -63,7 +63,7 @@ func exitCode(err error) int {
 	case errors.As(err, &we):
 		return exitWorkload
 	case errors.As(err, &ie):
-		return 128 + int(ie.sig)
+		return 128 + int(ie.Signal)
 	}
 	return exitFailed
 }

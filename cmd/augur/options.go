@@ -5,21 +5,15 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
-	"math/big"
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
-	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/augur-perf/augur/report/html"
 	"github.com/augur-perf/augur/report/text"
 
-	"github.com/augur-perf/augur/options/influence"
 	"github.com/augur-perf/augur/options/regions"
 	"github.com/augur-perf/augur/options/runner"
 	"github.com/augur-perf/augur/options/study"
@@ -182,72 +176,10 @@ func runOptionsConfigs(c *command, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	took := time.Since(start)
-	brute := sp.BruteForce()
 	if *asJSON {
-		type cfgJSON struct {
-			On       []string        `json:"on"`
-			Settings []study.Setting `json:"settings"`
-			Args     []string        `json:"args"`
-			Env      []string        `json:"env,omitempty"`
-		}
-		out := struct {
-			Options    []string   `json:"options"`
-			Relevant   []string   `json:"relevant"`
-			Irrelevant []string   `json:"irrelevant"`
-			Sets       [][]string `json:"influence_sets"`
-			Method     string     `json:"method"`
-			Optimal    bool       `json:"optimal"`
-			LowerBound int        `json:"lower_bound"`
-			MaxSet     int        `json:"max_set"`
-			BruteForce string     `json:"brute_force"`
-			Configs    []cfgJSON  `json:"configurations"`
-		}{Options: res.Options.Names(), Relevant: sp.Names, Irrelevant: res.Irrelevant, Sets: sp.SetNames,
-			Method: cr.Method, Optimal: cr.Optimal, LowerBound: cr.LowerBound, MaxSet: sp.MaxSet(), BruteForce: brute.String()}
-		if out.Irrelevant == nil {
-			out.Irrelevant = []string{}
-		}
-		for _, cfg := range cr.Configs {
-			j := cfgJSON{On: []string{}, Settings: sp.Settings(cfg), Args: []string{}}
-			for _, s := range j.Settings {
-				j.On = append(j.On, s.Name)
-				if s.Arg != "" {
-					j.Args = append(j.Args, s.Arg)
-				}
-				if s.Env != "" {
-					j.Env = append(j.Env, s.Env)
-				}
-			}
-			out.Configs = append(out.Configs, j)
-		}
-		return text.JSON(stdout, out)
+		return text.OptionsConfigsJSON(stdout, res, sp, cr)
 	}
-	fmt.Fprintf(stdout, "Options: %d found; %d influence some decision: {%s}; irrelevant: {%s}\n",
-		len(res.Options.Options), len(sp.Names), strings.Join(sp.Names, ", "), strings.Join(res.Irrelevant, ", "))
-	fmt.Fprintf(stdout, "Influence sets (%d distinct, largest %d):", len(sp.SetNames), sp.MaxSet())
-	for _, s := range sp.SetNames {
-		fmt.Fprintf(stdout, " {%s}", strings.Join(s, ", "))
-	}
-	fmt.Fprintln(stdout)
-	opt := "not proven minimal"
-	if cr.Optimal {
-		opt = "minimal"
-	}
-	fmt.Fprintf(stdout, "\n%d configurations (%s, %s, %s):\n", len(cr.Configs), cr.Method, opt, took.Round(time.Microsecond))
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	for i, cfg := range cr.Configs {
-		var args []string
-		for _, s := range sp.Settings(cfg) {
-			args = append(args, s.String())
-		}
-		fmt.Fprintf(tw, "  %d\t%s\t%s\n", i+1, cfg.Format(sp.Names, sp.Domains), strings.Join(args, " "))
-	}
-	tw.Flush()
-	fmt.Fprintf(stdout, "\nLower bound: %d (2^max|S| = 2^%d for boolean options)\n", cr.LowerBound, sp.MaxSet())
-	fmt.Fprintf(stdout, "Brute force: %s configurations (2^n, n = %d options with values)\n", brute, sp.Enumerable())
-	ratio := new(big.Float).Quo(new(big.Float).SetInt(brute), big.NewFloat(float64(max(1, len(cr.Configs)))))
-	r, _ := ratio.Float64()
-	fmt.Fprintf(stdout, "Compression: %d of %s configurations (%.4g× fewer)\n", len(cr.Configs), brute, r)
+	text.OptionsConfigs(stdout, res, sp, cr, time.Since(start))
 	return nil
 }
 
@@ -266,37 +198,9 @@ func runOptionsPredict(c *command, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	on := map[string]bool{}
-	for _, name := range strings.Split(*config, ",") {
-		if name = strings.TrimSpace(name); name == "" {
-			continue
-		}
-		if err := mf.Check(name); err != nil {
-			return usagef("--config: %v", err)
-		}
-		on[name] = true
-	}
-	num := map[string]float64{}
-	for _, a := range pos[1:] {
-		name, val, hasVal := strings.Cut(a, "=")
-		if mf.IsNumeric(name) {
-			xs, ok := runner.NumericValues([]string{val, val, val})
-			if !hasVal || !ok {
-				return usagef("%q: %s is numeric: give its value, %s=NUMBER or a duration", a, name, name)
-			}
-			num[name] = xs[0]
-			continue
-		}
-		v := true
-		if hasVal {
-			if v, err = parseOnOff(val); err != nil {
-				return usagef("%q: %v", a, err)
-			}
-		}
-		if err := mf.Check(name); err != nil {
-			return usagef("%q: %v", a, err)
-		}
-		on[name] = v
+	on, num, err := mf.ParseSetting(*config, pos[1:])
+	if err != nil {
+		return err
 	}
 	p, err := mf.PredictAt(on, num)
 	if err != nil {
@@ -305,63 +209,11 @@ func runOptionsPredict(c *command, args []string, stdout, stderr io.Writer) erro
 	if *asJSON {
 		return text.JSON(stdout, p)
 	}
-	setting := slices.Clone(p.On)
-	for name, x := range p.Values {
-		setting = append(setting, fmt.Sprintf("%s=%v", name, x))
-	}
-	sort.Strings(setting)
-	fmt.Fprintf(stdout, "T({%s}) = %s s\n", strings.Join(setting, ", "), fmtSeconds(p.Seconds))
 	for _, name := range p.Extrapolated {
 		xs := mf.Numeric[name]
 		fmt.Fprintf(stderr, "augur options: warning: %s=%v lies outside the measured values [%v, %v]: the prediction extrapolates\n", name, p.Values[name], slices.Min(xs), slices.Max(xs))
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	for _, term := range p.Terms {
-		parts := slices.Clone(term.Options)
-		coef := term.Coef
-		if term.Numeric != "" {
-			parts = append(parts, influence.FormString(term.Form, term.Numeric))
-			coef *= term.Factor
-		}
-		name := "1"
-		if len(parts) > 0 {
-			name = strings.Join(parts, "·")
-		}
-		var where []string
-		for _, s := range term.Sources {
-			where = append(where, sourceText(s))
-		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", name, fmtSeconds(coef), strings.Join(where, "; "))
-	}
-	return tw.Flush()
-}
-
-func sourceText(s influence.Source) string {
-	if s.Position != "" && s.Position != s.Region {
-		return s.Region + " (" + s.Position + ")"
-	}
-	return s.Region
-}
-
-func fmtSeconds(v float64) string {
-	switch a := math.Abs(v); {
-	case a == 0:
-		return "0"
-	case a >= 0.1:
-		return strconv.FormatFloat(v, 'f', 2, 64)
-	default:
-		return strconv.FormatFloat(v, 'g', 3, 64)
-	}
-}
-
-func parseOnOff(s string) (bool, error) {
-	switch strings.ToLower(s) {
-	case "1", "true", "on", "yes":
-		return true, nil
-	case "0", "false", "off", "no":
-		return false, nil
-	}
-	return false, fmt.Errorf("want 0 or 1 (or true/false), got %q", s)
+	return text.OptionsPrediction(stdout, p)
 }
 
 func runOptionsRegions(c *command, args []string, stdout, stderr io.Writer) error {
@@ -379,24 +231,7 @@ func runOptionsRegions(c *command, args []string, stdout, stderr io.Writer) erro
 	if err != nil {
 		return err
 	}
-	o := regions.TextOptions{Base: a.base()}
-	if *asJSON {
-		var b, f strings.Builder
-		if err := regions.WriteJSON(&b, before, o); err != nil {
-			return err
-		}
-		if err := regions.WriteJSON(&f, after, o); err != nil {
-			return err
-		}
-		fmt.Fprintf(stdout, "{\"before\": %s,\n\"after\": %s}\n", strings.TrimSpace(b.String()), strings.TrimSpace(f.String()))
-		return nil
-	}
-	fmt.Fprintf(stdout, "Before optimisation (Algorithm 2): %d regions\n", len(before))
-	if err := regions.WriteText(stdout, before, o); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "\nAfter optimisation (Algorithms 3 and 4): %d regions\n", len(after))
-	return regions.WriteText(stdout, after, o)
+	return text.OptionsRegions(stdout, before, after, regions.TextOptions{Base: a.base()}, *asJSON)
 }
 
 // runFlag is the --run flag measure and evaluate share, and the configuration-file template
@@ -473,45 +308,7 @@ func runOptionsMeasure(c *command, args []string, stdout, stderr io.Writer) erro
 	if *asJSON {
 		return text.JSON(stdout, m.Model)
 	}
-	model := m.Model.Model
-	// Three standard errors: a term that small could be the noise of the repetitions.
-	show := influence.FormatOptions{Precision: 3, Noise: 3, Scale: m.Model.Scales()}
-	fmt.Fprintf(stdout, "%s  (seconds)\n", model.Format(show))
-	var noise []string
-	for _, term := range model.Terms {
-		if !show.Shows(term) && (influence.FormatOptions{Precision: 3, Scale: show.Scale}).Shows(term) {
-			name := term.Name()
-			if name == "" {
-				name = "the constant"
-			}
-			noise = append(noise, name)
-		}
-	}
-	if len(noise) > 0 {
-		fmt.Fprintf(stdout, "(left out, within 3 standard errors of zero: %s; -o keeps every term)\n", strings.Join(noise, ", "))
-	}
-	fmt.Fprintln(stdout)
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "term\tseconds\tregions")
-	for _, term := range model.Terms {
-		if !show.Shows(term) {
-			continue
-		}
-		var where []string
-		for _, src := range term.Sources {
-			if src.Position == "" {
-				where = append(where, src.Region)
-				continue
-			}
-			where = append(where, fmt.Sprintf("%s (%s)", text.ShortPath(src.Position), src.Region))
-		}
-		name := term.Name()
-		if name == "" {
-			name = "1"
-		}
-		fmt.Fprintf(tw, "%s\t%.4g\t%s\n", name, term.Coef, strings.Join(where, ", "))
-	}
-	return tw.Flush()
+	return text.OptionsModel(stdout, m.Model)
 }
 
 func runOptionsEvaluate(c *command, args []string, stdout, stderr io.Writer) error {
@@ -563,9 +360,7 @@ func runOptionsEvaluate(c *command, args []string, stdout, stderr io.Writer) err
 	if *asJSON {
 		return text.JSON(stdout, ev)
 	}
-	fmt.Fprintf(stdout, "System: %s (%d boolean options: %s)\n", system, len(ev.Options), strings.Join(ev.Options, ", "))
-	fmt.Fprintf(stdout, "Ground truth: %d held-out configurations, %d run(s) each, measured end to end\n\n", ev.HeldOut, ev.Reps)
-	fmt.Fprint(stdout, ev.String())
+	text.OptionsEvaluation(stdout, system, ev)
 	return nil
 }
 
@@ -575,13 +370,9 @@ func evaluateValues(stdout io.Writer, dir string, res *taint.Result, o study.Eva
 	if o.Model == nil {
 		return usagef("--held-out-values needs the --model to check")
 	}
-	held := map[string][]string{}
-	for _, spec := range specs {
-		name, vals, ok := strings.Cut(spec, "=")
-		if !ok || name == "" || vals == "" {
-			return usagef("--held-out-values %q: want NAME=v1,v2,...", spec)
-		}
-		held[name] = strings.Split(vals, ",")
+	held, err := study.ParseHeldOut(specs)
+	if err != nil {
+		return err
 	}
 	ev, err := study.EvaluateValues(context.Background(), dir, res, o.Model, held, o)
 	if err != nil {
@@ -590,18 +381,5 @@ func evaluateValues(stdout io.Writer, dir string, res *taint.Result, o study.Eva
 	if asJSON {
 		return text.JSON(stdout, ev)
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "configuration\tpredicted s\tmeasured s\terror")
-	for _, c := range ev.Checks {
-		note := ""
-		if c.Extrapolated {
-			note = "  (extrapolated)"
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1f%%%s\n", c.Setting, fmtSeconds(c.Predicted), fmtSeconds(c.Measured), 100*c.Error, note)
-	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "MAPE over %d held-out configurations: %.2f%% (median of %d fresh runs each, plain program)\n", len(ev.Checks), ev.MAPE, max(o.Reps, 1))
-	return nil
+	return text.OptionsValues(stdout, ev, o.Reps)
 }
