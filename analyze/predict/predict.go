@@ -405,3 +405,20 @@ func measuredSE(fn *frontend.Func, t *profile.NodeTime, r []float64, f *profile.
 	}
 	return value, math.Sqrt(t.Variance(w)), unknown
 }
+
+// DefaultSort is the reward hot spots are sorted by unless the caller says: measured time
+// first, then an annotated "time", then the first reward ("" when there is none).
+func (o *Outcome) DefaultSort() string {
+	for n, u := range o.Units {
+		if u == "ns" {
+			return n
+		}
+	}
+	if slices.Contains(o.Rewards, "time") {
+		return "time"
+	}
+	if len(o.Rewards) > 0 {
+		return o.Rewards[0]
+	}
+	return ""
+}

@@ -102,3 +102,32 @@ func (o *Outcome) Spreads(opt checker.Options, below ...float64) ([]Spread, erro
 	}
 	return out, nil
 }
+
+// Uncertainty is what error bars and spreads add to an outcome's means.
+type Uncertainty struct {
+	Intervals []Interval `json:"intervals,omitempty"`
+	Spreads   []Spread   `json:"spreads,omitempty"`
+}
+
+// Uncertainty gives the outcome's intervals at level ci (none when 0) and, with spread or any
+// threshold below, each reward's spread with P(reward ≤ t) for each t; nil when neither is
+// asked for. ci must be in [0, 1).
+func (o *Outcome) Uncertainty(ci float64, spread bool, below []float64, opt checker.Options) (*Uncertainty, error) {
+	spread = spread || len(below) > 0
+	if ci == 0 && !spread {
+		return nil, nil
+	}
+	u := &Uncertainty{}
+	var err error
+	if ci > 0 {
+		if u.Intervals, err = o.Intervals(ci, 1000, 1); err != nil {
+			return nil, fmt.Errorf("--ci: %v", err)
+		}
+	}
+	if spread {
+		if u.Spreads, err = o.Spreads(opt, below...); err != nil {
+			return nil, fmt.Errorf("--spread: %v", err)
+		}
+	}
+	return u, nil
+}

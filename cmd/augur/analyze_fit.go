@@ -1,16 +1,15 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/augur-perf/augur/analyze/fitted"
 	"github.com/augur-perf/augur/analyze/predict"
 	"github.com/augur-perf/augur/fit/board"
 	"github.com/augur-perf/augur/fit/inputs"
+	"github.com/augur-perf/augur/report/text"
 )
 
 // hasFitFlag reports whether analyze was given --fit: then the model's loops follow fitted laws.
@@ -55,11 +54,14 @@ func runAnalyzeFit(args []string, stdout, stderr io.Writer) error {
 	if *emitKind != "" && *emitKind != "prism" {
 		return usagef("--emit %q: with --fit, the parametric model is written as prism", *emitKind)
 	}
+	if *out != "" && *emitKind == "" {
+		return usagef("-o %s names the files --emit writes: give --emit prism", *out)
+	}
 	onlyEmit := *emitKind != "" && *spec == "" && *at == ""
-	var text string
+	var desc string
 	var ds []inputs.Dist
 	if !onlyEmit {
-		if text, ds, err = parseInputs(*spec, *at); err != nil {
+		if desc, ds, err = parseInputs(*spec, *at); err != nil {
 			return err
 		}
 	}
@@ -96,27 +98,20 @@ func runAnalyzeFit(args []string, stdout, stderr io.Writer) error {
 			return nil
 		}
 	}
-	given := map[string]bool{}
-	for _, d := range ds {
-		given[d.Param] = true
-	}
-	for _, l := range model.Loops {
-		for _, q := range l.Law.Params() {
-			if !given[q] {
-				return usagef("the law of %s needs parameter %s: give it in --inputs", l.Quantity, q)
-			}
-		}
+	if err := model.CheckInputs(ds); err != nil {
+		return err
 	}
 	preds, err := model.Expect(ds, *n, *seed)
 	if err != nil {
 		return err
 	}
-	measured := map[string]float64{}
+	var measured map[string]float64
 	if *compare {
 		out, err := base.Predict(fn, predict.Options{})
 		if err != nil {
 			return err
 		}
+		measured = map[string]float64{}
 		for k, name := range out.Rewards {
 			if out.Values[k] != nil {
 				measured[name] = out.Values[k].Initial
@@ -124,95 +119,8 @@ func runAnalyzeFit(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if *asJSON {
-		type row struct {
-			Reward     string   `json:"reward"`
-			Mean       float64  `json:"mean"`
-			SD         float64  `json:"sd"`
-			SE         float64  `json:"se,omitempty"`
-			Exact      bool     `json:"exact"`
-			Samples    int      `json:"samples,omitempty"`
-			OutOfRange float64  `json:"extrapolated_probability"`
-			Measured   *float64 `json:"measured_profile,omitempty"`
-		}
-		var rows []row
-		for _, pr := range preds {
-			r := row{Reward: pr.Reward, Mean: pr.Mean, SD: pr.SD, SE: pr.SE, Exact: pr.Exact, Samples: pr.Samples, OutOfRange: pr.OutOfRange}
-			if v, ok := measured[pr.Reward]; ok {
-				r.Measured = &v
-			}
-			rows = append(rows, r)
-		}
-		var loops []map[string]string
-		for _, l := range model.Loops {
-			loops = append(loops, map[string]string{"quantity": l.Quantity, "law": l.Law.String()})
-		}
-		var branches []map[string]string
-		for _, b := range model.Branches {
-			if b.Prob != nil {
-				branches = append(branches, map[string]string{"quantity": b.Quantity, "p": b.Prob.String()})
-			} else {
-				branches = append(branches, map[string]string{"quantity": b.Quantity, "true": b.True.String(), "false": b.False.String()})
-			}
-		}
-		var switches []map[string]string
-		for _, sw := range model.Switches {
-			row := map[string]string{"quantity": sw.Quantity}
-			for k, o := range sw.Outcomes {
-				row[o] = sw.Laws[k].String()
-			}
-			switches = append(switches, row)
-		}
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(map[string]any{"function": fn.Name, "inputs": text, "loops": loops, "branches": branches, "switches": switches, "unfitted_loops": model.Unfitted, "predictions": rows})
+		return text.FittedJSON(stdout, fn.Name, desc, model, preds, measured)
 	}
-	fmt.Fprintf(stdout, "Function: %s, inputs: %s\nLoops:    ", fn.Name, text)
-	for i, l := range model.Loops {
-		if i > 0 {
-			fmt.Fprint(stdout, "; ")
-		}
-		fmt.Fprintf(stdout, "%s = %s", strings.TrimPrefix(l.Quantity, "loop@"), l.Law)
-	}
-	for _, b := range model.Branches {
-		if b.Prob != nil {
-			fmt.Fprintf(stdout, "\nBranch:   %s P(true) = %s", strings.TrimPrefix(b.Quantity, "branch@"), b.Prob)
-		} else {
-			fmt.Fprintf(stdout, "\nBranch:   %s true %s, false %s", strings.TrimPrefix(b.Quantity, "branch@"), b.True, b.False)
-		}
-	}
-	for _, sw := range model.Switches {
-		fmt.Fprintf(stdout, "\nSwitch:   %s", sw.Quantity)
-		for k, o := range sw.Outcomes {
-			fmt.Fprintf(stdout, " %s %s;", o, sw.Laws[k])
-		}
-	}
-	fmt.Fprintf(stdout, "\nProfile:  %s (every other decision)\n", *prof)
-	if len(model.Unfitted) > 0 {
-		fmt.Fprintf(stdout, "Loops without a law keep the profile's probabilities: %s\n", strings.Join(model.Unfitted, ", "))
-	}
-	fmt.Fprintln(stdout)
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	head := "reward\texpected\tspread (sd)\thow"
-	if *compare {
-		head += "\tmeasured profile"
-	}
-	fmt.Fprintln(tw, head)
-	extrapolated := 0.0
-	for _, pr := range preds {
-		how := "exact"
-		if !pr.Exact {
-			how = fmt.Sprintf("Monte Carlo, %d samples, ± %.3g (se)", pr.Samples, pr.SE)
-		}
-		line := fmt.Sprintf("%s\t%.6g\t%.4g\t%s", pr.Reward, pr.Mean, pr.SD, how)
-		if *compare {
-			line += fmt.Sprintf("\t%.6g", measured[pr.Reward])
-		}
-		fmt.Fprintln(tw, line)
-		extrapolated = max(extrapolated, pr.OutOfRange)
-	}
-	tw.Flush()
-	if extrapolated > 0 {
-		fmt.Fprintf(stdout, "\nExtrapolated: %.3g%% of the inputs lie outside the range the laws were fitted on.\n", 100*extrapolated)
-	}
+	text.Fitted(stdout, fn.Name, desc, *prof, model, preds, measured)
 	return nil
 }

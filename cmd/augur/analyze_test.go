@@ -77,14 +77,6 @@ func TestAnalyzeErrors(t *testing.T) {
 	}
 }
 
-func TestNum(t *testing.T) {
-	for v, want := range map[float64]string{33590104.08: "33590104.08", 0.6999998206: "0.7", 10.08412: "10.084", 13.753051: "13.753", 226.1000057: "226.1", 22.5: "22.5", 1e-9: "1e-09", 0: "0", 123456.789: "123456.79"} {
-		if got := num(v); got != want {
-			t.Errorf("num(%v) = %s, want %s", v, got, want)
-		}
-	}
-}
-
 // Hot spots are sorted by share, the top 20 unless --all, and JSON carries the exact fractions.
 func TestAnalyzeHotSpotsAndExact(t *testing.T) {
 	code, out, errs := runCLI(t, "analyze", l1, "--profile", "examples/distance/usage.json", "--by", "cost")

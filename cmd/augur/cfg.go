@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -19,20 +18,8 @@ func init() {
 		name:    "cfg",
 		summary: "show a function's decisions (positions, outcomes, counts) or its control-flow graph as DOT",
 		usage:   "FUNC [--profile FILE] [--dot] [--json] [--dir DIR] [-- WORKLOAD]",
-		help: `Shows what augur's model of FUNC is made of: every decision (an if or for condition, a range,
-switch or select) with the position a usage profile (augur-usage/1) names it by, its outcomes and
-the node each leads to. With a measured or stated profile (--profile) or a workload after "--",
-each outcome's count and probability is shown too: the numbers the Markov model is built from.
-
---dot writes the whole statement-level graph in Graphviz's DOT language instead: statements as
-boxes, decisions as diamonds, exits as double circles, back edges dashed, edges labelled with
-their outcome (and count and probability when counted). --json writes the decisions for scripts.
-
-Examples:
-  augur cfg github.com/augur-perf/augur/examples/distance.L1
-  augur cfg github.com/augur-perf/augur/examples/distance.L1 -- go test ./examples/distance -run Workload
-  augur cfg example.com/app/parse.Parse --profile augur.profile.json --dot | dot -Tsvg > parse.svg`,
-		run: runCFG,
+		help:    helpText("cfg"),
+		run:     runCFG,
 	})
 }
 
@@ -86,7 +73,7 @@ func runCFG(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if *asJSON {
-		return writeDecisionsJSON(stdout, fn, ds)
+		return decisions.WriteJSON(stdout, fn, ds)
 	}
 	base, _ := os.Getwd()
 	if *dir != "" {
@@ -94,46 +81,4 @@ func runCFG(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "Function: %s (%d nodes, %d decisions)\n", fn.Name, len(fn.CFG.Nodes), len(ds))
 	return decisions.WriteText(stdout, ds, base)
-}
-
-func writeDecisionsJSON(w io.Writer, fn *frontend.Func, ds []decisions.Decision) error {
-	type outcome struct {
-		Name        string   `json:"outcome"`
-		To          int      `json:"to"`
-		Count       *uint64  `json:"count,omitempty"`
-		Probability *float64 `json:"probability,omitempty"`
-	}
-	type decision struct {
-		Node     int       `json:"node"`
-		Pos      string    `json:"pos"`
-		Kind     string    `json:"kind"`
-		Text     string    `json:"text"`
-		Count    *uint64   `json:"count,omitempty"`
-		Outcomes []outcome `json:"outcomes"`
-	}
-	out := struct {
-		Func      string     `json:"function"`
-		Nodes     int        `json:"nodes"`
-		Decisions []decision `json:"decisions"`
-	}{Func: fn.Name, Nodes: len(fn.CFG.Nodes), Decisions: []decision{}}
-	for _, d := range ds {
-		jd := decision{Node: d.Node, Pos: d.Pos.String(), Kind: d.Kind, Text: d.Text}
-		if d.Counted {
-			jd.Count = &d.Count
-		}
-		for _, o := range d.Outcomes {
-			jo := outcome{Name: o.Name, To: o.To}
-			if d.Counted {
-				jo.Count = &o.Count
-			}
-			if pr, ok := d.Probability(o); ok {
-				jo.Probability = &pr
-			}
-			jd.Outcomes = append(jd.Outcomes, jo)
-		}
-		out.Decisions = append(out.Decisions, jd)
-	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	return enc.Encode(out)
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/augur-perf/augur/field/plan"
 	"github.com/augur-perf/augur/field/sim"
 	"github.com/augur-perf/augur/probe/profile"
+	"github.com/augur-perf/augur/report/text"
 )
 
 func init() {
@@ -21,74 +22,8 @@ func init() {
 		name:    "field",
 		summary: "plan probes for deployed variants, build the variants, replay plans on field traces (Diep, Elbaum, Cohen)",
 		usage:   "plan PKGS... --variants N (--probes B | --overhead 5% --main PKG_MAIN) [--strategy p|r|rb|grb] [--seed S] [--profile inhouse.json] [--previous old.json] -o release.json [-- WORKLOAD]\n       augur field build release.json -o dist/ [--url URL] [--token T] [--site S] [--spool DIR] [--flush 60s] [--spool-max 16MB] [--rate R] PKG_MAIN\n       augur field simulate --traces DIR|FILE [--save FILE] [--strategies p,r,rb,grb] [--bounds 10,25,50,100] [--variants 6,12,18] [--repeat 20] [--profile inhouse.json] [--memory 10,50] [--rates 0.1,0.01]\n       augur field release add release.json [--db field.sqlite | --postgres DSN]\n       augur field token --release R | --revoke ID | --list [--db field.sqlite | --postgres DSN]\n       augur field serve [--db field.sqlite | --postgres DSN] [--addr :8417] [--tls-cert C --tls-key K]\n       augur field report --release release.json [--db field.sqlite | --postgres DSN] [--json out.json] [--reference full.json]\n       augur field profile --release release.json [--db field.sqlite | --postgres DSN] -o field.json [--base inhouse.json] [PKGS...]",
-		help: `Profiling deployed software under an overhead bound: each deployed variant of a release carries
-at most B probes, spread over many variants so that together they see what full
-instrumentation would (Diep, Elbaum and Cohen, "Profiling Deployed Software: Strategic Probe
-Placement").
-
-augur field plan allocates probes to the statements of PKGS (the units) with a strategy:
-  p    Pattern: a random start, then consecutive units, wrapping
-  r    Random
-  rb   Random Balanced: the least allocated units first (default)
-  grb  Grouped RB: the units executed in-house (--profile, an augur profile of the in-house
-       tests) by quartile of their frequency, least executed first, then the units never
-       executed in-house; every unit executed in-house gets a probe before any other
---previous remembers an earlier release's allocation (its units start as allocated). The
-release manifest (augur-field-release/1) lists each variant's probes with their positions and
-is reproducible from --seed. --overhead 5% --main PKG_MAIN -- WORKLOAD calibrates the bound
-instead of --probes: the largest of 8, 16, 32, ... probes whose variant slows the WORKLOAD (a
-command that runs the binary $AUGUR_FIELD_BIN names) by at most 5 % in CPU time.
-
-augur field build writes one binary per variant of the release, DIR/NAME-vK, built from
-PKG_MAIN with go build -trimpath -overlay (your files are only read): each counts the
-executions of the statements its variant probes and, for a probed decision, each outcome, and
-sends packages (augur-field-package/1) of the counts since the previous one to the collector
-(POST URL/v1/packages, Authorization: Bearer TOKEN) every --flush, when main returns and on
-SIGTERM/SIGINT (the signal is then passed on, so the exit status is as without augur). What
-cannot be delivered waits in a spool directory bounded by --spool-max (oldest dropped first,
-counted); retries back off exponentially with jitter and honour Retry-After. At run time the
-environment overrides the stamped defaults: AUGUR_FIELD_URL, AUGUR_FIELD_TOKEN, AUGUR_FIELD_SITE
-(default: the host name), AUGUR_FIELD_SPOOL (default: the user's cache directory/augur-field).
-Without a URL a variant only counts: no goroutine, no I/O. Builds are reproducible: the same
-release and source give byte-identical binaries. Deferred calls running as a function leaves
-are not counted in the field (listed as skipped). os.Exit in the main package sends the last
-package first; log.Fatal and os.Exit elsewhere skip it.
-
-augur field simulate replays the strategies on full traces — a directory of augur-profile/1
-files, one per site-run, named SITE.RUN.json (augur profile of each run with full
-instrumentation) — and prints, for every strategy, number of variants and bound, the coverage
-reconstructed (relative to full instrumentation), the share of the true top 5 % hot units found,
-and the probe executions per run (the overhead proxy), each mean ± sd over --repeat random
-assignments of sites to variants. --memory B1,... adds the memory study: a first release of
-bound B1 deployed for each site's first run, a second (of each --bounds) for its other runs,
-allocated with and without remembering the first; --rates checks the CBI estimator on the
-traces' counts. --save FILE keeps the traces read (with --profile's in-house counts) in one
-compressed file (augur-field-traces/1) that --traces FILE replays. The study of docs/field.md:
-field/sim/testdata/study/study.sh.
-
-The collector: augur field release add registers a release in the store (SQLite by default,
---postgres for several collectors in front of one server); augur field token issues a token
-for it (printed once, stored hashed) and revokes it; augur field serve takes POST /v1/packages
-with "Authorization: Bearer TOKEN" (200 accepted or duplicate — a package is idempotent by site,
-release and seq; 400 invalid, 401, 403 another release's token, 413, 429/503 with Retry-After),
-GET /healthz and GET /metrics. augur field report estimates from the stored packages: units
-covered (relative to --reference, a profile under full instrumentation), hot units (top 5 % by
-estimated count) with positions, probe executions per site;
-augur field profile writes an augur-profile/1 profile for augur analyze (counts N·mean over the
-site-runs of the variants carrying each unit, scaled by 1/rate when sampled; decisions without
-field data listed, or filled from --base and reported). The estimator: docs/field.md.
-
---rate R samples (Liblit et al.'s CBI): each probe execution is counted with probability R by
-geometric countdowns per P, and the collector scales the counts by 1/R.
-
-Examples:
-  augur field plan ./cmd/app --variants 12 --probes 100 --strategy grb --profile inhouse.json -o release.json
-  augur field build release.json -o dist/ --url https://collector:8417 --token T ./cmd/app
-  augur field simulate --traces traces/ --bounds 10,25,50 --variants 6,12,18 --repeat 20
-  augur field release add release.json --db field.sqlite && augur field token --db field.sqlite --release r1
-  augur field serve --db field.sqlite --addr :8417
-  augur field profile --db field.sqlite --release release.json -o field.json`,
-		run: runField,
+		help:    helpText("field"),
+		run:     runField,
 	})
 }
 
@@ -139,7 +74,7 @@ func runFieldBuild(args []string, stdout, stderr io.Writer) error {
 	if !(o.Rate > 0 && o.Rate <= 1) {
 		return usagef("--rate %v: want a probability in (0, 1]", o.Rate)
 	}
-	if o.SpoolMax, err = byteSize(*spoolMax); err != nil {
+	if o.SpoolMax, err = build.ParseSize(*spoolMax); err != nil {
 		return usagef("--spool-max: %v", err)
 	}
 	if *variants != "" {
@@ -156,34 +91,8 @@ func runFieldBuild(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	for _, b := range bins {
-		fmt.Fprintf(stdout, "%s  variant %d: %d probes", relPosition(b.Path), b.Variant, b.Probes)
-		if len(b.Skipped) > 0 {
-			fmt.Fprintf(stdout, " (%d deferred-call units not countable in the field: %v)", len(b.Skipped), b.Skipped)
-		}
-		fmt.Fprintf(stdout, "  sha256 %s\n", b.SHA256[:16])
-	}
+	text.FieldBuild(stdout, bins)
 	return nil
-}
-
-// byteSize reads 16MB, 512KB, 1GB or a number of bytes (units are powers of 1024).
-func byteSize(s string) (int64, error) {
-	t := strings.ToUpper(strings.TrimSpace(s))
-	mult := int64(1)
-	for _, u := range []struct {
-		suffix string
-		m      int64
-	}{{"GB", 1 << 30}, {"MB", 1 << 20}, {"KB", 1 << 10}, {"B", 1}} {
-		if strings.HasSuffix(t, u.suffix) {
-			t, mult = strings.TrimSpace(strings.TrimSuffix(t, u.suffix)), u.m
-			break
-		}
-	}
-	n, err := strconv.ParseInt(t, 10, 64)
-	if err != nil || n < 1 || n > (1<<62)/mult {
-		return 0, fmt.Errorf("%q is not a size like 16MB", s)
-	}
-	return n * mult, nil
 }
 
 func runFieldPlan(args []string, stdout, stderr io.Writer) error {
@@ -242,7 +151,7 @@ func runFieldPlan(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	units := plan.Units(fns, p, relPosition)
+	units := plan.Units(fns, p, text.RelPosition)
 	if target >= 0 {
 		res, err := calibrate.Calibrate(calibrate.Options{Dir: *dir, Main: *mainPkg, Units: units, Strategy: st, Seed: *seed,
 			Variants: *variants, Target: target, Workload: workload, Runs: *runs}, stderr)
@@ -265,14 +174,7 @@ func runFieldPlan(args []string, stdout, stderr io.Writer) error {
 	if err := m.Write(*out); err != nil {
 		return err
 	}
-	probed := map[int]bool{}
-	for _, v := range m.Variants {
-		for _, id := range v.Probes {
-			probed[id] = true
-		}
-	}
-	fmt.Fprintf(stdout, "Release %s: %d variants of at most %d probes (%s, seed %d) over %d units of %s; %d units probed somewhere\nwrote %s\n",
-		m.Release, len(m.Variants), m.Bound, st, *seed, len(units), strings.Join(pkgs, " "), len(probed), *out)
+	text.FieldPlan(stdout, m, st, *seed, len(units), strings.Join(pkgs, " "), *out)
 	return nil
 }
 

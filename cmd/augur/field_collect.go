@@ -1,22 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"context"
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"net"
 	"os"
 	"os/signal"
-	"reflect"
-	"sort"
-	"strings"
 	"syscall"
-	"text/tabwriter"
 
 	"github.com/augur-perf/augur/report/html"
+	"github.com/augur-perf/augur/report/text"
 
 	"github.com/augur-perf/augur/field/collect"
 	fieldest "github.com/augur-perf/augur/field/estimate"
@@ -133,13 +129,7 @@ func runFieldToken(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		for _, t := range ts {
-			state := "live"
-			if t.Revoked {
-				state = "revoked"
-			}
-			fmt.Fprintf(stdout, "%s\t%s\t%s\n", t.ID, t.Release, state)
-		}
+		text.FieldTokens(stdout, ts)
 	case *release != "":
 		id, token, hash, err := store.NewToken()
 		if err != nil {
@@ -171,17 +161,7 @@ func fieldEstimates(ctx context.Context, sf storeFlags, path string) (*plan.Mani
 		return nil, nil, err
 	}
 	defer st.Close()
-	stored, err := st.Release(ctx, m.Release)
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, nil, fmt.Errorf("the store has no release %s: register it (augur field release add %s)", m.Release, path)
-	}
-	if err != nil {
-		return nil, nil, err
-	}
-	if !reflect.DeepEqual(stored, m) {
-		return nil, nil, fmt.Errorf("%s differs from the release %s the store serves", path, m.Release)
-	}
-	e, err := fieldest.Build(m, func(fn func(*store.Record) error) error { return st.Scan(ctx, m.Release, fn) })
+	e, err := fieldest.FromStore(ctx, st, m, path)
 	return m, e, err
 }
 
@@ -198,42 +178,21 @@ func runFieldReport(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	seen, probed := e.Covered()
-	hot := e.Hot()
 	var ref *fieldest.Reference
 	if *reference != "" {
 		p, err := profile.Read(*reference)
 		if err != nil {
 			return err
 		}
-		counts := map[int]uint64{}
-		for _, u := range m.Units {
-			if f := p.Funcs[u.Func]; f != nil && u.Node < len(f.Nodes) {
-				counts[u.ID] = f.Nodes[u.Node].Count
-			}
-		}
-		r := e.Against(counts)
+		r := e.AgainstProfile(m, p)
 		ref = &r
 	}
 	if *jsonOut != "" {
-		rep := struct {
-			Release  string              `json:"release"`
-			Units    int                 `json:"units"`
-			Probed   int                 `json:"units_probed"`
-			Covered  int                 `json:"units_covered"`
-			Runs     int                 `json:"site_runs"`
-			Packages int                 `json:"packages"`
-			Hot      []fieldest.Unit     `json:"hot_units"`
-			Sites    []fieldest.Site     `json:"sites"`
-			All      []fieldest.Unit     `json:"unit_estimates"`
-			Variants map[int]int         `json:"variant_runs"`
-			Ref      *fieldest.Reference `json:"reference,omitempty"`
-		}{m.Release, len(m.Units), probed, seen, e.Runs, e.Packages, hot, e.Sites, e.Units, e.VariantRuns, ref}
-		data, err := json.MarshalIndent(rep, "", "  ")
-		if err != nil {
+		var b bytes.Buffer
+		if err := text.FieldReportJSON(&b, m, e, ref); err != nil {
 			return err
 		}
-		if err := os.WriteFile(*jsonOut, append(data, '\n'), 0o644); err != nil {
+		if err := os.WriteFile(*jsonOut, b.Bytes(), 0o644); err != nil {
 			return err
 		}
 	}
@@ -242,35 +201,7 @@ func runFieldReport(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	fmt.Fprintf(stdout, "Release %s: %d variants, %d units; %d sites, %d site-runs, %d packages\n",
-		m.Release, len(m.Variants), len(m.Units), len(e.Sites), e.Runs, e.Packages)
-	fmt.Fprintf(stdout, "Units covered: %d of %d (%d probed by some run)\n", seen, len(m.Units), probed)
-	if ref != nil {
-		fmt.Fprintf(stdout, "Against %s (full instrumentation): %d of the %d units it saw run were covered (%.3f); %d of its %d hot units found\n",
-			*reference, ref.Covered, ref.Seen, ref.Coverage, ref.HotFound, ref.Hot)
-		if ref.Unmatched > 0 {
-			fmt.Fprintf(stdout, "(%d units have no count in it)\n", ref.Unmatched)
-		}
-	}
-	fmt.Fprintln(stdout)
-	fmt.Fprintf(stdout, "Hot units (top 5 %% by estimated count over all %d site-runs):\n", e.Runs)
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "unit\tcount\t± se\truns\t  position\t")
-	for _, u := range hot {
-		se := "-"
-		if u.SE != nil {
-			se = fmt.Sprintf("%.4g", *u.SE)
-		}
-		fmt.Fprintf(tw, "%d\t%.6g\t%s\t%d\t  %s\t\n", u.ID, u.Count, se, u.Runs, u.Pos)
-	}
-	tw.Flush()
-	fmt.Fprintf(stdout, "\nProbe executions per site (what its probes counted, the overhead proxy):\n")
-	tw = tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "site\tpackages\truns\texecutions\tper run\t")
-	for _, s := range e.Sites {
-		fmt.Fprintf(tw, "%s\t%d\t%d\t%d\t%.1f\t\n", s.Site, s.Packages, s.Runs, s.Executions, s.PerRun)
-	}
-	tw.Flush()
+	text.FieldReport(stdout, m, e, ref, *reference)
 	if *jsonOut != "" {
 		fmt.Fprintf(stdout, "wrote %s\n", *jsonOut)
 	}
@@ -292,7 +223,7 @@ func runFieldProfile(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if len(pkgs) == 0 {
-		pkgs = manifestPackages(m)
+		pkgs = m.Packages()
 	}
 	_, fns, err := loadAll(*dir, pkgs)
 	if err != nil {
@@ -311,46 +242,7 @@ func runFieldProfile(args []string, stdout, stderr io.Writer) error {
 	if err := p.Write(*out); err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "Field profile of release %s from %d site-runs (%d packages): %d functions\n", m.Release, e.Runs, e.Packages, len(p.Funcs))
-	list := func(what string, items []string) {
-		if len(items) == 0 {
-			return
-		}
-		fmt.Fprintf(stdout, "%s (%d):\n", what, len(items))
-		for _, it := range items {
-			fmt.Fprintf(stdout, "  %s\n", it)
-		}
-	}
-	list("Decisions without field data (no outcomes in the profile: analyze treats them as unseen)", notes.Missing)
-	list("Functions left out (their invocations cannot be estimated)", notes.NoInvocations)
-	list("Filled from "+*base, notes.Filled)
+	text.FieldProfile(stdout, m, e, p, notes, *base)
 	fmt.Fprintf(stdout, "wrote %s\n", *out)
 	return nil
-}
-
-// manifestPackages are the import paths of the functions the manifest's units are in.
-func manifestPackages(m *plan.Manifest) []string {
-	seen := map[string]bool{}
-	for _, u := range m.Units {
-		if pkg := funcPackage(u.Func); pkg != "" {
-			seen[pkg] = true
-		}
-	}
-	var out []string
-	for p := range seen {
-		out = append(out, p)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// funcPackage is the import path of a function named as frontend.Func.Name
-// (import/path.Func, import/path.(*T).M).
-func funcPackage(name string) string {
-	slash := strings.LastIndex(name, "/")
-	dot := strings.Index(name[slash+1:], ".")
-	if dot < 0 {
-		return ""
-	}
-	return name[:slash+1+dot]
 }

@@ -4,17 +4,15 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"sort"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/augur-perf/augur/report/html"
+	"github.com/augur-perf/augur/report/text"
 
 	"github.com/augur-perf/augur/analyze/predict"
 	"github.com/augur-perf/augur/fit/board"
 	"github.com/augur-perf/augur/fit/inputs"
 	"github.com/augur-perf/augur/fit/record"
-	"github.com/augur-perf/augur/fit/trace"
 	"github.com/augur-perf/augur/probe/instrument"
 )
 
@@ -23,43 +21,8 @@ func init() {
 		name:    "fit",
 		summary: "learn loop counts, probabilities and demands as laws of input sizes (Beagle); predict for input distributions",
 		usage:   "TRACE [-o fit.json] [--state board.json] [--resume board.json] [--rounds N] [--json]\n       augur fit record FUNC [-o trace.jsonl] [--param req.Items=len]... [--rate R] [--time] [--dir DIR] -- WORKLOAD\n       augur fit predict FIT (--inputs 'n~lognormal(8,1.2), m=5' | --at n=1e6) [--quantity Q] [--json]",
-		help: `Learns how each measured quantity of a function — a loop's iterations, a decision's outcome
-counts or probability, its time — depends on the function's input parameters, from an
-augur-trace/1 file of per-invocation measurements (format: package fit/trace).
-
-Beagle's loop runs on a blackboard: Beagle's baseline (the mean), plain linear regression, and
-Extra-P's search of the performance-model normal form (terms c·n^i·log2(n)^j, i in quarter steps
-from 0 to 3 and -1, -1/2; j = 0, 1, 2; up to two terms; products such as n·m for several
-parameters) each propose a law per quantity, round after round (the search with one term, then
-two). The judge keeps the law with the lowest cross-validated error (5-fold over the distinct
-parameter points, relative errors), preferring fewer terms unless more cut the error to a
-third, and stops when a round improves nothing. Every law records the range of parameters it
-was fitted on; predictions outside it are flagged. At least 5 distinct values of a parameter are
-needed; a parameter that never varies gives a constant, with a warning.
-
--o writes the laws (augur-fit/1); --state writes the whole board, which --resume continues.
-
-augur fit record FUNC -- WORKLOAD records the trace: FUNC is rewritten in a copy of its package
-(through go's -overlay; your files are never touched) so that each invocation writes one line —
-its parameters at entry (len of slices, maps, strings and channels; integers and floats; booleans
-as 0/1; fields of struct parameters named by --param), the iterations of each of its loops
-(loop@file:line) and the true and false outcomes of each of its ifs (branch@file:line:true,
-:false), with --time its wall time — to -o, safely from any number of goroutines; --rate samples
-invocations.
-
-augur analyze FUNC --fit FIT --profile P --inputs SPEC predicts the annotated rewards of FUNC's
-model for inputs never run, its loops and ifs following the laws (see augur analyze --help).
-
-augur fit predict evaluates the laws for an input distribution without running anything: exactly
-for finite distributions (NAME=VALUE, NAME~choice(v:p,...)), by Monte Carlo with its standard
-error otherwise (uniform(a,b), normal(mean,sd), lognormal(mu,sigma)); --at for one point.
-
-Examples:
-  augur fit record example.com/app/sort.Sort -o sort.trace.jsonl -- go test ./sort -run TestSizes
-  augur fit sort.trace.jsonl -o sort.fit.json
-  augur fit predict sort.fit.json --inputs 'n~lognormal(8,1.2)'
-  augur fit predict sort.fit.json --at n=1e6 --quantity time_ns`,
-		run: runFit,
+		help:    helpText("fit"),
+		run:     runFit,
 	})
 }
 
@@ -90,26 +53,10 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 		return usageError{err}
 	}
 	defer f.Close()
-	r, err := trace.NewReader(f)
+	st, res, samples, err := board.FitTrace(f, pos[0], *resume, *rounds)
 	if err != nil {
-		return fmt.Errorf("%s: %v", pos[0], err)
+		return err
 	}
-	recs, err := r.ReadAll()
-	if err != nil {
-		return fmt.Errorf("%s: %v", pos[0], err)
-	}
-	samples := board.Samples(r.Header, recs)
-	st := board.New(r.Header, len(recs))
-	if *resume != "" {
-		if st, err = board.ReadState(*resume); err != nil {
-			return err
-		}
-		if st.Function != r.Header.Function || st.Samples != len(recs) {
-			return fmt.Errorf("%s is the board of %s with %d samples, the trace has %s with %d", *resume, st.Function, st.Samples, r.Header.Function, len(recs))
-		}
-	}
-	board.Run(st, samples, nil, *rounds)
-	res := st.Result(samples)
 	if *statePath != "" {
 		if err := board.WriteJSON(*statePath, st); err != nil {
 			return err
@@ -126,47 +73,22 @@ func runFit(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if *asJSON {
-		return writeJSON(stdout, res)
+		return text.JSON(stdout, res)
 	}
-	fmt.Fprintf(stdout, "Function: %s (%d invocations, parameters %s; %d rounds)\n\n", res.Function, res.Samples, strings.Join(res.Params, ", "), res.Rounds)
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "quantity\tlaw\tcv error\tmean's\tlinear's\tfitted on")
+	text.Fit(stdout, res)
 	failed := 0
-	for _, l := range res.Laws {
-		if l.Error != "" {
-			fmt.Fprintf(tw, "%s\tnone: %s\t\t\t\t\n", l.Quantity, l.Error)
-			failed++
-			continue
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", l.Quantity, l.Text, cvPct(l.CVError), cvPct(l.Baselines["mean"]), cvPct(l.Baselines["linear"]), ranges(l.Range))
-	}
-	tw.Flush()
 	for _, l := range res.Laws {
 		for _, w := range l.Warnings {
 			fmt.Fprintf(stderr, "augur fit: warning: %s: %s\n", l.Quantity, w)
+		}
+		if l.Error != "" {
+			failed++
 		}
 	}
 	if failed == len(res.Laws) {
 		return fmt.Errorf("no quantity could be fitted")
 	}
 	return nil
-}
-
-// cvPct prints a cross-validated relative error to three significant digits.
-func cvPct(x float64) string {
-	if x < 1e-9 {
-		return "0%"
-	}
-	return fmt.Sprintf("%.3g%%", 100*x)
-}
-
-func ranges(r map[string][2]float64) string {
-	var ps []string
-	for p, b := range r {
-		ps = append(ps, fmt.Sprintf("%s in [%g, %g]", p, b[0], b[1]))
-	}
-	sort.Strings(ps)
-	return strings.Join(ps, ", ")
 }
 
 func runFitPredict(args []string, stdout, stderr io.Writer) error {
@@ -185,7 +107,7 @@ func runFitPredict(args []string, stdout, stderr io.Writer) error {
 	if len(pos) != 1 {
 		return usagef("expected one FIT file (augur-fit/1)")
 	}
-	text, ds, err := parseInputs(*spec, *at)
+	desc, ds, err := parseInputs(*spec, *at)
 	if err != nil {
 		return err
 	}
@@ -193,60 +115,17 @@ func runFitPredict(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	type prediction struct {
-		Quantity string  `json:"quantity"`
-		Law      string  `json:"law"`
-		Mean     float64 `json:"mean"`
-		SD       float64 `json:"sd"`
-		SE       float64 `json:"se,omitempty"`
-		Exact    bool    `json:"exact"`
-		Samples  int     `json:"samples,omitempty"`
-		// OutOfRange is the probability that an input lies outside the fitted range.
-		OutOfRange float64 `json:"extrapolated_probability"`
-	}
-	var preds []prediction
-	for _, l := range res.Laws {
-		if *quantity != "" && l.Quantity != *quantity || l.Error != "" {
-			continue
-		}
-		given := map[string]bool{}
-		for _, d := range ds {
-			given[d.Param] = true
-		}
-		for _, p := range l.Law.Params() {
-			if !given[p] {
-				return usagef("the law of %s needs parameter %s: give it in --inputs", l.Quantity, p)
-			}
-		}
-		law := l.Law
-		e, err := inputs.Expect(ds, func(at map[string]float64) float64 { return law.Value(at) }, l.Range, *n, *seed)
-		if err != nil {
-			return fmt.Errorf("%s: %v", l.Quantity, err)
-		}
-		preds = append(preds, prediction{Quantity: l.Quantity, Law: l.Text, Mean: e.Mean, SD: e.SD, SE: e.SE, Exact: e.Exact, Samples: e.Samples, OutOfRange: e.OutOfRange})
+	preds, err := res.Predict(ds, *quantity, *n, *seed)
+	if err != nil {
+		return err
 	}
 	if len(preds) == 0 {
 		return usagef("no law of quantity %q in %s", *quantity, pos[0])
 	}
 	if *asJSON {
-		return writeJSON(stdout, preds)
+		return text.JSON(stdout, preds)
 	}
-	fmt.Fprintf(stdout, "Function: %s, inputs: %s\n\n", res.Function, text)
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "quantity\texpected\tspread (sd)\thow\tlaw")
-	var extrap []string
-	for _, p := range preds {
-		how := "exact"
-		if !p.Exact {
-			how = fmt.Sprintf("Monte Carlo, %d samples, ±%.3g (95%%)", p.Samples, 1.96*p.SE)
-		}
-		fmt.Fprintf(tw, "%s\t%.6g\t%.4g\t%s\t%s\n", p.Quantity, p.Mean, p.SD, how, p.Law)
-		if p.OutOfRange > 0 {
-			extrap = append(extrap, fmt.Sprintf("%s (%.3g%% of the inputs)", p.Quantity, 100*p.OutOfRange))
-		}
-	}
-	tw.Flush()
-	if len(extrap) > 0 {
+	if extrap := text.FitPredictions(stdout, res.Function, desc, preds); len(extrap) > 0 {
 		fmt.Fprintf(stderr, "augur fit: warning: extrapolating beyond the parameters the laws were fitted on: %s\n", strings.Join(extrap, "; "))
 	}
 	return nil
@@ -276,28 +155,13 @@ func runFitRecord(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{err}
 	}
-	work, err := os.MkdirTemp("", "augur-fit-")
+	plan, n, err := record.Trace(fn, record.Options{Rate: *rate, Time: *timed, Fields: fields},
+		instrument.Workload{Args: workload, Dir: *dir, Stdin: os.Stdin, Stdout: stderr, Stderr: stderr}, *out)
+	if err != nil && strings.HasPrefix(err.Error(), "--param") {
+		return usageError{err}
+	}
 	if err != nil {
 		return err
-	}
-	defer os.RemoveAll(work)
-	plan, err := record.Instrument(fn, work, record.Options{Rate: *rate, Time: *timed, Fields: fields})
-	if err != nil {
-		if strings.HasPrefix(err.Error(), "--param") {
-			return usageError{err}
-		}
-		return err
-	}
-	m, n, err := record.Record(plan, instrument.Workload{Args: workload, Dir: *dir, Stdin: os.Stdin, Stdout: stderr, Stderr: stderr}, *out)
-	if err != nil {
-		return err
-	}
-	if m.ExitCode != 0 {
-		os.Remove(*out)
-		return &workloadError{code: m.ExitCode, tail: m.StderrTail}
-	}
-	if n == 0 {
-		return fmt.Errorf("the workload never invoked %s: no trace", fn.Name)
 	}
 	fmt.Fprintf(stdout, "recorded %d invocations of %s: parameters %s; quantities %s\nwrote %s\n", n, fn.Name,
 		strings.Join(plan.Header.Params, ", "), strings.Join(plan.Header.Quantities, ", "), *out)

@@ -53,8 +53,8 @@ func exitCode(err error) int {
 	// Library errors that are the caller's mistake (a declaration that matches nothing, say)
 	// say so with this method.
 	var caller interface{ UsageError() bool }
-	var we *workloadError
-	var ie *interruptedError
+	var we *instrument.WorkloadError
+	var ie *instrument.InterruptedError
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return exitOK
@@ -63,7 +63,7 @@ func exitCode(err error) int {
 	case errors.As(err, &we):
 		return exitWorkload
 	case errors.As(err, &ie):
-		return 128 + int(ie.sig)
+		return 128 + int(ie.Signal)
 	}
 	return exitFailed
 }
@@ -222,4 +222,13 @@ func version() string {
 		v = "(devel)"
 	}
 	return fmt.Sprintf("augur %s, %s %s/%s", v, bi.GoVersion, runtime.GOOS, runtime.GOARCH)
+}
+
+func commandNamed(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	panic("no command " + name)
 }

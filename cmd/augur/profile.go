@@ -5,13 +5,13 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"strings"
 
+	"github.com/augur-perf/augur/analyze/timing"
 	"github.com/augur-perf/augur/probe/instrument"
 	"github.com/augur-perf/augur/probe/profile"
+	"github.com/augur-perf/augur/report/text"
 	"github.com/augur-perf/augur/source/frontend"
-	"golang.org/x/tools/go/packages"
 )
 
 func init() {
@@ -19,51 +19,8 @@ func init() {
 		name:    "profile",
 		summary: "measure a usage profile: run a go workload with counting probes in chosen functions",
 		usage:   "PKGS... [--func SPEC]... [-o FILE] [--merge] -- go test|run ARGS...",
-		help: `Measures how often each statement of the chosen functions runs and each decision outcome is
-taken, by running a go workload on an instrumented copy of their packages.
-
-PKGS are package patterns (as the go command takes them, relative to the current directory)
-whose functions may be chosen; --func narrows the choice (repeatable): import/path (every
-function of the package), import/path.Func, import/path.T.Method or import/path.(*T).Method.
-Without --func every function of PKGS is instrumented.
-
-The workload follows "--" and must be a go command that builds and runs: go test ... or go run ....
-augur adds -overlay=FILE after the subcommand (and to go test -count=1, so results are not taken
-from the test cache, and -vet=off: the runtime package the overlay adds has no directory for vet
-to run in), sets ` + instrument.EnvDir + ` to a fresh directory and runs it with your stdin,
-stdout and stderr. The instrumented code writes its counters to memory-mapped files there, so
-counts survive os.Exit and crashes. Your files and go.mod are never modified: rewritten copies
-live in a temporary directory and reach the compiler through the overlay. Do not add -cover to
-the workload (the go command ignores overlays under -cover).
-
-Afterwards augur adds the counters of every process up (a go test of several packages runs one
-process per package), derives the counts of every node and outcome, checks that every
-function's counts conserve flow (if not, it names the functions and writes nothing: exit
-status 1), writes the profile (format
-` + profile.Format + `) and prints a summary on stderr. With --merge, the new counts are added to
-the existing -o file (same source required).
-
-A workload that fails gives no profile (exit status 3, with its own status and the last lines of
-its stderr), and neither does one that never invoked a function --func names (unless
---allow-uninvoked). Ctrl-C or SIGTERM is passed on to the workload; the counts gathered until it
-ends are written, marked partial, and augur exits with 130 or 143. --dir is where PKGS are
-loaded from and where the workload runs; go test -C DIR works as well.
-
-Examples:
-  augur profile ./internal/parse -- go test ./internal/parse -run TestParse
-  augur profile ./... --func example.com/app/internal/parse.Parse -o parse.json -- go test ./...
-  augur profile ./cmd/app -- go run ./cmd/app -n 1000 < input.txt
-  augur profile ./kern --merge -- go test -bench . -run '^$' ./kern
-  augur profile ./examples/router --time -o a.json -- go test ./examples/router -run '^$' -bench MixA
-
-With --time (go test workloads) the workload then runs again, on the code as it is, with a CPU
-profile, until every function --func names (without --func: the most sampled one) has the 95%
-interval of its expected time per call within ±--precision (default 5%), at most --max-runs
-times (each function gets a call counter: name the ones to time); the time of each statement, with the samples behind it, the workload, Go version, GOOS/GOARCH and CPU,
-goes to FILE.time.json (format augur-rewards/1) beside -o FILE.json. 'augur analyze --profile
-OTHER.json --rewards FILE.time.json' then predicts time for another usage without running
-anything. See 'augur analyze --help' for what the time is.`,
-		run: runProfile,
+		help:    helpText("profile"),
+		run:     runProfile,
 	})
 }
 
@@ -76,8 +33,7 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	merge := fs.Bool("merge", false, "add the counts into the existing -o profile instead of replacing it")
 	keep := fs.Bool("keep", false, "keep the work directory (rewritten files, overlay, counter files) and print its path")
 	cpu := fs.Bool("time", false, "also time the go test workload on the code as it is and write the measured time of every statement to FILE.time.json beside -o FILE.json (for analyze --rewards)")
-	var topt timeOptions
-	topt.register(fs)
+	topt := timeFlags(fs)
 	dir := fs.String("dir", "", "the module directory PKGS are loaded from and the workload runs in (default: the current directory)")
 	allowUninvoked := fs.Bool("allow-uninvoked", false, "write the profile even when a function named by --func was never invoked")
 	flagArgs, workload := splitWorkload(args)
@@ -100,88 +56,52 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{err}
 	}
-	named := map[string]bool{} // functions --func names one by one (not whole packages)
-	if len(specs) == 0 {
-		for _, p := range prog.Packages {
-			specs = append(specs, p.PkgPath)
-		}
-	}
-	var fns []*frontend.Func
-	for _, s := range specs {
-		sel, err := prog.Select(s)
-		if err != nil {
-			return usageError{err}
-		}
-		if !slices.ContainsFunc(prog.Packages, func(p *packages.Package) bool { return p.PkgPath == s }) {
-			for _, f := range sel {
-				named[f.Name] = true
-			}
-		}
-		fns = append(fns, sel...)
+	fns, named, err := prog.SelectAll(specs)
+	if err != nil {
+		return usageError{err}
 	}
 	p, err := runWorkload(prog, fns, instrument.Workload{Args: workload, Dir: *dir, Keep: *keep,
 		Stdin: os.Stdin, Stdout: stdout, Stderr: stderr}, stderr)
-	var intr *interruptedError
+	var intr *instrument.InterruptedError
 	if err != nil && !(errors.As(err, &intr) && p != nil) {
 		return err
 	}
-	if intr == nil && !*allowUninvoked {
-		var never []string
-		for name := range named {
-			if f := p.Funcs[name]; f == nil || f.Invocations == 0 {
-				never = append(never, name)
-			}
-		}
-		if len(never) > 0 {
-			slices.Sort(never)
-			return fmt.Errorf("the workload never invoked %s: no profile written (--allow-uninvoked writes it anyway)", strings.Join(never, ", "))
-		}
+	if never := p.Never(named); intr == nil && !*allowUninvoked && len(never) > 0 {
+		return fmt.Errorf("the workload never invoked %s: no profile written (--allow-uninvoked writes it anyway)", strings.Join(never, ", "))
 	}
 	fresh := p // this run's counts
 	if *merge {
-		if old, rerr := profile.Read(*out); rerr == nil {
-			if err := old.Merge(p); err != nil {
-				return fmt.Errorf("--merge %s: %v", *out, err)
-			}
-			old.Workload = workload
-			p = old
-		} else if !errors.Is(rerr, os.ErrNotExist) {
-			return fmt.Errorf("--merge: %v", rerr)
+		if p, err = profile.MergeInto(*out, p, workload); err != nil {
+			return err
 		}
 	}
 	if err := p.Write(*out); err != nil {
 		return err
 	}
 	if intr != nil {
-		intr.what = "wrote the counts gathered until then to " + *out + ", marked partial"
+		intr.What = "wrote the counts gathered until then to " + *out + ", marked partial"
 		return intr
 	}
-	invoked, total := 0, uint64(0)
-	for _, f := range p.Funcs {
-		if f.Invocations > 0 {
-			invoked++
-		}
-		total += f.Invocations
-	}
+	invoked, total := p.Invoked()
 	fmt.Fprintf(stderr, "augur profile: %s, %d invoked, %s; wrote %s (%s)\n",
-		plural(len(p.Funcs), "function"), invoked, plural(int(total), "invocation"), *out, plural(p.Runs, "run"))
+		text.Plural(len(p.Funcs), "function"), invoked, text.Plural(int(total), "invocation"), *out, text.Plural(p.Runs, "run"))
 	if *cpu {
 		// The counts are written first: they stand even if timing fails. The time is of this
 		// run's workload, so its counts (not merged ones) scale it. Named functions must reach
 		// the precision; without --func, the most sampled one.
-		var targets []timeTarget
+		var targets []timing.Target
 		for _, fn := range fns {
 			if f := fresh.Funcs[fn.Name]; f != nil && f.Invocations > 0 && (len(named) == 0 || named[fn.Name]) {
-				targets = append(targets, timeTarget{fn: fn, f: f, label: fn.Name, optional: len(named) == 0})
+				targets = append(targets, timing.Target{Fn: fn, F: f, Label: fn.Name, Optional: len(named) == 0})
 			}
 		}
 		t, err := measureTime(prog, fns, fresh, instrument.Workload{Args: workload, Dir: *dir,
-			Stdin: os.Stdin, Stdout: stdout, Stderr: stderr}, topt, targets, stderr)
+			Stdin: os.Stdin, Stdout: stdout, Stderr: stderr}, topt, targets)
 		if err != nil {
 			return err
 		}
 		tpath := strings.TrimSuffix(*out, ".json") + ".time.json"
-		if err := timeFile(t, fns, fresh, workload, *dir).Write(tpath); err != nil {
+		if err := t.TimeFile(fns, fresh, workload, *dir).Write(tpath); err != nil {
 			return err
 		}
 		fmt.Fprintf(stderr, "augur profile: wrote the measured time to %s (for analyze --rewards)\n", tpath)
@@ -190,9 +110,3 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 }
 
 // plural gives "1 function", "2 functions".
-func plural(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
-}

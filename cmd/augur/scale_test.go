@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/augur-perf/augur/report/text"
 )
 
 // bigFunc writes a module with one function of about n statements (assignments, branches and
@@ -80,7 +82,7 @@ func TestHotSpotsTruncated(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	rows := strings.Count(out[strings.Index(out, "statement\n"):], "\n") - 2
-	if rows != hotSpotRows || !strings.Contains(out, "more statements; --all lists them") {
+	if rows != text.HotSpotRows || !strings.Contains(out, "more statements; --all lists them") {
 		t.Errorf("%d rows:\n%s", rows, out)
 	}
 	code, all, _ := runCLI(t, "analyze", "big.F", "--dir", dir, "--profile", prof, "--all")

@@ -11,6 +11,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/augur-perf/augur/analyze/timing"
 )
 
 // analyzeJSON is the part of analyze --json these tests read.
@@ -236,11 +238,11 @@ func TestValidate(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d\n%s", code, errs)
 	}
-	var v validation
+	var v timing.Validation
 	if err := json.Unmarshal([]byte(out), &v); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	for _, e := range []estimate{v.Predicted, v.Measured} {
+	for _, e := range []timing.Estimate{v.Predicted, v.Measured} {
 		if !(e.NS > 0 && e.StdErr > 0 && e.CI95[0] < e.NS && e.NS < e.CI95[1]) {
 			t.Errorf("estimate %+v: want a positive time inside its interval", e)
 		}
@@ -251,17 +253,4 @@ func TestValidate(t *testing.T) {
 	if !strings.Contains(v.What, "CPU time (not wall time)") {
 		t.Errorf("what is measured: %q", v.What)
 	}
-}
-
-// FuzzParsePrecision: --precision reads 5% or 0.05, refuses anything else, never panics.
-func FuzzParsePrecision(f *testing.F) {
-	for _, s := range []string{"5%", "0.05", "100%", "0", "-1%", "abc", "1e-3", "NaN%", "%"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		v, err := parsePrecision(s)
-		if err == nil && !(v > 0 && v < 1) {
-			t.Fatalf("%q read as %v", s, v)
-		}
-	})
 }

@@ -1,19 +1,16 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"math"
 	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/augur-perf/augur/analyze/predict"
-	"github.com/augur-perf/augur/analyze/synth"
+	"github.com/augur-perf/augur/analyze/timing"
 	"github.com/augur-perf/augur/probe/instrument"
 	"github.com/augur-perf/augur/probe/profile"
+	"github.com/augur-perf/augur/report/text"
 	"github.com/augur-perf/augur/source/frontend"
 )
 
@@ -22,49 +19,9 @@ func init() {
 		name:    "validate",
 		summary: "check a time prediction against reality: predict a workload's time per call from a saved time, then measure it",
 		usage:   "FUNC --rewards FILE.time.json [--profile PROFILE] [--precision P] [--json] -- go test ARGS...",
-		help: `Closes the loop of time prediction. The time of FUNC's statements was measured once, under one
-usage, and saved by 'augur profile --time' (FILE.time.json); validate predicts FUNC's expected
-time per call under the usage of the go test WORKLOAD from it, then runs the WORKLOAD on the
-code as it is (no counting probes: one call counter in FUNC) with a CPU profile, repeated until
-the 95% interval of the measured time per call is within ±--precision (default 5%, at most
---max-runs runs), and prints the prediction against the measurement: both values with their
-standard errors and 95% intervals, and the relative error of the prediction.
-
-The usage is counted by running the WORKLOAD on an instrumented build first, unless --profile
-gives it (measured by 'augur profile' from the same workload). Both times are CPU time per call
-of FUNC, inclusive of the functions it calls and of the call itself, not wall time; see 'augur
-analyze --help'.
-
-Examples:
-  augur profile ./examples/router --func github.com/augur-perf/augur/examples/router.Route \
-      --time -o a.json -- go test ./examples/router -run '^$' -bench MixA
-  augur validate github.com/augur-perf/augur/examples/router.Route --rewards a.time.json \
-      -- go test ./examples/router -run '^$' -bench MixB`,
-		run: runValidate,
+		help:    helpText("validate"),
+		run:     runValidate,
 	})
-}
-
-// validation is a prediction set against a measurement.
-type validation struct {
-	Function  string   `json:"function"`
-	What      string   `json:"what"`
-	Workload  []string `json:"workload"`
-	Predicted estimate `json:"predicted"`
-	Measured  estimate `json:"measured"`
-	// RelErr is (predicted − measured) / measured.
-	RelErr float64 `json:"relative_error"`
-}
-
-// estimate is a time per call with its standard error and 95 % interval.
-type estimate struct {
-	NS     float64    `json:"ns_per_call"`
-	StdErr float64    `json:"std_error"`
-	CI95   [2]float64 `json:"ci95"`
-	From   string     `json:"from"`
-}
-
-func newEstimate(ns, se float64, from string) estimate {
-	return estimate{NS: ns, StdErr: se, CI95: [2]float64{ns - 1.96*se, ns + 1.96*se}, From: from}
 }
 
 func runValidate(args []string, stdout, stderr io.Writer) error {
@@ -75,8 +32,7 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	fs.Var(&rewards, "rewards", "the measured time to predict from (FILE.time.json, from 'augur profile --time')")
 	fs.Var(&profs, "profile", "the workload's usage profile, if already measured (default: count it first)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
-	var topt timeOptions
-	topt.register(fs)
+	topt := timeFlags(fs)
 	flagArgs, workload := splitWorkload(args)
 	pos, err := parse(fs, flagArgs, stdout)
 	if err != nil {
@@ -101,8 +57,8 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 	if tf == nil {
 		return usagef("--rewards %s holds no measured time (make one with 'augur profile --time')", rewards[0])
 	}
-	t, err := tf.For(fn)
-	if err != nil {
+	// A time file without FUNC fails before the workload is counted, not after.
+	if _, err := tf.For(fn); err != nil {
 		return fmt.Errorf("%s: %v", rewards[0], err)
 	}
 	var counted *profile.Profile
@@ -118,46 +74,15 @@ func runValidate(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	sc, err := predict.Baseline(fn, counted, name)
+	w := instrument.Workload{Args: workload, Dir: *dir, Stdin: os.Stdin, Stdout: stderr, Stderr: stderr}
+	defer forwardSignals(&w)()
+	v, err := timing.Validate(prog, fn, tf, rewards[0], counted, name, w, *topt, stderr)
 	if err != nil {
 		return err
 	}
-	sc.SetMeasured(t)
-	o, err := sc.Predict(fn, predict.Options{Synth: synth.Options{}})
-	if err != nil {
-		return err
-	}
-	if why := o.Unanswered[sc.MeasuredName]; why != "" {
-		return fmt.Errorf("%s cannot be predicted from %s: %s", fn.Name, rewards[0], why)
-	}
-	ns := o.Values[slices.Index(o.Rewards, sc.MeasuredName)].Initial
-	v := validation{Function: fn.Name, What: profile.TimeWhat, Workload: workload,
-		Predicted: newEstimate(ns, o.StdErr[sc.MeasuredName], fmt.Sprintf("%s (timed under %s), usage %s", rewards[0], strings.Join(tf.Measured.Workload, " "), name))}
-	tm, err := measureTime(prog, []*frontend.Func{fn}, counted, instrument.Workload{Args: workload, Dir: *dir,
-		Stdin: os.Stdin, Stdout: stderr, Stderr: stderr}, topt, []timeTarget{{fn: fn, f: counted.Funcs[fn.Name], label: "measured"}}, stderr)
-	if err != nil {
-		return err
-	}
-	tot := tm.cpu.Funcs[fn.Name].Total()
-	mns, mse := tm.perCall(fn, counted.Funcs[fn.Name])
-	v.Measured = newEstimate(mns, mse, fmt.Sprintf("%d CPU samples in %d calls, %s", tot.Samples, tm.inv[fn.Name], plural(tm.runs, "run")))
-	v.RelErr = (ns - mns) / mns
 	if *asJSON {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		return enc.Encode(v)
+		return text.JSON(stdout, v)
 	}
-	fmt.Fprintf(stdout, "Function:  %s\n", fn.Name)
-	fmt.Fprintf(stdout, "Workload:  %s\n", strings.Join(workload, " "))
-	fmt.Fprintf(stdout, "Time:      CPU ns per call, with its callees and the call itself (not wall time; goroutines add up)\n\n")
-	fmt.Fprintf(stdout, "predicted  %s ± %s ns  (95%%: %s – %s)  from %s, %s\n", num(v.Predicted.NS), num2(v.Predicted.StdErr),
-		num(v.Predicted.CI95[0]), num(v.Predicted.CI95[1]), filepath.Base(rewards[0]), "usage "+name)
-	fmt.Fprintf(stdout, "measured   %s ± %s ns  (95%%: %s – %s)  %s\n", num(v.Measured.NS), num2(v.Measured.StdErr),
-		num(v.Measured.CI95[0]), num(v.Measured.CI95[1]), v.Measured.From)
-	verdict := "within"
-	if math.Abs(ns-mns) > 1.96*math.Hypot(v.Predicted.StdErr, v.Measured.StdErr) {
-		verdict = "outside"
-	}
-	fmt.Fprintf(stdout, "error      %+.1f%% (%s the 95%% interval of the difference)\n", 100*v.RelErr, verdict)
+	text.Validation(stdout, v, rewards[0], name)
 	return nil
 }

@@ -497,3 +497,31 @@ func Record(p *Plan, w instrument.Workload, path string) (*instrument.Measuremen
 	recs, err := r.ReadAll()
 	return m, len(recs), err
 }
+
+// Trace records fn's invocations under the workload into the trace at path, in a temporary
+// work directory it removes: Instrument, then Record. A failed workload leaves no trace (its
+// *instrument.WorkloadError), and neither does one that never invoked fn. It returns the plan
+// recorded by and the number of invocations recorded.
+func Trace(fn *frontend.Func, o Options, w instrument.Workload, path string) (*Plan, int, error) {
+	work, err := os.MkdirTemp("", "augur-fit-")
+	if err != nil {
+		return nil, 0, err
+	}
+	defer os.RemoveAll(work)
+	p, err := Instrument(fn, work, o)
+	if err != nil {
+		return nil, 0, err
+	}
+	m, n, err := Record(p, w, path)
+	if err != nil {
+		return nil, 0, err
+	}
+	if m.ExitCode != 0 {
+		os.Remove(path)
+		return nil, 0, &instrument.WorkloadError{Code: m.ExitCode, Tail: m.StderrTail}
+	}
+	if n == 0 {
+		return nil, 0, fmt.Errorf("the workload never invoked %s: no trace", fn.Name)
+	}
+	return p, n, nil
+}
