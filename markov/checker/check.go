@@ -8,6 +8,11 @@
 //
 // It reads models (package dtmc) and parsed properties (package pctl) and never changes either;
 // it does no file I/O and no printing: callers decide how results are shown.
+//
+// Its size (about 5k lines) is one solver core — the predecessor graph, the SCC-ordered systems,
+// elimination, dense LU, blocked Gauss–Seidel, interval iteration and exact rational arithmetic —
+// shared by every operator of the language; the files above divide it by concern, and splitting
+// them into packages would export that core's internal state.
 package checker
 
 import (

@@ -5,6 +5,10 @@
 //
 // It knows nothing of models or numerics: whether a label, variable or reward name exists, and
 // what a property evaluates to, is the checker's business. It imports only the standard library.
+//
+// Its size (about 2k lines) is PRISM's whole property language: lexer, parser with column-accurate
+// errors, syntax tree and printer, which must agree token for token; one package keeps the tokens
+// and the parser's state unexported.
 package pctl
 
 // Node is any formula. Pos is the 1-based column (in runes) where the node starts in the text it

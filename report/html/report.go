@@ -14,6 +14,10 @@
 //
 // It may import the source, probe, analyze and markov groups to read their results; it must not
 // run workloads, compute predictions of its own beyond the distributions it plots, or import cmd.
+//
+// Its size (about 1.7k lines) is one page per command — analyze, the ranking, options, the field
+// report and fit — over one shared template, stylesheet and SVG drawing code; each page is its own
+// file, and splitting them into packages would export the drawing helpers they all use.
 package html
 
 import (

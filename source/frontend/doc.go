@@ -142,4 +142,9 @@
 //
 // where a plain edge is written as its target ID alone, and flags are "loophead" and
 // "unreachable". The golden tests of this package hold one dump per function of the corpus.
+//
+// Its size (about 2k lines) is Go's statements: every construct (loops, switches, selects, goto and
+// labels, defer, panic and recover, function literals) gets its states and edges from one builder
+// whose state they share, plus the dump format the golden tests read; one package keeps that
+// builder unexported.
 package frontend
