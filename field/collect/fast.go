@@ -3,25 +3,19 @@ package collect
 import (
 	"bytes"
 	"errors"
-	"io"
 	"math"
-	"net/http"
 	"strconv"
 
 	"github.com/augur-perf/augur/field/wire"
 )
 
-// decode reads a package from a request body. Most bodies are what wire.Encode writes — the
+// decode reads a package from a request body or a line of a batch. Most bodies are what wire.Encode writes — the
 // fields in their order, no spaces, names without escapes — and decodeCanonical reads those
 // several times faster than encoding/json, which was most of the collector's CPU per package;
 // everything else, and everything decodeCanonical is unsure of, goes to wire.Decode. Whatever
 // decodeCanonical accepts, wire.Decode accepts as the same package (FuzzCanonical checks it), so
 // the verdicts and reasons are wire's.
-func decode(w http.ResponseWriter, body io.ReadCloser) (*wire.Package, error) {
-	data, err := io.ReadAll(http.MaxBytesReader(w, body, wire.MaxBody))
-	if err != nil {
-		return nil, err
-	}
+func decode(data []byte) (*wire.Package, error) {
 	if p, ok := decodeCanonical(data); ok && p.Check() == nil {
 		return p, nil
 	}
