@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math"
+	"math/bits"
 	"strconv"
 
 	"github.com/augur-perf/augur/field/wire"
@@ -63,34 +64,34 @@ func (s *scanner) name() string {
 	return ""
 }
 
-// digits reads a JSON integer without sign, fraction or exponent.
-func (s *scanner) digits() []byte {
-	if s.err != nil {
-		return nil
-	}
-	i := 0
-	for i < len(s.b) && s.b[i] >= '0' && s.b[i] <= '9' {
-		i++
-	}
-	if i == 0 || i > 1 && s.b[0] == '0' || i < len(s.b) && (s.b[i] == '.' || s.b[i] == 'e' || s.b[i] == 'E') {
-		s.err = errNotCanonical
-		return nil
-	}
-	d := s.b[:i]
-	s.b = s.b[i:]
-	return d
-}
-
+// uint reads a JSON integer without sign, fraction or exponent, in one pass: below 19 digits
+// no overflow is possible, so only longer numbers pay for the check.
 func (s *scanner) uint() uint64 {
-	var v uint64
-	for _, c := range s.digits() {
-		d := uint64(c - '0')
-		if v > (math.MaxUint64-d)/10 {
-			s.err = errNotCanonical
-			return 0
-		}
-		v = v*10 + d
+	if s.err != nil {
+		return 0
 	}
+	b := s.b
+	var v uint64
+	i := 0
+	for ; i < len(b); i++ {
+		d := b[i] - '0'
+		if d > 9 {
+			break
+		}
+		if i >= 19 {
+			hi, lo := bits.Mul64(v, 10)
+			if hi != 0 || lo+uint64(d) < lo {
+				s.err = errNotCanonical
+				return 0
+			}
+		}
+		v = v*10 + uint64(d)
+	}
+	if i == 0 || i > 1 && b[0] == '0' || i < len(b) && (b[i] == '.' || b[i] == 'e' || b[i] == 'E') {
+		s.err = errNotCanonical
+		return 0
+	}
+	s.b = b[i:]
 	return v
 }
 
@@ -174,7 +175,12 @@ func decodeCanonical(b []byte) (p *wire.Package, ok bool) {
 		s.lit("null")
 	} else {
 		s.lit("[")
-		p.Counts = make([]wire.Count, 0, bytes.Count(s.b, []byte(`{"p":`)))
+		// Every count opens with '{' and nothing else in the list does: counting the byte
+		// (vectorised) sizes the list at once.
+		p.Counts = make([]wire.Count, 0, bytes.Count(s.b, []byte{'{'}))
+		// The outcomes of all decisions share one array (appended to, each count's slice
+		// capped at its own end): one allocation for most packages, not one per decision.
+		var outs []uint64
 		for s.err == nil && !s.peek("]") {
 			if len(p.Counts) > 0 {
 				s.lit(",")
@@ -186,17 +192,18 @@ func decodeCanonical(b []byte) (p *wire.Package, ok bool) {
 			c.N = s.uint()
 			if s.peek(`,"out":[`) {
 				s.lit(`,"out":[`)
-				c.Out = []uint64{}
+				from := len(outs)
 				for s.err == nil && !s.peek("]") {
-					if len(c.Out) > 0 {
+					if len(outs) > from {
 						s.lit(",")
 					}
-					c.Out = append(c.Out, s.uint())
+					outs = append(outs, s.uint())
 				}
 				s.lit("]")
-				if len(c.Out) == 0 {
+				if len(outs) == from {
 					return nil, false // omitempty never writes []
 				}
+				c.Out = outs[from:len(outs):len(outs)]
 			}
 			s.lit("}")
 			p.Counts = append(p.Counts, c)
