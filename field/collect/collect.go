@@ -111,6 +111,7 @@ type Server struct {
 	inUse  atomic.Int64 // body bytes reserved
 	m      metrics
 
+	loadMu   sync.Mutex // held while a release is loaded
 	mu       sync.Mutex
 	tokens   map[string]tokenEntry
 	releases map[string]*release
@@ -427,9 +428,19 @@ func (s *Server) tokenRelease(ctx context.Context, token string) (string, error)
 }
 
 // release returns the prepared manifest of a release; manifests never change once registered.
+// One request loads a release at a time (under loadMu), so that the many clients of a collector
+// just started do not each read and decode the same manifest.
 func (s *Server) release(ctx context.Context, name string) (*release, error) {
 	s.mu.Lock()
 	r := s.releases[name]
+	s.mu.Unlock()
+	if r != nil {
+		return r, nil
+	}
+	s.loadMu.Lock()
+	defer s.loadMu.Unlock()
+	s.mu.Lock()
+	r = s.releases[name]
 	s.mu.Unlock()
 	if r != nil {
 		return r, nil

@@ -159,8 +159,8 @@ func sendTo(client *http.Client, url, token string, body []byte) (int, []byte, e
 }
 
 // TestKillNine kills the collector with SIGKILL at random moments, at least 20 times, while
-// clients send packages and retry whatever was not acknowledged: in the end every package
-// acknowledged is in the store exactly once, with the counts that were sent.
+// clients send packages, alone or in batches, and retry whatever was not acknowledged: in the
+// end every package acknowledged is in the store exactly once, with the counts that were sent.
 func TestKillNine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts and kills a collector process 20 times")
@@ -229,16 +229,31 @@ func killNine(t *testing.T, tok, db, pg string, collectors int) {
 			client := &http.Client{Timeout: 2 * time.Second}
 			site := fmt.Sprintf("site%d", c)
 			try := c
-			for seq := uint64(1); seq <= perClient || killing.Load(); seq++ {
-				n := seq*10 + uint64(c)
-				body := encode(t, testPackage(m, c%4+1, site, seq, n))
+			// Odd clients send batches of 1 to 8 packages, as a runtime with a backlog does:
+			// a batch is acknowledged when every package of it is accepted or a duplicate.
+			for seq := uint64(1); seq <= perClient || killing.Load(); {
+				k := uint64(1)
+				path := "/v1/packages"
+				if c%2 == 1 {
+					k, path = 1+rand.Uint64N(8), "/v1/batches"
+				}
+				var body []byte
+				for i := range k {
+					body = append(body, encode(t, testPackage(m, c%4+1, site, seq+i, (seq+i)*10+uint64(c)))...)
+				}
 				for {
 					if time.Now().After(deadline) {
 						t.Errorf("%s: seq %d not acknowledged before the deadline", site, seq)
 						return
 					}
 					try++
-					code, err := send(client, addrs[try%collectors], tok, body)
+					code, answer, err := sendTo(client, "http://"+addrs[try%collectors]+path, tok, body)
+					if err == nil && code == 200 && path == "/v1/batches" {
+						if acks := bytes.Count(answer, []byte(`"accepted"`)) + bytes.Count(answer, []byte(`"duplicate"`)); acks != int(k) {
+							t.Errorf("%s seq %d: a batch of %d answered %s", site, seq, k, answer)
+							return
+						}
+					}
 					if err == nil && code == 200 {
 						break
 					}
@@ -252,9 +267,12 @@ func killNine(t *testing.T, tok, db, pg string, collectors int) {
 					time.Sleep(time.Duration(2+rand.IntN(10)) * time.Millisecond)
 				}
 				mu.Lock()
-				acked[fmt.Sprintf("%s/%d", site, seq)] = n
+				for i := range k {
+					acked[fmt.Sprintf("%s/%d", site, seq+i)] = (seq+i)*10 + uint64(c)
+				}
 				mu.Unlock()
-				sent[c] = seq
+				seq += k
+				sent[c] = seq - 1
 			}
 		}(c)
 	}
