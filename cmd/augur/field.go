@@ -44,7 +44,8 @@ PKG_MAIN with go build -trimpath -overlay (your files are only read): each count
 executions of the statements its variant probes and, for a probed decision, each outcome, and
 sends packages (augur-field-package/1) of the counts since the previous one to the collector
 (POST URL/v1/packages, Authorization: Bearer TOKEN) every --flush, when main returns and on
-SIGTERM/SIGINT (the signal is then passed on, so the exit status is as without augur). What
+SIGTERM/SIGINT (the signal is then passed on, so the exit status is as without augur); several
+packages waiting go as one batch (POST URL/v1/batches, augur-field-batch/1). What
 cannot be delivered waits in a spool directory bounded by --spool-max (oldest dropped first,
 counted); retries back off exponentially with jitter and honour Retry-After. At run time the
 environment overrides the stamped defaults: AUGUR_FIELD_URL, AUGUR_FIELD_TOKEN, AUGUR_FIELD_SITE
@@ -66,6 +67,7 @@ The collector: augur field release add registers a release in the store (SQLite 
 for it (printed once, stored hashed) and revokes it; augur field serve takes POST /v1/packages
 with "Authorization: Bearer TOKEN" (200 accepted or duplicate — a package is idempotent by site,
 release and seq; 400 invalid, 401, 403 another release's token, 413, 429/503 with Retry-After),
+POST /v1/batches (up to 1024 packages, one per line, answered package by package),
 GET /healthz and GET /metrics. augur field report estimates from the stored packages: units
 covered (relative to --reference, a profile under full instrumentation), hot units (top 5 % by
 estimated count) with positions, probe executions per site;

@@ -279,7 +279,7 @@ func (s *Server) receive(w http.ResponseWriter, r *http.Request) (rel *release, 
 		return nil, nil, release, &refusal{http.StatusTooManyRequests, "overload", "too many bytes in flight: retry later"}
 	}
 	release = func() { s.inUse.Add(-size) }
-	data, err = io.ReadAll(http.MaxBytesReader(w, r.Body, wire.MaxBody))
+	data, err = readBody(w, r)
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
 		return nil, nil, release, tooLarge
@@ -292,6 +292,21 @@ func (s *Server) receive(w http.ResponseWriter, r *http.Request) (rel *release, 
 		return nil, nil, release, &refusal{http.StatusServiceUnavailable, "store", "store: " + err.Error()}
 	}
 	return rel, data, release, nil
+}
+
+// readBody reads a body of at most wire.MaxBody bytes; one of known length into a buffer of
+// that size at once (io.ReadAll grows its buffer from 512 bytes, copying a batch of 50 KB
+// seven times).
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	body := http.MaxBytesReader(w, r.Body, wire.MaxBody)
+	if r.ContentLength <= 0 {
+		return io.ReadAll(body)
+	}
+	data := make([]byte, r.ContentLength)
+	if _, err := io.ReadFull(body, data); err != nil {
+		return nil, err
+	}
+	return data, nil
 }
 
 // check decodes and validates one package for the release rel of the request's token.
