@@ -7,8 +7,7 @@
 // of the counts since the previous package: periodically, at normal exit from main and on
 // SIGTERM or SIGINT, several waiting at once as one batch (augur-field-batch/1, one request
 // whose answer decides each package); what cannot be delivered waits in a bounded on-disk
-// spool, oldest first;
-// retries back off exponentially with jitter and honour Retry-After. All network I/O runs off
+// spool, oldest first; retries back off exponentially with jitter and honour Retry-After. All network I/O runs off
 // the probes' path, with timeouts, and nothing it does may crash or block the host program.
 //
 // It must import nothing but the standard library: it is compiled into the user's program.
@@ -497,13 +496,14 @@ const (
 
 // deliver sends the queue oldest first until it is empty, an attempt fails or the deadline
 // passes (a.mu held). Several packages waiting go as one batch (augur-field-batch/1), whose
-// answer says what became of each; one package goes alone, as do all once the collector turns
-// batches away (an older collector without /v1/batches, or one refusing the batch as a whole),
-// so that each package is then decided on its own.
+// answer says what became of each; one package goes alone, as do all once the collector shows
+// it has no batches (404 or 405: an older collector), and all of this delivery when it refuses
+// a batch as a whole (401, 413, …), so that each package is then decided on its own.
 func (a *agent) deliver(ctx context.Context, deadline time.Time) {
+	alone := a.single
 	for {
 		n := maxBatch
-		if a.single {
+		if alone {
 			n = 1
 		}
 		names, datas := a.q.oldest(n, maxBody)
@@ -529,7 +529,10 @@ func (a *agent) deliver(ctx context.Context, deadline time.Time) {
 		cancel()
 		switch {
 		case res == nil:
-			a.single = true // the collector takes no batches: send them one by one, now
+			a.single, alone = true, true
+			continue
+		case len(datas) > 1 && len(res) == 1 && res[0] == refused:
+			alone = true
 			continue
 		case len(res) > 1 || res[0] == sent || res[0] == refused:
 			for i, r := range res {
@@ -600,8 +603,8 @@ type batchAnswer struct {
 
 // postBatch sends datas (each one line) as one batch and returns the outcome of each package,
 // or, for the batch as a whole, one outcome (later or failed: nothing is removed, everything
-// is sent again, and what the collector committed meanwhile comes back as duplicates); nil
-// when the collector refuses batches, so that they go one by one.
+// is sent again, and what the collector committed meanwhile comes back as duplicates; refused:
+// the packages go alone); nil when the collector has no batch endpoint.
 func (a *agent) postBatch(ctx context.Context, datas [][]byte) ([]int, time.Duration) {
 	var body []byte
 	for _, d := range datas {
@@ -614,7 +617,7 @@ func (a *agent) postBatch(ctx context.Context, datas [][]byte) ([]int, time.Dura
 	defer resp.Body.Close()
 	r, wait := outcome(resp, a.base)
 	switch {
-	case r == refused:
+	case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusMethodNotAllowed:
 		return nil, 0
 	case r != sent:
 		return []int{r}, wait

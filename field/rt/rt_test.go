@@ -477,6 +477,25 @@ func TestBatchAnswers(t *testing.T) {
 		t.Errorf("one of three rejected: %d queued, %d dropped, %d got; want 0, 1, 2", a.q.len(), a.dropped, len(c.got))
 	}
 
+	// A batch refused as a whole goes package by package, each decided alone; later
+	// deliveries batch again.
+	c = &collector{t: t, batches: true, status: func(n int) (int, string) {
+		if n == 1 {
+			return 401, ""
+		}
+		return 0, ""
+	}}
+	srv401 := httptest.NewServer(c)
+	defer srv401.Close()
+	a = agentFor(t, srv401.URL, t.TempDir())
+	a.mu.Lock()
+	make3(a)
+	a.deliver(context.Background(), time.Time{})
+	a.mu.Unlock()
+	if a.q.len() != 0 || a.dropped != 0 || fmt.Sprint(c.sizes) != "[1 1 1]" || a.single {
+		t.Errorf("a batch refused whole: %d queued, %d dropped, posts of %v, single %v; want 0, 0, [1 1 1], false", a.q.len(), a.dropped, c.sizes, a.single)
+	}
+
 	for _, tc := range []struct {
 		name   string
 		status int
