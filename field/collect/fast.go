@@ -179,13 +179,17 @@ func decodeCanonical(b []byte) (p *wire.Package, ok bool) {
 		// (vectorised) sizes the list at once.
 		p.Counts = make([]wire.Count, 0, bytes.Count(s.b, []byte{'{'}))
 		// The outcomes of all decisions share one array (appended to, each count's slice
-		// capped at its own end): one allocation for most packages, not one per decision.
-		var outs []uint64
+		// capped at its own end), sized for two outcomes per '[' (each opens a decision's):
+		// one allocation for most packages, not one per decision.
+		outs := make([]uint64, 0, 2*bytes.Count(s.b, []byte{'['}))
 		for s.err == nil && !s.peek("]") {
 			if len(p.Counts) > 0 {
 				s.lit(",")
 			}
-			var c wire.Count
+			// Filled in place: copying a finished Count into the list costs a write barrier
+			// for the whole struct while the GC runs.
+			p.Counts = append(p.Counts, wire.Count{})
+			c := &p.Counts[len(p.Counts)-1]
 			s.lit(`{"p":`)
 			c.Probe = s.int()
 			s.lit(`,"n":`)
@@ -206,7 +210,6 @@ func decodeCanonical(b []byte) (p *wire.Package, ok bool) {
 				c.Out = outs[from:len(outs):len(outs)]
 			}
 			s.lit("}")
-			p.Counts = append(p.Counts, c)
 		}
 		s.lit("]")
 	}
