@@ -7,8 +7,9 @@
 // of the counts since the previous package: periodically, at normal exit from main and on
 // SIGTERM or SIGINT, several waiting at once as one batch (augur-field-batch/1, one request
 // whose answer decides each package); what cannot be delivered waits in a bounded on-disk
-// spool, oldest first; retries back off exponentially with jitter and honour Retry-After. All network I/O runs off
-// the probes' path, with timeouts, and nothing it does may crash or block the host program.
+// spool, oldest first; retries back off exponentially with jitter and honour Retry-After. All
+// network I/O runs off the probes' path, with timeouts, and nothing it does may crash or block
+// the host program.
 //
 // It must import nothing but the standard library: it is compiled into the user's program.
 package rt
@@ -558,10 +559,14 @@ func (a *agent) deliver(ctx context.Context, deadline time.Time) {
 	}
 }
 
+// errBadURL is a URL that cannot make a request: it never will, so what waits for it is
+// refused rather than retried.
+var errBadURL = errors.New("bad collector URL")
+
 func (a *agent) request(ctx context.Context, url string, body []byte) (*http.Response, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
-		return nil, err
+		return nil, errBadURL
 	}
 	req.Header.Set("Content-Type", "application/json")
 	if a.token != "" {
@@ -572,6 +577,9 @@ func (a *agent) request(ctx context.Context, url string, body []byte) (*http.Res
 
 func (a *agent) post(ctx context.Context, data []byte) (int, time.Duration) {
 	resp, err := a.request(ctx, a.url, data)
+	if err == errBadURL {
+		return refused, 0
+	}
 	if err != nil {
 		return failed, 0
 	}
@@ -611,6 +619,9 @@ func (a *agent) postBatch(ctx context.Context, datas [][]byte) ([]int, time.Dura
 		body = append(body, d...)
 	}
 	resp, err := a.request(ctx, a.batchURL, body)
+	if err == errBadURL {
+		return []int{refused}, 0
+	}
 	if err != nil {
 		return []int{failed}, 0
 	}

@@ -563,3 +563,17 @@ func TestOldestBatch(t *testing.T) {
 		}
 	}
 }
+
+// A URL that cannot make a request never will: what waits for it is dropped and counted, alone
+// or batched, not retried for ever.
+func TestBadURLDrops(t *testing.T) {
+	a := agentFor(t, "http://bad host", t.TempDir())
+	a.q = &queue{max: 1 << 20}
+	for range 3 {
+		a.q.push([]byte(`{"x":1}` + "\n"))
+	}
+	a.deliver(context.Background(), time.Time{})
+	if a.q.len() != 0 || a.dropped != 3 || a.fails != 0 {
+		t.Errorf("%d queued, %d dropped, %d failures; want 0, 3, 0", a.q.len(), a.dropped, a.fails)
+	}
+}
