@@ -74,7 +74,7 @@ func runFieldServe(args []string, stdout, stderr io.Writer) error {
 		scheme = "https"
 	}
 	return collect.Serve(ctx, *addr, *cert, *key, collect.New(st, o, nil), func(a net.Addr) {
-		fmt.Fprintf(stdout, "augur field collector on %s://%s (POST /v1/packages, GET /healthz, GET /metrics)\n", scheme, a)
+		fmt.Fprintf(stdout, "augur field collector on %s://%s (POST /v1/packages, POST /v1/batches, GET /healthz, GET /metrics)\n", scheme, a)
 	})
 }
 

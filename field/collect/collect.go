@@ -18,6 +18,16 @@
 //	  413                         the body is larger than wire.MaxBody
 //	  429 Retry-After             too many request bytes in flight
 //	  503 Retry-After             the commit queue is full, or the store failed
+//	POST /v1/batches    Authorization: Bearer TOKEN, body a batch (wire.BatchFormat: up to
+//	                    wire.MaxBatch packages, one per line, wire.MaxBody bytes in all)
+//	  200 {"format":"augur-field-batch/1","results":[{"status":"accepted"},
+//	      {"status":"duplicate"},{"status":"rejected","code":400,"error":…},…]}
+//	                              one result per line, in order; a rejected package carries
+//	                              the status it would have had alone (400 or 403)
+//	  400, 401, 413, 429, 503     the batch as a whole, as for one package (400: not a batch —
+//	                              empty, an empty line, too many packages); after 429 or 503
+//	                              nothing of it is acknowledged, and what was committed
+//	                              meanwhile comes back as duplicates when it is sent again
 //	GET /healthz, GET /metrics (Prometheus)
 //
 // # Group commit and bounded memory
@@ -35,6 +45,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -54,7 +65,8 @@ import (
 type Options struct {
 	// Queue is the most packages waiting for a commit (default 16384).
 	Queue int
-	// MaxBatch is the most packages committed in one transaction (default 2048).
+	// MaxBatch is the most packages committed in one transaction (default 2048); a request's
+	// packages are never split between transactions, so one may exceed it by a batch request.
 	MaxBatch int
 	// Committers is the number of transactions under way at once (default 1, right for SQLite,
 	// which has one writer; more help a PostgreSQL server).
@@ -94,9 +106,12 @@ type Server struct {
 	st    store.Store
 	o     Options
 	queue chan *job
-	inUse atomic.Int64 // body bytes reserved
-	m     metrics
+	// queued counts the packages of the jobs in queue, which Options.Queue bounds.
+	queued atomic.Int64
+	inUse  atomic.Int64 // body bytes reserved
+	m      metrics
 
+	loadMu   sync.Mutex // held while a release is loaded
 	mu       sync.Mutex
 	tokens   map[string]tokenEntry
 	releases map[string]*release
@@ -115,14 +130,13 @@ type release struct {
 	variants map[int]map[int]int // variant → carried probe → its number of outcomes
 }
 
+// job is one request's packages on their way to a commit; done is closed once fresh or err is
+// set.
 type job struct {
-	p    *wire.Package
-	done chan result
-}
-
-type result struct {
-	fresh bool
+	pkgs  []*wire.Package
+	fresh []bool
 	err   error
+	done  chan struct{}
 }
 
 // New makes a server on st; reg receives its metrics (nil: a registry of its own, served on
@@ -132,8 +146,10 @@ func New(st store.Store, o Options, reg *prometheus.Registry) *Server {
 	if reg == nil {
 		reg = prometheus.NewRegistry()
 	}
+	// A job holds at least one package and queued counts packages, so a queue of o.Queue jobs
+	// never blocks a handler that reserved its packages.
 	s := &Server{st: st, o: o, queue: make(chan *job, o.Queue), tokens: map[string]tokenEntry{}, releases: map[string]*release{}}
-	s.m = newMetrics(reg, func() float64 { return float64(len(s.queue)) })
+	s.m = newMetrics(reg, func() float64 { return float64(s.queued.Load()) })
 	return s
 }
 
@@ -151,7 +167,7 @@ func (s *Server) Run(ctx context.Context) {
 }
 
 func (s *Server) commit(ctx context.Context) {
-	batch := make([]*job, 0, s.o.MaxBatch)
+	var batch []*job
 	pkgs := make([]*wire.Package, 0, s.o.MaxBatch)
 	for {
 		batch, pkgs = batch[:0], pkgs[:0]
@@ -160,29 +176,30 @@ func (s *Server) commit(ctx context.Context) {
 			return
 		case j := <-s.queue:
 			batch = append(batch, j)
+			pkgs = append(pkgs, j.pkgs...)
 		}
 	gather:
-		for len(batch) < s.o.MaxBatch {
+		for len(pkgs) < s.o.MaxBatch {
 			select {
 			case j := <-s.queue:
 				batch = append(batch, j)
+				pkgs = append(pkgs, j.pkgs...)
 			default:
 				break gather
 			}
 		}
-		for _, j := range batch {
-			pkgs = append(pkgs, j.p)
-		}
-		s.m.batch.Observe(float64(len(batch)))
+		s.queued.Add(-int64(len(pkgs)))
+		s.m.batch.Observe(float64(len(pkgs)))
 		// The commit does not follow ctx: a batch begun is finished, so that what a client
 		// was told is what the store holds.
 		fresh, err := s.st.Commit(context.WithoutCancel(ctx), pkgs)
-		for i, j := range batch {
+		for _, j := range batch {
 			if err != nil {
-				j.done <- result{err: err}
+				j.err = err
 			} else {
-				j.done <- result{fresh: fresh[i]}
+				j.fresh, fresh = fresh[:len(j.pkgs)], fresh[len(j.pkgs):]
 			}
+			close(j.done)
 		}
 	}
 }
@@ -190,7 +207,8 @@ func (s *Server) commit(ctx context.Context) {
 // Handler serves the protocol.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /v1/packages", s.post)
+	mux.HandleFunc("POST /v1/packages", func(w http.ResponseWriter, r *http.Request) { s.post(w, r, false) })
+	mux.HandleFunc("POST /v1/batches", func(w http.ResponseWriter, r *http.Request) { s.post(w, r, true) })
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/plain")
 		fmt.Fprintln(w, "ok")
@@ -199,9 +217,16 @@ func (s *Server) Handler() http.Handler {
 	return mux
 }
 
-func (s *Server) post(w http.ResponseWriter, r *http.Request) {
+func (s *Server) post(w http.ResponseWriter, r *http.Request, batch bool) {
 	start := time.Now()
-	code, reason, body := s.handle(w, r)
+	var code int
+	var reason string
+	var body any
+	if batch {
+		code, reason, body = s.handleBatch(w, r)
+	} else {
+		code, reason, body = s.handle(w, r)
+	}
 	if code != http.StatusOK {
 		s.m.rejected.WithLabelValues(reason).Inc()
 	}
@@ -218,20 +243,32 @@ type answer map[string]string
 
 func fail(msg string) answer { return answer{"error": msg} }
 
-func (s *Server) handle(w http.ResponseWriter, r *http.Request) (int, string, answer) {
+// refusal is why a request, or a package of a batch, is not accepted: the status it answers, the
+// reason label of the rejected metric, and the message.
+type refusal struct {
+	code   int
+	reason string
+	msg    string
+}
+
+// receive does what both endpoints do before decoding: it authenticates, reserves the body's
+// size from the byte budget (release gives it back) and reads the body.
+func (s *Server) receive(w http.ResponseWriter, r *http.Request) (rel *release, data []byte, release func(), ref *refusal) {
+	release = func() {}
 	auth, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	if !ok || auth == "" {
-		return http.StatusUnauthorized, "unauthorized", fail("no bearer token")
+		return nil, nil, release, &refusal{http.StatusUnauthorized, "unauthorized", "no bearer token"}
 	}
-	rel, err := s.tokenRelease(r.Context(), strings.TrimSpace(auth))
+	name, err := s.tokenRelease(r.Context(), strings.TrimSpace(auth))
 	if errors.Is(err, store.ErrNotFound) {
-		return http.StatusUnauthorized, "unauthorized", fail("unknown or revoked token")
+		return nil, nil, release, &refusal{http.StatusUnauthorized, "unauthorized", "unknown or revoked token"}
 	}
 	if err != nil {
-		return http.StatusServiceUnavailable, "store", fail("store: " + err.Error())
+		return nil, nil, release, &refusal{http.StatusServiceUnavailable, "store", "store: " + err.Error()}
 	}
+	tooLarge := &refusal{http.StatusRequestEntityTooLarge, "too_large", fmt.Sprintf("body larger than %d bytes", wire.MaxBody)}
 	if r.ContentLength > wire.MaxBody {
-		return http.StatusRequestEntityTooLarge, "too_large", fail(fmt.Sprintf("package larger than %d bytes", wire.MaxBody))
+		return nil, nil, release, tooLarge
 	}
 	size := r.ContentLength
 	if size < 0 {
@@ -239,46 +276,144 @@ func (s *Server) handle(w http.ResponseWriter, r *http.Request) (int, string, an
 	}
 	if s.inUse.Add(size) > s.o.Budget {
 		s.inUse.Add(-size)
-		return http.StatusTooManyRequests, "overload", fail("too many bytes in flight: retry later")
+		return nil, nil, release, &refusal{http.StatusTooManyRequests, "overload", "too many bytes in flight: retry later"}
 	}
-	defer s.inUse.Add(-size)
-	p, err := decode(w, r.Body)
-	var tooLarge *http.MaxBytesError
-	if errors.As(err, &tooLarge) {
-		return http.StatusRequestEntityTooLarge, "too_large", fail(fmt.Sprintf("package larger than %d bytes", wire.MaxBody))
+	release = func() { s.inUse.Add(-size) }
+	data, err = readBody(w, r)
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return nil, nil, release, tooLarge
 	}
 	if err != nil {
-		return http.StatusBadRequest, "malformed", fail(err.Error())
+		return nil, nil, release, &refusal{http.StatusBadRequest, "malformed", err.Error()}
 	}
-	if p.Release != rel {
-		return http.StatusForbidden, "forbidden", fail(fmt.Sprintf("the token is release %s's, the package release %s's", rel, p.Release))
-	}
-	m, err := s.release(r.Context(), rel)
+	rel, err = s.release(r.Context(), name)
 	if err != nil {
-		return http.StatusServiceUnavailable, "store", fail("store: " + err.Error())
+		return nil, nil, release, &refusal{http.StatusServiceUnavailable, "store", "store: " + err.Error()}
 	}
-	if err := m.validate(p); err != nil {
-		return http.StatusBadRequest, "invalid", fail(err.Error())
+	return rel, data, release, nil
+}
+
+// readBody reads a body of at most wire.MaxBody bytes; one of known length into a buffer of
+// that size at once (io.ReadAll grows its buffer from 512 bytes, copying a batch of 50 KB
+// seven times).
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	body := http.MaxBytesReader(w, r.Body, wire.MaxBody)
+	if r.ContentLength <= 0 {
+		return io.ReadAll(body)
+	}
+	data := make([]byte, r.ContentLength)
+	if _, err := io.ReadFull(body, data); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// check decodes and validates one package for the release rel of the request's token.
+func check(rel *release, data []byte) (*wire.Package, *refusal) {
+	p, err := decode(data)
+	if err != nil {
+		return nil, &refusal{http.StatusBadRequest, "malformed", err.Error()}
+	}
+	if p.Release != rel.full.Release {
+		return nil, &refusal{http.StatusForbidden, "forbidden", fmt.Sprintf("the token is release %s's, the package release %s's", rel.full.Release, p.Release)}
+	}
+	if err := rel.validate(p); err != nil {
+		return nil, &refusal{http.StatusBadRequest, "invalid", err.Error()}
 	}
 	if p.Seq > store.MaxSeq {
-		return http.StatusBadRequest, "invalid", fail(fmt.Sprintf("seq %d: the collector keeps sequence numbers up to %d", p.Seq, uint64(store.MaxSeq)))
+		return nil, &refusal{http.StatusBadRequest, "invalid", fmt.Sprintf("seq %d: the collector keeps sequence numbers up to %d", p.Seq, uint64(store.MaxSeq))}
 	}
-	j := &job{p: p, done: make(chan result, 1)}
-	select {
-	case s.queue <- j:
-	default:
-		return http.StatusServiceUnavailable, "overload", fail("commit queue full: retry later")
+	return p, nil
+}
+
+// submit queues pkgs for a commit and waits for it: whether each was new, or why none can be
+// acknowledged (the queue is full, or the store failed; a client sends them all again, and
+// what was committed meanwhile comes back as duplicates).
+func (s *Server) submit(pkgs []*wire.Package) ([]bool, *refusal) {
+	n := int64(len(pkgs))
+	// A batch larger than the whole queue still goes when the queue is empty, or it never
+	// would.
+	if q := s.queued.Add(n); q > int64(s.o.Queue) && q != n {
+		s.queued.Add(-n)
+		return nil, &refusal{http.StatusServiceUnavailable, "overload", "commit queue full: retry later"}
 	}
-	res := <-j.done
-	switch {
-	case res.err != nil:
-		return http.StatusServiceUnavailable, "store", fail("store: " + res.err.Error())
-	case !res.fresh:
+	j := &job{pkgs: pkgs, done: make(chan struct{})}
+	s.queue <- j
+	<-j.done
+	if j.err != nil {
+		return nil, &refusal{http.StatusServiceUnavailable, "store", "store: " + j.err.Error()}
+	}
+	return j.fresh, nil
+}
+
+func (s *Server) handle(w http.ResponseWriter, r *http.Request) (int, string, answer) {
+	rel, data, release, ref := s.receive(w, r)
+	defer release()
+	if ref != nil {
+		return ref.code, ref.reason, fail(ref.msg)
+	}
+	p, ref := check(rel, data)
+	if ref != nil {
+		return ref.code, ref.reason, fail(ref.msg)
+	}
+	fresh, ref := s.submit([]*wire.Package{p})
+	if ref != nil {
+		return ref.code, ref.reason, fail(ref.msg)
+	}
+	if !fresh[0] {
 		s.m.duplicate.Inc()
 		return http.StatusOK, "", answer{"status": "duplicate"}
 	}
 	s.m.accepted.Inc()
 	return http.StatusOK, "", answer{"status": "accepted"}
+}
+
+// handleBatch answers a batch (wire.BatchFormat): a body that is not a batch, a request without
+// a live token, over the budget or that cannot be committed is refused as a whole, like a
+// package alone; otherwise each package is checked on its own, the acceptable ones are
+// committed together, and the answer says for each what became of it.
+func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request) (int, string, any) {
+	rel, data, release, ref := s.receive(w, r)
+	defer release()
+	if ref != nil {
+		return ref.code, ref.reason, fail(ref.msg)
+	}
+	lines, err := wire.SplitBatch(data)
+	if err != nil {
+		return http.StatusBadRequest, "malformed", fail(err.Error())
+	}
+	results := make([]wire.Result, len(lines))
+	pkgs := make([]*wire.Package, 0, len(lines))
+	for i, l := range lines {
+		p, ref := check(rel, l)
+		if ref != nil {
+			s.m.rejected.WithLabelValues(ref.reason).Inc()
+			results[i] = wire.Result{Status: "rejected", Code: ref.code, Error: fmt.Sprintf("package %d: %s", i+1, ref.msg)}
+			continue
+		}
+		pkgs = append(pkgs, p)
+	}
+	if len(pkgs) > 0 {
+		fresh, ref := s.submit(pkgs)
+		if ref != nil {
+			return ref.code, ref.reason, fail(ref.msg)
+		}
+		for i := range results {
+			if results[i].Status != "" {
+				continue
+			}
+			if fresh[0] {
+				s.m.accepted.Inc()
+				results[i].Status = "accepted"
+			} else {
+				s.m.duplicate.Inc()
+				results[i].Status = "duplicate"
+			}
+			fresh = fresh[1:]
+		}
+	}
+	return http.StatusOK, "", wire.BatchAnswer{Format: wire.BatchFormat, Results: results}
 }
 
 func (s *Server) tokenRelease(ctx context.Context, token string) (string, error) {
@@ -308,9 +443,19 @@ func (s *Server) tokenRelease(ctx context.Context, token string) (string, error)
 }
 
 // release returns the prepared manifest of a release; manifests never change once registered.
+// One request loads a release at a time (under loadMu), so that the many clients of a collector
+// just started do not each read and decode the same manifest.
 func (s *Server) release(ctx context.Context, name string) (*release, error) {
 	s.mu.Lock()
 	r := s.releases[name]
+	s.mu.Unlock()
+	if r != nil {
+		return r, nil
+	}
+	s.loadMu.Lock()
+	defer s.loadMu.Unlock()
+	s.mu.Lock()
+	r = s.releases[name]
 	s.mu.Unlock()
 	if r != nil {
 		return r, nil
@@ -374,8 +519,8 @@ func newMetrics(reg *prometheus.Registry, queued func() float64) metrics {
 		reg:       reg,
 		accepted:  prometheus.NewCounter(prometheus.CounterOpts{Name: "augur_field_packages_accepted_total", Help: "Packages committed for the first time."}),
 		duplicate: prometheus.NewCounter(prometheus.CounterOpts{Name: "augur_field_packages_duplicate_total", Help: "Packages acknowledged again (same site, release and seq), not counted twice."}),
-		rejected:  prometheus.NewCounterVec(prometheus.CounterOpts{Name: "augur_field_packages_rejected_total", Help: "Requests refused, by reason."}, []string{"reason"}),
-		latency: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "augur_field_request_seconds", Help: "Time to answer POST /v1/packages.",
+		rejected:  prometheus.NewCounterVec(prometheus.CounterOpts{Name: "augur_field_packages_rejected_total", Help: "Requests, and packages of batches, refused, by reason."}, []string{"reason"}),
+		latency: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "augur_field_request_seconds", Help: "Time to answer POST /v1/packages or /v1/batches.",
 			Buckets: prometheus.ExponentialBuckets(50e-6, 2, 18)}),
 		batch: prometheus.NewHistogram(prometheus.HistogramOpts{Name: "augur_field_commit_batch_packages", Help: "Packages per committed transaction.",
 			Buckets: prometheus.ExponentialBuckets(1, 2, 13)}),

@@ -338,3 +338,133 @@ func TestValidateAgreesWithWire(t *testing.T) {
 		t.Errorf("%d of 5000 accepted: the test's packages should mix valid and invalid", accepted)
 	}
 }
+
+func postBatch(t *testing.T, url, token string, body []byte) (int, string) {
+	t.Helper()
+	req, err := http.NewRequest("POST", url+"/v1/batches", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// TestBatch: a batch is answered package by package — accepted, duplicate (of an earlier
+// request or of an earlier line), rejected with the status the package would have had alone —
+// and only its acceptable packages are stored, once; a body that is not a batch is refused whole.
+func TestBatch(t *testing.T) {
+	st, tok1, _ := setup(t, filepath.Join(t.TempDir(), "f.sqlite"))
+	defer st.Close()
+	_, hs := startTest(t, st, Options{})
+	m := testManifest("r1", 20, 4, 6)
+	first := encode(t, testPackage(m, 1, "siteA", 1, 10))
+	if code, text, _ := post(t, hs.URL, tok1, bytes.NewReader(first)); code != 200 {
+		t.Fatalf("single package: %d %s", code, text)
+	}
+	badProbe := testPackage(m, 2, "siteA", 3, 1)
+	badProbe.Counts = []wire.Count{{Probe: 1, N: 1}}
+	lines := [][]byte{
+		first, // a duplicate of the single package
+		encode(t, testPackage(m, 2, "siteA", 2, 20)),
+		encode(t, badProbe),
+		encode(t, testPackage(testManifest("r2", 20, 4, 6), 1, "siteA", 4, 1)),
+		[]byte(`{"format":"augur-field-package/1","seq":`),
+		encode(t, testPackage(m, 2, "siteA", 2, 20)), // a duplicate of line 2
+		encode(t, testPackage(m, 3, "siteB", 1, 30)),
+	}
+	var body []byte
+	for _, l := range lines {
+		body = append(body, bytes.TrimSuffix(l, []byte("\n"))...)
+		body = append(body, '\n')
+	}
+	body = body[:len(body)-1] // the last newline is optional
+	code, text := postBatch(t, hs.URL, tok1, body)
+	if code != 200 {
+		t.Fatalf("batch: %d %s", code, text)
+	}
+	var a wire.BatchAnswer
+	if err := json.Unmarshal([]byte(text), &a); err != nil || a.Format != wire.BatchFormat {
+		t.Fatalf("answer %s: %v", text, err)
+	}
+	want := []struct {
+		status string
+		code   int
+		error  string
+	}{
+		{"duplicate", 0, ""}, {"accepted", 0, ""}, {"rejected", 400, "package 3: counts[0]: variant 2 of release r1 carries no probe 1"},
+		{"rejected", 403, "package 4: the token is release r1's"}, {"rejected", 400, "package 5: "},
+		{"duplicate", 0, ""}, {"accepted", 0, ""},
+	}
+	if len(a.Results) != len(want) {
+		t.Fatalf("%d results for %d packages: %s", len(a.Results), len(want), text)
+	}
+	for i, w := range want {
+		r := a.Results[i]
+		if r.Status != w.status || r.Code != w.code || !strings.HasPrefix(r.Error, w.error) || (w.status == "rejected") != (r.Error != "") {
+			t.Errorf("package %d: %+v, want %s %d %q", i+1, r, w.status, w.code, w.error)
+		}
+	}
+	stored := map[string]uint64{}
+	st.Scan(context.Background(), "r1", func(r *store.Record) error {
+		stored[fmt.Sprintf("%s/%d", r.Site, r.Seq)] += r.Counts[0].N
+		return nil
+	})
+	if len(stored) != 3 || stored["siteA/1"] != 10 || stored["siteA/2"] != 20 || stored["siteB/1"] != 30 {
+		t.Errorf("stored %v; want siteA/1, siteA/2 and siteB/1 once each", stored)
+	}
+	metrics := get(t, hs.URL+"/metrics")
+	for _, w := range []string{"augur_field_packages_accepted_total 3", "augur_field_packages_duplicate_total 2",
+		`augur_field_packages_rejected_total{reason="forbidden"} 1`, `augur_field_packages_rejected_total{reason="invalid"} 1`,
+		`augur_field_packages_rejected_total{reason="malformed"} 1`} {
+		if !strings.Contains(metrics, w) {
+			t.Errorf("/metrics lacks %q", w)
+		}
+	}
+
+	tooMany := bytes.Repeat([]byte(`{}`+"\n"), wire.MaxBatch+1)
+	for _, c := range []struct {
+		name, token string
+		body        []byte
+		code        int
+		want        string
+	}{
+		{"no token", "", first, 401, "no bearer token"},
+		{"empty", tok1, nil, 400, "empty batch"},
+		{"empty line", tok1, append(append([]byte{}, first...), first...), 400, "empty line"},
+		{"too many packages", tok1, tooMany, 400, "more than 1024 packages"},
+		{"oversized", tok1, bytes.Repeat(first, wire.MaxBody/len(first)+1), 413, "larger than"},
+	} {
+		if c.name == "empty line" {
+			c.body = bytes.Replace(c.body, []byte("\n"), []byte("\n\n"), 1)
+		}
+		code, text := postBatch(t, hs.URL, c.token, c.body)
+		if code != c.code || !strings.Contains(text, c.want) {
+			t.Errorf("%s: %d %s; want %d with %q", c.name, code, strings.TrimSpace(text), c.code, c.want)
+		}
+	}
+}
+
+// TestBatchLargerThanQueue: a batch of more packages than the queue holds waits for an empty
+// queue instead of being turned away for ever.
+func TestBatchLargerThanQueue(t *testing.T) {
+	st, tok1, _ := setup(t, filepath.Join(t.TempDir(), "f.sqlite"))
+	defer st.Close()
+	_, hs := startTest(t, st, Options{Queue: 2})
+	m := testManifest("r1", 20, 4, 6)
+	var body []byte
+	for seq := uint64(1); seq <= 5; seq++ {
+		body = append(body, encode(t, testPackage(m, 1, "s", seq, 1))...)
+	}
+	code, text := postBatch(t, hs.URL, tok1, body)
+	if code != 200 || strings.Count(text, `"accepted"`) != 5 {
+		t.Errorf("%d %s; want 5 accepted", code, text)
+	}
+}

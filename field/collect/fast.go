@@ -3,25 +3,20 @@ package collect
 import (
 	"bytes"
 	"errors"
-	"io"
 	"math"
-	"net/http"
+	"math/bits"
 	"strconv"
 
 	"github.com/augur-perf/augur/field/wire"
 )
 
-// decode reads a package from a request body. Most bodies are what wire.Encode writes — the
+// decode reads a package from a request body or a line of a batch. Most bodies are what wire.Encode writes — the
 // fields in their order, no spaces, names without escapes — and decodeCanonical reads those
 // several times faster than encoding/json, which was most of the collector's CPU per package;
 // everything else, and everything decodeCanonical is unsure of, goes to wire.Decode. Whatever
 // decodeCanonical accepts, wire.Decode accepts as the same package (FuzzCanonical checks it), so
 // the verdicts and reasons are wire's.
-func decode(w http.ResponseWriter, body io.ReadCloser) (*wire.Package, error) {
-	data, err := io.ReadAll(http.MaxBytesReader(w, body, wire.MaxBody))
-	if err != nil {
-		return nil, err
-	}
+func decode(data []byte) (*wire.Package, error) {
 	if p, ok := decodeCanonical(data); ok && p.Check() == nil {
 		return p, nil
 	}
@@ -69,34 +64,34 @@ func (s *scanner) name() string {
 	return ""
 }
 
-// digits reads a JSON integer without sign, fraction or exponent.
-func (s *scanner) digits() []byte {
-	if s.err != nil {
-		return nil
-	}
-	i := 0
-	for i < len(s.b) && s.b[i] >= '0' && s.b[i] <= '9' {
-		i++
-	}
-	if i == 0 || i > 1 && s.b[0] == '0' || i < len(s.b) && (s.b[i] == '.' || s.b[i] == 'e' || s.b[i] == 'E') {
-		s.err = errNotCanonical
-		return nil
-	}
-	d := s.b[:i]
-	s.b = s.b[i:]
-	return d
-}
-
+// uint reads a JSON integer without sign, fraction or exponent, in one pass: below 19 digits
+// no overflow is possible, so only longer numbers pay for the check.
 func (s *scanner) uint() uint64 {
-	var v uint64
-	for _, c := range s.digits() {
-		d := uint64(c - '0')
-		if v > (math.MaxUint64-d)/10 {
-			s.err = errNotCanonical
-			return 0
-		}
-		v = v*10 + d
+	if s.err != nil {
+		return 0
 	}
+	b := s.b
+	var v uint64
+	i := 0
+	for ; i < len(b); i++ {
+		d := b[i] - '0'
+		if d > 9 {
+			break
+		}
+		if i >= 19 {
+			hi, lo := bits.Mul64(v, 10)
+			if hi != 0 || lo+uint64(d) < lo {
+				s.err = errNotCanonical
+				return 0
+			}
+		}
+		v = v*10 + uint64(d)
+	}
+	if i == 0 || i > 1 && b[0] == '0' || i < len(b) && (b[i] == '.' || b[i] == 'e' || b[i] == 'E') {
+		s.err = errNotCanonical
+		return 0
+	}
+	s.b = b[i:]
 	return v
 }
 
@@ -180,32 +175,41 @@ func decodeCanonical(b []byte) (p *wire.Package, ok bool) {
 		s.lit("null")
 	} else {
 		s.lit("[")
-		p.Counts = make([]wire.Count, 0, bytes.Count(s.b, []byte(`{"p":`)))
+		// Every count opens with '{' and nothing else in the list does: counting the byte
+		// (vectorised) sizes the list at once.
+		p.Counts = make([]wire.Count, 0, bytes.Count(s.b, []byte{'{'}))
+		// The outcomes of all decisions share one array (appended to, each count's slice
+		// capped at its own end), sized for two outcomes per '[' (each opens a decision's):
+		// one allocation for most packages, not one per decision.
+		outs := make([]uint64, 0, 2*bytes.Count(s.b, []byte{'['}))
 		for s.err == nil && !s.peek("]") {
 			if len(p.Counts) > 0 {
 				s.lit(",")
 			}
-			var c wire.Count
+			// Filled in place: copying a finished Count into the list costs a write barrier
+			// for the whole struct while the GC runs.
+			p.Counts = append(p.Counts, wire.Count{})
+			c := &p.Counts[len(p.Counts)-1]
 			s.lit(`{"p":`)
 			c.Probe = s.int()
 			s.lit(`,"n":`)
 			c.N = s.uint()
 			if s.peek(`,"out":[`) {
 				s.lit(`,"out":[`)
-				c.Out = []uint64{}
+				from := len(outs)
 				for s.err == nil && !s.peek("]") {
-					if len(c.Out) > 0 {
+					if len(outs) > from {
 						s.lit(",")
 					}
-					c.Out = append(c.Out, s.uint())
+					outs = append(outs, s.uint())
 				}
 				s.lit("]")
-				if len(c.Out) == 0 {
+				if len(outs) == from {
 					return nil, false // omitempty never writes []
 				}
+				c.Out = outs[from:len(outs):len(outs)]
 			}
 			s.lit("}")
-			p.Counts = append(p.Counts, c)
 		}
 		s.lit("]")
 	}

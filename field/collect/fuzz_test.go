@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/augur-perf/augur/field/store"
 	"github.com/augur-perf/augur/field/wire"
 )
 
@@ -58,6 +59,73 @@ func FuzzPost(f *testing.F) {
 			p, err := wire.Decode(bytes.NewReader(body))
 			if err != nil || p.Release != "r1" && p.Release != "r2" {
 				t.Fatalf("200 for a body wire refuses (%v)", err)
+			}
+		}
+	})
+}
+
+// FuzzBatch sends arbitrary bodies to /v1/batches through the whole handler: a 200 only for a
+// body wire.SplitBatch accepts, with one result per line, each accepted or duplicate line one
+// that wire decodes as a package of the token's release and each rejected line one that wire
+// refuses or that is another release's; other answers are the protocol's JSON errors.
+func FuzzBatch(f *testing.F) {
+	st, tok1, _ := setup(f, filepath.Join(f.TempDir(), "f.sqlite"))
+	defer st.Close()
+	s := New(st, Options{}, nil)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go s.Run(ctx)
+	h := s.Handler()
+	m := testManifest("r1", 20, 4, 6)
+	one, two := encode(f, testPackage(m, 1, "s", 1, 3)), encode(f, testPackage(m, 2, "s", 2, 3))
+	f.Add(append(append([]byte{}, one...), two...))
+	f.Add(append(append([]byte{}, one...), one...))
+	f.Add(append(append([]byte{}, encode(f, testPackage(testManifest("r2", 20, 4, 6), 1, "s", 1, 3))...), `{"format":`...))
+	f.Add([]byte("\n"))
+	f.Add([]byte(`{}`))
+	allowed := map[int]bool{200: true, 400: true, 413: true, 429: true, 503: true}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req := httptest.NewRequest("POST", "/v1/batches", bytes.NewReader(body))
+		req.Header.Set("Authorization", "Bearer "+tok1)
+		w := httptest.NewRecorder()
+		h.ServeHTTP(w, req)
+		if !allowed[w.Code] {
+			t.Fatalf("status %d", w.Code)
+		}
+		lines, splitErr := wire.SplitBatch(body)
+		if w.Code != 200 {
+			var a map[string]string
+			if err := json.Unmarshal(w.Body.Bytes(), &a); err != nil || a["error"] == "" {
+				t.Fatalf("answer %q is not a JSON error", w.Body.String())
+			}
+			if w.Code == 400 && splitErr == nil {
+				t.Fatalf("400 for a batch wire splits: %s", w.Body.String())
+			}
+			return
+		}
+		var a wire.BatchAnswer
+		if err := json.Unmarshal(w.Body.Bytes(), &a); err != nil {
+			t.Fatalf("answer %q is not a batch answer", w.Body.String())
+		}
+		if splitErr != nil || len(a.Results) != len(lines) {
+			t.Fatalf("200 with %d results for %d lines (%v)", len(a.Results), len(lines), splitErr)
+		}
+		for i, r := range a.Results {
+			p, err := wire.Decode(bytes.NewReader(lines[i]))
+			switch r.Status {
+			case "accepted", "duplicate":
+				if err != nil || p.Release != "r1" || p.Validate(m) != nil {
+					t.Fatalf("line %d %q %s, but wire says %v", i+1, lines[i], r.Status, err)
+				}
+			case "rejected":
+				if err == nil && p.Release == "r1" && p.Validate(m) == nil && p.Seq <= uint64(store.MaxSeq) {
+					t.Fatalf("line %d %q rejected (%s), but wire accepts it", i+1, lines[i], r.Error)
+				}
+				if r.Code != 400 && r.Code != 403 || r.Error == "" {
+					t.Fatalf("line %d: rejected with %d %q", i+1, r.Code, r.Error)
+				}
+			default:
+				t.Fatalf("line %d: status %q", i+1, r.Status)
 			}
 		}
 	})

@@ -138,23 +138,29 @@ func (c *collector) peakRSS() int64 {
 }
 
 func send(client *http.Client, addr, token string, body []byte) (int, error) {
-	req, err := http.NewRequest("POST", "http://"+addr+"/v1/packages", bytes.NewReader(body))
+	code, _, err := sendTo(client, "http://"+addr+"/v1/packages", token, body)
+	return code, err
+}
+
+// sendTo posts body to url and returns the status and the answer.
+func sendTo(client *http.Client, url, token string, body []byte) (int, []byte, error) {
+	req, err := http.NewRequest("POST", url, bytes.NewReader(body))
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
 	req.Header.Set("Authorization", "Bearer "+token)
 	resp, err := client.Do(req)
 	if err != nil {
-		return 0, err
+		return 0, nil, err
 	}
-	io.Copy(io.Discard, resp.Body)
+	answer, err := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	return resp.StatusCode, nil
+	return resp.StatusCode, answer, err
 }
 
 // TestKillNine kills the collector with SIGKILL at random moments, at least 20 times, while
-// clients send packages and retry whatever was not acknowledged: in the end every package
-// acknowledged is in the store exactly once, with the counts that were sent.
+// clients send packages, alone or in batches, and retry whatever was not acknowledged: in the
+// end every package acknowledged is in the store exactly once, with the counts that were sent.
 func TestKillNine(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts and kills a collector process 20 times")
@@ -223,16 +229,31 @@ func killNine(t *testing.T, tok, db, pg string, collectors int) {
 			client := &http.Client{Timeout: 2 * time.Second}
 			site := fmt.Sprintf("site%d", c)
 			try := c
-			for seq := uint64(1); seq <= perClient || killing.Load(); seq++ {
-				n := seq*10 + uint64(c)
-				body := encode(t, testPackage(m, c%4+1, site, seq, n))
+			// Odd clients send batches of 1 to 8 packages, as a runtime with a backlog does:
+			// a batch is acknowledged when every package of it is accepted or a duplicate.
+			for seq := uint64(1); seq <= perClient || killing.Load(); {
+				k := uint64(1)
+				path := "/v1/packages"
+				if c%2 == 1 {
+					k, path = 1+rand.Uint64N(8), "/v1/batches"
+				}
+				var body []byte
+				for i := range k {
+					body = append(body, encode(t, testPackage(m, c%4+1, site, seq+i, (seq+i)*10+uint64(c)))...)
+				}
 				for {
 					if time.Now().After(deadline) {
 						t.Errorf("%s: seq %d not acknowledged before the deadline", site, seq)
 						return
 					}
 					try++
-					code, err := send(client, addrs[try%collectors], tok, body)
+					code, answer, err := sendTo(client, "http://"+addrs[try%collectors]+path, tok, body)
+					if err == nil && code == 200 && path == "/v1/batches" {
+						if acks := bytes.Count(answer, []byte(`"accepted"`)) + bytes.Count(answer, []byte(`"duplicate"`)); acks != int(k) {
+							t.Errorf("%s seq %d: a batch of %d answered %s", site, seq, k, answer)
+							return
+						}
+					}
 					if err == nil && code == 200 {
 						break
 					}
@@ -246,9 +267,12 @@ func killNine(t *testing.T, tok, db, pg string, collectors int) {
 					time.Sleep(time.Duration(2+rand.IntN(10)) * time.Millisecond)
 				}
 				mu.Lock()
-				acked[fmt.Sprintf("%s/%d", site, seq)] = n
+				for i := range k {
+					acked[fmt.Sprintf("%s/%d", site, seq+i)] = (seq+i)*10 + uint64(c)
+				}
 				mu.Unlock()
-				sent[c] = seq
+				seq += k
+				sent[c] = seq - 1
 			}
 		}(c)
 	}
@@ -302,16 +326,32 @@ func killNine(t *testing.T, tok, db, pg string, collectors int) {
 	t.Logf("%d kills of %d collectors cut off %d requests; %d packages acknowledged, each stored once", killed, collectors, failed.Load(), len(acked))
 }
 
-// benchCollect sends b.N packages from 256 clients to the collectors at addrs (round robin) and
-// reports packages acknowledged per second, client-side p50 and p99 latency, and the peak
-// resident set of the largest collector.
-func benchCollect(b *testing.B, tok string, cols []*collector, bound int) {
+// benchCollect sends b.N packages from 256 clients to the collectors at addrs (round robin),
+// batch packages per request (one alone to /v1/packages, more as a batch to /v1/batches), and
+// reports packages acknowledged per second, client-side p50 and p99 latency of a request, and
+// the peak resident set of the largest collector.
+func benchCollect(b *testing.B, tok string, cols []*collector, bound, batch int) {
 	m := testManifest("r1", 1000, 12, bound)
 	const clients = 256
-	bodies := make([][]byte, b.N)
-	for i := range bodies {
-		c := i % clients
-		bodies[i] = encode(b, testPackage(m, c%12+1, fmt.Sprintf("bench%d", c), uint64(i/clients+1), uint64(i+2)))
+	// Client c sends packages c, c+clients, c+2·clients, … in requests of batch packages.
+	var bodies [][]byte
+	var sizes []int
+	mine := make([][]int, clients) // each client's requests, indices into bodies and sizes
+	for c := 0; c < clients; c++ {
+		for i := c; i < b.N; i += clients * batch {
+			var body []byte
+			n := 0
+			for k := i; k < b.N && k < i+clients*batch; k += clients {
+				body = append(body, encode(b, testPackage(m, c%12+1, fmt.Sprintf("bench%d", c), uint64(k/clients+1), uint64(k+2)))...)
+				n++
+			}
+			mine[c] = append(mine[c], len(bodies))
+			bodies, sizes = append(bodies, body), append(sizes, n)
+		}
+	}
+	path := "/v1/packages"
+	if batch > 1 {
+		path = "/v1/batches"
 	}
 	lat := make([][]time.Duration, clients)
 	var next atomic.Int64
@@ -327,13 +367,17 @@ func benchCollect(b *testing.B, tok string, cols []*collector, bound int) {
 		go func(c int) {
 			defer wg.Done()
 			client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 4}}
-			addr := cols[c%len(cols)].addr
-			for i := c; i < b.N; i += clients {
+			url := "http://" + cols[c%len(cols)].addr + path
+			for _, i := range mine[c] {
 				t0 := time.Now()
 				for {
-					code, err := send(client, addr, tok, bodies[i])
+					code, answer, err := sendTo(client, url, tok, bodies[i])
 					if err != nil {
 						b.Error(err)
+						return
+					}
+					if code == 200 && batch > 1 && bytes.Count(answer, []byte(`"accepted"`)) != sizes[i] {
+						b.Errorf("a batch of %d answered %s", sizes[i], answer)
 						return
 					}
 					if code == 200 {
@@ -346,7 +390,7 @@ func benchCollect(b *testing.B, tok string, cols []*collector, bound int) {
 					time.Sleep(time.Millisecond)
 				}
 				lat[c] = append(lat[c], time.Since(t0))
-				next.Add(1)
+				next.Add(int64(sizes[i]))
 			}
 		}(c)
 	}
@@ -389,7 +433,7 @@ func benchCollect(b *testing.B, tok string, cols []*collector, bound int) {
 		b.ReportMetric(batched/max(batches, 1), "pkgs/commit")
 		// The collectors' CPU time per package bounds what they can take on an idle machine
 		// (cores / this), whatever else competed for the processors during the run.
-		b.ReportMetric(float64(cpu.Microseconds())/float64(len(all)), "collector-CPU-µs/pkg")
+		b.ReportMetric(float64(cpu.Microseconds())/float64(next.Load()), "collector-CPU-µs/pkg")
 	}
 }
 
@@ -410,17 +454,26 @@ func benchSetup(b *testing.B, st store.Store, bound int) string {
 
 // benchBounds are the probes per variant of the benchmarks' releases: each package counts every
 // probe of its variant, so they are also the counts per package (about 16 bytes of JSON each).
-var benchBounds = []int{10, 100}
+// benchBatches are the packages per request: one alone, and batches of a runtime that found
+// several packages in its spool.
+var (
+	benchBounds  = []int{10, 100}
+	benchBatches = []int{1, 32}
+)
 
-// BenchmarkCollectSQLite: one collector process, SQLite, loopback. Bounded by -benchtime
-// (for example -benchtime=50000x).
-func BenchmarkCollectSQLite(b *testing.B) {
+func benchEach(b *testing.B, run func(b *testing.B, bound, batch int)) {
 	for _, bound := range benchBounds {
-		b.Run(fmt.Sprintf("counts=%d", bound), func(b *testing.B) { benchSQLite(b, bound) })
+		for _, batch := range benchBatches {
+			b.Run(fmt.Sprintf("counts=%d/batch=%d", bound, batch), func(b *testing.B) { run(b, bound, batch) })
+		}
 	}
 }
 
-func benchSQLite(b *testing.B, bound int) {
+// BenchmarkCollectSQLite: one collector process, SQLite, loopback. Bounded by -benchtime
+// (for example -benchtime=50000x).
+func BenchmarkCollectSQLite(b *testing.B) { benchEach(b, benchSQLite) }
+
+func benchSQLite(b *testing.B, bound, batch int) {
 	db := filepath.Join(b.TempDir(), "f.sqlite")
 	st, err := store.OpenSQLite(context.Background(), db)
 	if err != nil {
@@ -430,18 +483,14 @@ func benchSQLite(b *testing.B, bound int) {
 	st.Close()
 	col := startCollector(b, db, "", "127.0.0.1:0")
 	defer col.stop()
-	benchCollect(b, tok, []*collector{col}, bound)
+	benchCollect(b, tok, []*collector{col}, bound, batch)
 }
 
 // BenchmarkCollectPostgres: two collector processes in front of one PostgreSQL server (a
 // throw-away cluster with its default durability), loopback.
-func BenchmarkCollectPostgres(b *testing.B) {
-	for _, bound := range benchBounds {
-		b.Run(fmt.Sprintf("counts=%d", bound), func(b *testing.B) { benchPostgres(b, bound) })
-	}
-}
+func BenchmarkCollectPostgres(b *testing.B) { benchEach(b, benchPostgres) }
 
-func benchPostgres(b *testing.B, bound int) {
+func benchPostgres(b *testing.B, bound, batch int) {
 	srv := pgtest.Start(b)
 	st, err := store.OpenPostgres(context.Background(), srv.DSN)
 	if err != nil {
@@ -455,5 +504,5 @@ func benchPostgres(b *testing.B, bound int) {
 			c.stop()
 		}
 	}()
-	benchCollect(b, tok, cols, bound)
+	benchCollect(b, tok, cols, bound, batch)
 }

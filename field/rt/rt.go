@@ -5,9 +5,11 @@
 // (per-P blocks, exact with any number of goroutines), and when a collector URL is configured
 // it sends packages of augur-field-package/1 (see package github.com/augur-perf/augur/field/wire)
 // of the counts since the previous package: periodically, at normal exit from main and on
-// SIGTERM or SIGINT; what cannot be delivered waits in a bounded on-disk spool, oldest first;
-// retries back off exponentially with jitter and honour Retry-After. All network I/O runs off
-// the probes' path, with timeouts, and nothing it does may crash or block the host program.
+// SIGTERM or SIGINT, several waiting at once as one batch (augur-field-batch/1, one request
+// whose answer decides each package); what cannot be delivered waits in a bounded on-disk
+// spool, oldest first; retries back off exponentially with jitter and honour Retry-After. All
+// network I/O runs off the probes' path, with timeouts, and nothing it does may crash or block
+// the host program.
 //
 // It must import nothing but the standard library: it is compiled into the user's program.
 package rt
@@ -17,6 +19,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"io"
 	"math"
 	"math/rand/v2"
 	"net/http"
@@ -199,15 +202,19 @@ const (
 
 // agent sends one process's packages.
 type agent struct {
-	stamp  *Stamp
-	width  int
-	url    string
-	token  string
-	site   string
-	start  time.Time
-	client *http.Client
-	q      *queue
-	seq    *sequence
+	stamp *Stamp
+	width int
+	url   string
+	// batchURL takes several packages at once (augur-field-batch/1); single is set once the
+	// collector shows it has no such endpoint, and packages then go one per request.
+	batchURL string
+	single   bool
+	token    string
+	site     string
+	start    time.Time
+	client   *http.Client
+	q        *queue
+	seq      *sequence
 
 	mu      sync.Mutex // the snapshot, the queue and delivery
 	last    []uint64
@@ -293,7 +300,8 @@ func newAgent(s *Stamp, width int, getenv func(string) string) *agent {
 	if url == "" {
 		return nil
 	}
-	a := &agent{stamp: s, width: width, url: strings.TrimRight(url, "/") + "/v1/packages",
+	base := strings.TrimRight(url, "/")
+	a := &agent{stamp: s, width: width, url: base + "/v1/packages", batchURL: base + "/v1/batches",
 		token: env("AUGUR_FIELD_TOKEN", s.Token), start: time.Now(), base: backoffBase,
 		client: &http.Client{Timeout: requestTimeout}, stop: make(chan struct{}), last: make([]uint64, width)}
 	a.ctx, a.cancel = context.WithCancel(context.Background())
@@ -454,8 +462,12 @@ func (a *agent) make() {
 	a.dropped = dropped
 }
 
-// maxBody is the largest package a collector accepts (field/wire.MaxBody).
-const maxBody = 1 << 20
+// maxBody is the largest package or batch a collector accepts (field/wire.MaxBody); maxBatch
+// the most packages of a batch (field/wire.MaxBatch).
+const (
+	maxBody  = 1 << 20
+	maxBatch = 1024
+)
 
 // encode writes p as one package or, if it is larger than a collector accepts (a variant of
 // many thousand probes), as several, each with some of the counts and a sequence number of its
@@ -484,11 +496,19 @@ const (
 )
 
 // deliver sends the queue oldest first until it is empty, an attempt fails or the deadline
-// passes (a.mu held).
+// passes (a.mu held). Several packages waiting go as one batch (augur-field-batch/1), whose
+// answer says what became of each; one package goes alone, as do all once the collector shows
+// it has no batches (404 or 405: an older collector), and all of this delivery when it refuses
+// a batch as a whole (401, 413, …), so that each package is then decided on its own.
 func (a *agent) deliver(ctx context.Context, deadline time.Time) {
+	alone := a.single
 	for {
-		name, data, ok := a.q.oldest()
-		if !ok {
+		n := maxBatch
+		if alone {
+			n = 1
+		}
+		names, datas := a.q.oldest(n, maxBody)
+		if len(datas) == 0 {
 			return
 		}
 		if !deadline.IsZero() && !time.Now().Before(deadline) {
@@ -498,16 +518,32 @@ func (a *agent) deliver(ctx context.Context, deadline time.Time) {
 		if !deadline.IsZero() {
 			rctx, cancel = context.WithDeadline(ctx, deadline)
 		}
-		res, wait := a.post(rctx, data)
+		var res []int
+		var wait time.Duration
+		if len(datas) == 1 {
+			var r int
+			r, wait = a.post(rctx, datas[0])
+			res = []int{r}
+		} else {
+			res, wait = a.postBatch(rctx, datas)
+		}
 		cancel()
-		switch res {
-		case sent:
-			a.q.remove(name)
+		switch {
+		case res == nil:
+			a.single, alone = true, true
+			continue
+		case len(datas) > 1 && len(res) == 1 && res[0] == refused:
+			alone = true
+			continue
+		case len(res) > 1 || res[0] == sent || res[0] == refused:
+			for i, r := range res {
+				a.q.remove(names[i])
+				if r == refused {
+					a.dropped += 1 + carried(datas[i])
+				}
+			}
 			a.fails = 0
-		case refused:
-			a.q.remove(name)
-			a.dropped += 1 + carried(data)
-		case later:
+		case res[0] == later:
 			a.retryAt = time.Now().Add(wait)
 			return
 		default:
@@ -523,31 +559,96 @@ func (a *agent) deliver(ctx context.Context, deadline time.Time) {
 	}
 }
 
-func (a *agent) post(ctx context.Context, data []byte) (int, time.Duration) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, a.url, bytes.NewReader(data))
+// errBadURL is a URL that cannot make a request: it never will, so what waits for it is
+// refused rather than retried.
+var errBadURL = errors.New("bad collector URL")
+
+func (a *agent) request(ctx context.Context, url string, body []byte) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
-		return refused, 0 // a URL that cannot make a request will never do
+		return nil, errBadURL
 	}
 	req.Header.Set("Content-Type", "application/json")
 	if a.token != "" {
 		req.Header.Set("Authorization", "Bearer "+a.token)
 	}
-	resp, err := a.client.Do(req)
+	return a.client.Do(req)
+}
+
+func (a *agent) post(ctx context.Context, data []byte) (int, time.Duration) {
+	resp, err := a.request(ctx, a.url, data)
+	if err == errBadURL {
+		return refused, 0
+	}
 	if err != nil {
 		return failed, 0
 	}
 	resp.Body.Close()
+	return outcome(resp, a.base)
+}
+
+// outcome classifies a collector's answer to a request as a whole.
+func outcome(resp *http.Response, base time.Duration) (int, time.Duration) {
 	switch c := resp.StatusCode; {
 	case c >= 200 && c < 300:
 		return sent, 0
 	case c == http.StatusTooManyRequests || c == http.StatusServiceUnavailable:
-		return later, retryAfter(resp.Header.Get("Retry-After"), a.base)
+		return later, retryAfter(resp.Header.Get("Retry-After"), base)
 	case c == http.StatusRequestTimeout:
 		return failed, 0
 	case c >= 400 && c < 500:
 		return refused, 0
 	}
 	return failed, 0
+}
+
+// batchAnswer is field/wire's BatchAnswer, as far as the runtime reads it.
+type batchAnswer struct {
+	Results []struct {
+		Status string `json:"status"`
+	} `json:"results"`
+}
+
+// postBatch sends datas (each one line) as one batch and returns the outcome of each package,
+// or, for the batch as a whole, one outcome (later or failed: nothing is removed, everything
+// is sent again, and what the collector committed meanwhile comes back as duplicates; refused:
+// the packages go alone); nil when the collector has no batch endpoint.
+func (a *agent) postBatch(ctx context.Context, datas [][]byte) ([]int, time.Duration) {
+	var body []byte
+	for _, d := range datas {
+		body = append(body, d...)
+	}
+	resp, err := a.request(ctx, a.batchURL, body)
+	if err == errBadURL {
+		return []int{refused}, 0
+	}
+	if err != nil {
+		return []int{failed}, 0
+	}
+	defer resp.Body.Close()
+	r, wait := outcome(resp, a.base)
+	switch {
+	case resp.StatusCode == http.StatusNotFound || resp.StatusCode == http.StatusMethodNotAllowed:
+		return nil, 0
+	case r != sent:
+		return []int{r}, wait
+	}
+	var ans batchAnswer
+	if err := json.NewDecoder(io.LimitReader(resp.Body, maxBody)).Decode(&ans); err != nil || len(ans.Results) != len(datas) {
+		return []int{failed}, 0
+	}
+	res := make([]int, len(datas))
+	for i, x := range ans.Results {
+		switch x.Status {
+		case "accepted", "duplicate":
+			res[i] = sent
+		case "rejected":
+			res[i] = refused
+		default:
+			return []int{failed}, 0
+		}
+	}
+	return res, 0
 }
 
 // retryAfter reads a Retry-After header: seconds or an HTTP date, at most retryAfterCap;
@@ -660,27 +761,54 @@ func pad(v uint64) string {
 	return strings.Repeat("0", 20-len(s)) + s
 }
 
-func (q *queue) oldest() (string, []byte, bool) {
-	if q.dir == "" {
-		if len(q.mem) == 0 {
-			return "", nil, false
+// oldest returns the oldest packages, at most n and, but for the first, only while they are
+// lines (what a batch holds) and come to at most size bytes.
+func (q *queue) oldest(n, size int) (names []string, datas [][]byte) {
+	total := 0
+	fits := func(d []byte) bool {
+		if len(datas) == 0 {
+			return true
 		}
-		return "", q.mem[0], true
+		return len(datas) < n && total+len(d) <= size && isLine(d) && isLine(datas[0])
+	}
+	if q.dir == "" {
+		for _, d := range q.mem {
+			if !fits(d) {
+				break
+			}
+			names, datas = append(names, ""), append(datas, d)
+			total += len(d)
+		}
+		return names, datas
 	}
 	// The listing is kept while the queue drains, so that delivering a backlog of many
 	// thousand packages does not list the directory once per package.
 	if len(q.listing) == 0 {
 		q.listing, _ = q.files()
 	}
-	for len(q.listing) > 0 {
-		n := q.listing[0]
-		data, err := os.ReadFile(filepath.Join(q.dir, n))
-		if err == nil {
-			return n, data, true
+	for i := 0; i < len(q.listing); {
+		name := q.listing[i]
+		d, err := os.ReadFile(filepath.Join(q.dir, name))
+		if err != nil {
+			// Gone: another process sharing the spool sent it.
+			q.listing = append(q.listing[:i], q.listing[i+1:]...)
+			continue
 		}
-		q.listing = q.listing[1:] // gone: another process sharing the spool sent it
+		if !fits(d) {
+			break
+		}
+		names, datas = append(names, name), append(datas, d)
+		total += len(d)
+		i++
 	}
-	return "", nil, false
+	return names, datas
+}
+
+// isLine reports whether a package is one line ending in a newline, as a batch carries it
+// (what the runtime writes always is).
+func isLine(d []byte) bool {
+	i := bytes.IndexByte(d, '\n')
+	return i > 0 && i == len(d)-1
 }
 
 func (q *queue) remove(name string) {

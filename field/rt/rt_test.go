@@ -1,7 +1,11 @@
 package rt
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
+	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -28,21 +32,28 @@ var testManifest = &plan.Manifest{
 }
 
 // collector implements the collector's contract: POST /v1/packages with a bearer token, one
-// package decoded strictly and validated against the manifest; status answers what the test
-// wants (200 when it returns 0).
+// package decoded strictly and validated against the manifest, and, when batches is set, POST
+// /v1/batches (augur-field-batch/1, each line so decoded); status answers what the test wants
+// for a request as a whole (200 when it returns 0), reject the packages of a batch it refuses.
 type collector struct {
-	t      *testing.T
-	mu     sync.Mutex
-	got    []*wire.Package
-	posts  int
-	status func(n int) (int, string) // status and Retry-After of the n-th post
+	t       *testing.T
+	mu      sync.Mutex
+	got     []*wire.Package
+	posts   int
+	sizes   []int                     // packages per post
+	status  func(n int) (int, string) // status and Retry-After of the n-th post
+	batches bool
+	reject  func(p *wire.Package) bool
+	// answer, if set, replaces a batch's answer.
+	answer string
 }
 
 func (c *collector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.posts++
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/packages" {
+	batch := c.batches && r.URL.Path == "/v1/batches"
+	if r.Method != http.MethodPost || r.URL.Path != "/v1/packages" && !batch {
 		http.Error(w, "not found", http.StatusNotFound)
 		return
 	}
@@ -59,6 +70,36 @@ func (c *collector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
+	if batch {
+		pkgs, errs, err := wire.DecodeBatch(r.Body)
+		if err != nil {
+			c.t.Errorf("invalid batch: %v", err)
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		c.sizes = append(c.sizes, len(pkgs))
+		a := wire.BatchAnswer{Format: wire.BatchFormat}
+		for i, p := range pkgs {
+			if errs[i] == nil {
+				errs[i] = p.Validate(testManifest)
+			}
+			if errs[i] != nil {
+				c.t.Errorf("invalid package %d of a batch: %v", i+1, errs[i])
+			}
+			if c.reject != nil && c.reject(p) {
+				a.Results = append(a.Results, wire.Result{Status: "rejected", Code: 400, Error: "as the test wants"})
+				continue
+			}
+			c.got = append(c.got, p)
+			a.Results = append(a.Results, wire.Result{Status: "accepted"})
+		}
+		if c.answer != "" {
+			io.WriteString(w, c.answer)
+			return
+		}
+		json.NewEncoder(w).Encode(a)
+		return
+	}
 	p, err := wire.Decode(r.Body)
 	if err == nil {
 		err = p.Validate(testManifest)
@@ -68,6 +109,7 @@ func (c *collector) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusBadRequest)
 		return
 	}
+	c.sizes = append(c.sizes, 1)
 	c.got = append(c.got, p)
 }
 
@@ -215,9 +257,9 @@ func TestSpoolFull(t *testing.T) {
 		if dropped != 6 {
 			t.Errorf("dir %q: dropped %d, want 6", dir, dropped)
 		}
-		_, data, ok := q.oldest()
-		if !ok || !strings.HasSuffix(string(data), `e"}`) || q.len() != 2 {
-			t.Errorf("dir %q: oldest %s of %d, want package 4 of 2", dir, data, q.len())
+		_, datas := q.oldest(1, 1000)
+		if len(datas) != 1 || !strings.HasSuffix(string(datas[0]), `e"}`) || q.len() != 2 {
+			t.Errorf("dir %q: oldest %q of %d, want package 4 of 2", dir, datas, q.len())
 		}
 		if d := q.push(make([]byte, 101)); d != 1 {
 			t.Errorf("dir %q: a package larger than the spool: %d dropped, want 1", dir, d)
@@ -345,9 +387,9 @@ func TestLargePackageSplit(t *testing.T) {
 	}
 }
 
-// A backlog drains oldest first, every package once.
+// A backlog in the spool directory drains oldest first, every package once, in one batch.
 func TestBacklogOldestFirst(t *testing.T) {
-	c := &collector{t: t}
+	c := &collector{t: t, batches: true}
 	srv := httptest.NewServer(c)
 	defer srv.Close()
 	a := agentFor(t, srv.URL, t.TempDir())
@@ -359,12 +401,179 @@ func TestBacklogOldestFirst(t *testing.T) {
 		a.make()
 	}
 	a.deliver(context.Background(), time.Time{})
-	if len(c.got) != 200 || a.q.len() != 0 {
+	if len(c.got) != 200 || a.q.len() != 0 || c.posts != 1 {
 		t.Fatalf("delivered %d of 200, %d left", len(c.got), a.q.len())
 	}
 	for i, p := range c.got {
 		if p.Seq != uint64(i+1) || p.Counts[0].N != 1 {
 			t.Fatalf("package %d: seq %d, counts %+v", i, p.Seq, p.Counts)
 		}
+	}
+}
+
+// A backlog goes as batches when the collector takes them: 1100 packages (in memory) in two
+// requests of at most 1024, oldest first, every package once; a collector without /v1/batches
+// gets them one by one after one refused batch.
+func TestBacklogBatched(t *testing.T) {
+	for _, batches := range []bool{true, false} {
+		c := &collector{t: t, batches: batches}
+		srv := httptest.NewServer(c)
+		a := agentFor(t, srv.URL, t.TempDir())
+		a.q = &queue{max: 1 << 30}
+		copy(a.last, snapshot(3))
+		a.mu.Lock()
+		n := 1100
+		if !batches {
+			n = 5
+		}
+		for range n {
+			hit(0, 1)
+			a.make()
+		}
+		a.deliver(context.Background(), time.Time{})
+		a.mu.Unlock()
+		srv.Close()
+		wantPosts := []int{1024, n - 1024}
+		if !batches {
+			wantPosts = make([]int, n)
+			for i := range wantPosts {
+				wantPosts[i] = 1
+			}
+		}
+		if len(c.got) != n || a.q.len() != 0 || fmt.Sprint(c.sizes) != fmt.Sprint(wantPosts) {
+			t.Fatalf("batches %v: delivered %d of %d in posts of %v, %d left", batches, len(c.got), n, c.sizes[:min(len(c.sizes), 5)], a.q.len())
+		}
+		if batches != !a.single || !batches && c.posts != n+1 {
+			t.Errorf("batches %v: single %v after %d posts", batches, a.single, c.posts)
+		}
+		for i, p := range c.got {
+			if p.Seq != uint64(i+1) || p.Counts[0].N != 1 {
+				t.Fatalf("package %d: seq %d, counts %+v", i, p.Seq, p.Counts)
+			}
+		}
+	}
+}
+
+// A batch's answer decides each package: the rejected ones are dropped and counted, the others
+// removed; a batch answered as a whole with 503 keeps everything for later, and an answer that
+// does not account for every package keeps everything and backs off.
+func TestBatchAnswers(t *testing.T) {
+	make3 := func(a *agent) {
+		copy(a.last, snapshot(3))
+		for range 3 {
+			hit(0, 1)
+			a.make()
+		}
+	}
+	c := &collector{t: t, batches: true, reject: func(p *wire.Package) bool { return p.Seq == 2 }}
+	srv := httptest.NewServer(c)
+	defer srv.Close()
+	a := agentFor(t, srv.URL, t.TempDir())
+	a.mu.Lock()
+	make3(a)
+	a.deliver(context.Background(), time.Time{})
+	a.mu.Unlock()
+	if a.q.len() != 0 || a.dropped != 1 || len(c.got) != 2 || c.got[0].Seq != 1 || c.got[1].Seq != 3 {
+		t.Errorf("one of three rejected: %d queued, %d dropped, %d got; want 0, 1, 2", a.q.len(), a.dropped, len(c.got))
+	}
+
+	// A batch refused as a whole goes package by package, each decided alone; later
+	// deliveries batch again.
+	c = &collector{t: t, batches: true, status: func(n int) (int, string) {
+		if n == 1 {
+			return 401, ""
+		}
+		return 0, ""
+	}}
+	srv401 := httptest.NewServer(c)
+	defer srv401.Close()
+	a = agentFor(t, srv401.URL, t.TempDir())
+	a.mu.Lock()
+	make3(a)
+	a.deliver(context.Background(), time.Time{})
+	a.mu.Unlock()
+	if a.q.len() != 0 || a.dropped != 0 || fmt.Sprint(c.sizes) != "[1 1 1]" || a.single {
+		t.Errorf("a batch refused whole: %d queued, %d dropped, posts of %v, single %v; want 0, 0, [1 1 1], false", a.q.len(), a.dropped, c.sizes, a.single)
+	}
+
+	for _, tc := range []struct {
+		name   string
+		status int
+		answer string
+	}{
+		{"503", 503, ""},
+		{"too few results", 0, `{"format":"augur-field-batch/1","results":[{"status":"accepted"}]}`},
+		{"unknown status", 0, `{"format":"augur-field-batch/1","results":[{"status":"accepted"},{"status":"?"},{"status":"accepted"}]}`},
+		{"not JSON", 0, `{`},
+	} {
+		c := &collector{t: t, batches: true, answer: tc.answer, status: func(int) (int, string) { return tc.status, "2" }}
+		srv := httptest.NewServer(c)
+		a := agentFor(t, srv.URL, t.TempDir())
+		a.base = 100 * time.Millisecond
+		a.mu.Lock()
+		make3(a)
+		start := time.Now()
+		a.deliver(context.Background(), time.Time{})
+		a.mu.Unlock()
+		srv.Close()
+		wait := a.retryAt.Sub(start)
+		if a.q.len() != 3 || a.dropped != 0 || c.posts != 1 || a.single {
+			t.Errorf("%s: %d queued, %d dropped, %d posts, single %v; want 3, 0, 1, false", tc.name, a.q.len(), a.dropped, c.posts, a.single)
+		}
+		if tc.status == 503 && (wait < 1900*time.Millisecond || wait > 2100*time.Millisecond) ||
+			tc.status == 0 && (wait < 0 || wait > 150*time.Millisecond || a.fails != 1) {
+			t.Errorf("%s: waits %v after %d failures", tc.name, wait, a.fails)
+		}
+	}
+}
+
+// A batch takes the oldest packages while they fit its size and are lines; a package that is not
+// one line goes alone.
+func TestOldestBatch(t *testing.T) {
+	for _, dir := range []string{t.TempDir(), ""} {
+		q := &queue{dir: dir, max: 1 << 20}
+		line := func(c byte) []byte { return append(bytes.Repeat([]byte{c}, 399), '\n') }
+		for _, d := range [][]byte{line('a'), line('b'), line('c'), []byte("d\nd\n"), line('e')} {
+			q.push(d)
+		}
+		first := func(datas [][]byte) string {
+			var s []byte
+			for _, d := range datas {
+				s = append(s, d[0])
+			}
+			return string(s)
+		}
+		steps := []struct {
+			n, size int
+			want    string
+		}{{10, 1000, "ab"}, {1, 1000, "a"}, {10, 10, "a"}, {10, 5000, "abc"}}
+		for _, st := range steps {
+			if _, datas := q.oldest(st.n, st.size); first(datas) != st.want {
+				t.Errorf("dir %q: oldest(%d, %d) = %q, want %q", dir, st.n, st.size, first(datas), st.want)
+			}
+		}
+		for _, want := range []string{"abc", "d", "e"} {
+			names, datas := q.oldest(10, 5000)
+			if first(datas) != want {
+				t.Errorf("dir %q: %q, want %q", dir, first(datas), want)
+			}
+			for _, n := range names {
+				q.remove(n)
+			}
+		}
+	}
+}
+
+// A URL that cannot make a request never will: what waits for it is dropped and counted, alone
+// or batched, not retried for ever.
+func TestBadURLDrops(t *testing.T) {
+	a := agentFor(t, "http://bad host", t.TempDir())
+	a.q = &queue{max: 1 << 20}
+	for range 3 {
+		a.q.push([]byte(`{"x":1}` + "\n"))
+	}
+	a.deliver(context.Background(), time.Time{})
+	if a.q.len() != 0 || a.dropped != 3 || a.fails != 0 {
+		t.Errorf("%d queued, %d dropped, %d failures; want 0, 3, 0", a.q.len(), a.dropped, a.fails)
 	}
 }

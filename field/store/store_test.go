@@ -228,3 +228,31 @@ func FuzzDecodeCounts(f *testing.F) {
 		}
 	})
 }
+
+// BenchmarkCommitSQLite commits batches of 2048 packages of 10 counts (the collector's group
+// commit under load); ns/op is per package.
+func BenchmarkCommitSQLite(b *testing.B) {
+	s, err := OpenSQLite(context.Background(), filepath.Join(b.TempDir(), "field.sqlite"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close()
+	const batch = 2048
+	pkgs := make([]*wire.Package, 0, batch)
+	seq := uint64(0)
+	b.ResetTimer()
+	for i := 0; i < b.N; i += batch {
+		pkgs = pkgs[:0]
+		for k := 0; k < batch && i+k < b.N; k++ {
+			seq++
+			p := pkg(fmt.Sprintf("site%d", seq%256), seq, 5)
+			for c := 3; len(p.Counts) < 10; c++ {
+				p.Counts = append(p.Counts, wire.Count{Probe: c, N: 9})
+			}
+			pkgs = append(pkgs, p)
+		}
+		if _, err := s.Commit(context.Background(), pkgs); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

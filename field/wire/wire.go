@@ -214,3 +214,79 @@ func (p *Package) Validate(m *plan.Manifest) error {
 func Encode(w io.Writer, p *Package) error {
 	return json.NewEncoder(w).Encode(p)
 }
+
+// BatchFormat names the batch format: one request body carrying several packages, each one line
+// of augur-field-package/1 JSON as Encode writes it, so that a sender pays one request for a
+// backlog and a collector one request's HTTP work for many packages. A line is a package on its
+// own: the collector answers for each (accepted, duplicate or rejected with its reason), and one
+// package's rejection does not touch the others.
+const BatchFormat = "augur-field-batch/1"
+
+// MaxBatch is the most packages in one batch; a batch body is at most MaxBody bytes, like a
+// package.
+const MaxBatch = 1024
+
+// SplitBatch cuts a batch body into its packages' lines (each without its newline): one or more
+// lines, each ending with a newline but the last, none empty, at most MaxBatch. A body that
+// breaks these rules is an *Error as a whole; what each line holds is the caller's to decode.
+func SplitBatch(body []byte) ([][]byte, error) {
+	if len(body) > MaxBody {
+		return nil, invalid("batch larger than %d bytes", MaxBody)
+	}
+	if len(body) == 0 {
+		return nil, &Error{Offset: 0, Reason: "empty batch"}
+	}
+	lines := make([][]byte, 0, bytes.Count(body, []byte{'\n'})+1)
+	for off := 0; off < len(body); {
+		n := bytes.IndexByte(body[off:], '\n')
+		if n < 0 {
+			n = len(body) - off
+		}
+		if n == 0 {
+			return nil, &Error{Offset: int64(off), Reason: "empty line in a batch"}
+		}
+		if len(lines) == MaxBatch {
+			return nil, &Error{Offset: int64(off), Reason: fmt.Sprintf("more than %d packages in a batch", MaxBatch)}
+		}
+		lines = append(lines, body[off:off+n])
+		off += n + 1
+	}
+	return lines, nil
+}
+
+// DecodeBatch reads a batch from r: its packages and, for each line, the reason it cannot be
+// accepted (nil if it can; a refused line's package is nil). A body that is not a batch at all
+// (see SplitBatch) is the error.
+func DecodeBatch(r io.Reader) ([]*Package, []error, error) {
+	body, err := io.ReadAll(io.LimitReader(r, MaxBody+1))
+	if err != nil {
+		return nil, nil, err
+	}
+	lines, err := SplitBatch(body)
+	if err != nil {
+		return nil, nil, err
+	}
+	pkgs := make([]*Package, len(lines))
+	errs := make([]error, len(lines))
+	for i, l := range lines {
+		pkgs[i], errs[i] = Decode(bytes.NewReader(l))
+	}
+	return pkgs, errs, nil
+}
+
+// Result is a collector's answer for one package of a batch.
+type Result struct {
+	// Status is "accepted" (committed now), "duplicate" (committed before, not counted twice)
+	// or "rejected" (never committed; sending it again cannot help).
+	Status string `json:"status"`
+	// Code is, for a rejected package, the status a request of that package alone would have
+	// had: 400 (malformed, or does not fit its release) or 403 (another release's package).
+	Code  int    `json:"code,omitempty"`
+	Error string `json:"error,omitempty"`
+}
+
+// BatchAnswer is a collector's 200 answer to a batch: one result per line, in the lines' order.
+type BatchAnswer struct {
+	Format  string   `json:"format"`
+	Results []Result `json:"results"`
+}

@@ -146,3 +146,72 @@ func TestDroppedRoundTrip(t *testing.T) {
 		t.Fatalf("re-encoded\n%s\nwant\n%s", got, body)
 	}
 }
+
+// A batch splits into its lines; each line decodes on its own, one refused line leaving the
+// others alone; bodies that are not batches are refused with the offset of the fault.
+func TestDecodeBatch(t *testing.T) {
+	body := good + "\n" + `{"format":"x"}` + "\n" + good
+	pkgs, errs, err := DecodeBatch(strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pkgs) != 3 || pkgs[0] == nil || pkgs[2] == nil || pkgs[1] != nil || errs[0] != nil || errs[2] != nil || errs[1] == nil {
+		t.Fatalf("packages %v, errors %v", pkgs, errs)
+	}
+	if !strings.Contains(errs[1].Error(), `format "x"`) {
+		t.Errorf("line 2: %v", errs[1])
+	}
+	for _, c := range []struct {
+		body   string
+		offset int64
+		reason string
+	}{
+		{"", 0, "empty batch"},
+		{good + "\n\n" + good, int64(len(good)) + 1, "empty line"},
+		{"\n", 0, "empty line"},
+		{strings.Repeat("{}\n", MaxBatch+1), 3 * MaxBatch, "more than 1024 packages"},
+		{strings.Repeat(" ", MaxBody+1), -1, "larger than"},
+	} {
+		_, _, err := DecodeBatch(strings.NewReader(c.body))
+		var e *Error
+		if !errors.As(err, &e) || e.Offset != c.offset || !strings.Contains(e.Reason, c.reason) {
+			t.Errorf("batch %.20q: %v; want offset %d and %q", c.body, err, c.offset, c.reason)
+		}
+	}
+	// The last newline is optional.
+	if lines, err := SplitBatch([]byte("a\nb\n")); err != nil || len(lines) != 2 {
+		t.Errorf("a trailing newline: %q, %v", lines, err)
+	}
+}
+
+// FuzzSplitBatch: a body SplitBatch accepts is its lines joined by newlines (less an optional
+// last one), each line non-empty without a newline, at most MaxBatch of them; a body it refuses
+// gets an *Error; nothing panics.
+func FuzzSplitBatch(f *testing.F) {
+	f.Add([]byte(good + "\n" + good + "\n"))
+	f.Add([]byte("a\n\nb"))
+	f.Add([]byte("\n"))
+	f.Add([]byte(strings.Repeat("{}\n", MaxBatch+1)))
+	f.Fuzz(func(t *testing.T, body []byte) {
+		lines, err := SplitBatch(body)
+		if err != nil {
+			var e *Error
+			if !errors.As(err, &e) || e.Offset > int64(len(body)) {
+				t.Fatalf("error %v is not an *Error within the body", err)
+			}
+			return
+		}
+		if len(lines) == 0 || len(lines) > MaxBatch {
+			t.Fatalf("%d lines", len(lines))
+		}
+		for _, l := range lines {
+			if len(l) == 0 || bytes.IndexByte(l, '\n') >= 0 {
+				t.Fatalf("line %q", l)
+			}
+		}
+		joined := bytes.Join(lines, []byte("\n"))
+		if !bytes.Equal(joined, bytes.TrimSuffix(body, []byte("\n"))) || len(body) > len(joined)+1 {
+			t.Fatalf("lines %q do not make up %q", lines, body)
+		}
+	})
+}
