@@ -55,6 +55,12 @@ func Pin() int
 //go:linkname Unpin runtime.procUnpin
 func Unpin()
 
+// Rand returns a pseudo-random number from the running thread's generator (no lock, no
+// pinning: for sampling only).
+//
+//go:linkname Rand runtime.cheaprand
+func Rand() uint32
+
 // getm returns the running thread's runtime descriptor (an M).
 //
 //go:linkname getm runtime.getm
