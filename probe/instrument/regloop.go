@@ -412,6 +412,11 @@ func bodyRegion(p *funcPlan, info *types.Info, src func(ast.Expr) (string, bool)
 		}
 		if suspends(info, p.leaves, nd) {
 			l.flushAt[i] = true
+			if len(nd.Loops) > 0 {
+				// Flushing before a call on every iteration costs more than mirroring the
+				// locals and flushing them, deferred, if a callee panics.
+				l.mirror = true
+			}
 			continue
 		}
 		if !p.mayPanic[i] {

@@ -319,7 +319,11 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 				f.Insert(s.Cond.Pos(), "_augur_r.Cond(&_augur_s, "+strconv.Itoa(i)+") && (")
 				f.Add(s.Cond.End(), token.NoPos, 0, ")")
 			}
-			if t := r.guard(i, s.Pos()); t != "" {
+			t := ""
+			if p.countBefore[i] {
+				t = incAt(p.cnt(i), s.Pos())
+			}
+			if t += r.guard(i, s.Pos()); t != "" {
 				f.BeforeStmt(s, t)
 			}
 		case *ast.ForStmt:
@@ -352,8 +356,12 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 				f.BeforeStmt(s.(ast.Stmt), t)
 			}
 		case *ast.SwitchStmt:
-			if t := r.guard(i, s.Pos()); t != "" {
-				f.BeforeStmt(s, t)
+			cb := ""
+			if p.countBefore[i] {
+				cb = incAt(p.cnt(i), s.Pos())
+			}
+			if cb += r.guard(i, s.Pos()); cb != "" {
+				f.BeforeStmt(s, cb)
 			}
 			t := store(i)
 			if t == "" {
