@@ -33,6 +33,8 @@ type regState struct {
 	// din, for a body region, holds by node the counters (offsets from base) whose locals may
 	// be non-zero right before it (see dirtySets), or nil: then a flush adds every local.
 	din [][]bool
+	// cold is set while making the flush of a guard, which runs only before a panic.
+	cold bool
 }
 
 func (r *regState) loopAt(pos token.Pos) *regLoop {
@@ -82,7 +84,10 @@ func (r *regState) guard(n int, pos token.Pos) string {
 	if l == nil || len(l.guards[n]) == 0 || len(l.locals) == 0 {
 		return ""
 	}
-	if t := r.flushSet(pos, r.dirty(n)); t != "" {
+	r.cold = true // see probe
+	t := r.flushSet(pos, r.dirty(n))
+	r.cold = false
+	if t != "" {
 		return "if " + strings.Join(l.guards[n], " || ") + " {" + t + "}; "
 	}
 	return ""
@@ -136,7 +141,26 @@ func (r *regState) flushSet(pos token.Pos, set []bool) string {
 			fmt.Fprintf(&b, "_augur_m[%d] = 0; ", m)
 		}
 	}
+	if r.cold && len(adds) > 1 {
+		return coldProbe(adds) + b.String()
+	}
 	return probe(adds, false) + b.String()
+}
+
+// coldProbe is probe's commit of several counters as a call of rt's Apply: less code where it
+// rarely runs (a guard's flush), so that the loop around it stays small.
+func coldProbe(adds map[int]string) string {
+	keys := make([]int, 0, len(adds))
+	for k := range adds {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	var ix, vs []string
+	for _, k := range keys {
+		ix = append(ix, strconv.Itoa(k))
+		vs = append(vs, adds[k])
+	}
+	return "_augur_c.Apply([]_augur_r.Int32{" + strings.Join(ix, ", ") + "}, []_augur_r.Uint64{" + strings.Join(vs, ", ") + "}); "
 }
 
 // probe returns the code that adds (or, with sub, subtracts) each value of adds to the counter
@@ -245,7 +269,7 @@ func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info) error {
 func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error {
 	g, decl := p.g, p.fn.Decl
 	fd := fmt.Sprintf("&_augur_fd[%d]", p.k)
-	inc := func(i int) string { return r.add(i, decl.Body.Lbrace, "++") }
+	inc := func(i int) string { return r.add(i, decl.Body.Lbrace+1, "++") }
 	incAt := func(i int, pos token.Pos) string { return r.add(i, pos, "++") }
 	store := func(n int) string {
 		if !p.frame || !p.mayPanic[n] {
