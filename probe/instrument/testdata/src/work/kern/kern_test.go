@@ -107,6 +107,7 @@ func TestKernels(t *testing.T) {
 		func() { jsonNumber(nil, 0) },                                                   // index out of range
 		func() { partition([]int{1}) },                                                  // index out of range
 		func() { (*BTree)(nil).Has(1) },                                                 // nil dereference
+		func() { (*parser)(nil).expr() },                                                // in peek, under unary, term and expr
 		func() { MatMul(a, a, make([]float64, 3), 2) },                                  // panics storing c[3]
 		func() { MatMul(a[:3], a, make([]float64, 4), 2) },                              // panics reading a[3]
 		func() { MatMul(a, a, make([]float64, 4), 3) },                                  // panics in the inner loop
