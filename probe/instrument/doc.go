@@ -41,7 +41,10 @@
 // function's owner if it has none, or counts an overlap if another thread owns it; the owner
 // gives the function up when it returns (a frame function's exit hook, or code before the
 // returns). A frame-free function that may panic could unwind past that code and leave a stale
-// owner, so it only looks (rt.Check). profile.Func.Concurrent says an overlap was seen.
+// owner, so it does not take ownership; outside body regions it only looks (rt.Check), in them
+// not even that: nothing but its own invocations could own it, so such a function is never
+// seen running concurrently (a gap: it would need an exit hook). profile.Func.Concurrent says
+// an overlap was seen.
 //
 // Once the counts are read, every function's are checked against all flow equations (the
 // redundant ones too) and for counts below zero; a function that fails makes Collect return an
