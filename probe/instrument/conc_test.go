@@ -180,6 +180,23 @@ func TestConcurrentExit(t *testing.T) {
 	}
 }
 
+// TestBlockedLoopCounted ends the process while Serve's loop, which calls, waits in its 101st
+// receive: what the loop counted before it blocked is in the counters (a call or a channel
+// operation in a body region flushes its locals first). A receive cannot panic, so the
+// invocation cut short there counts as unwound at the last node before it that may.
+func TestBlockedLoopCounted(t *testing.T) {
+	t.Setenv("CONC_SERVE", "1")
+	p, fns := measureTest(t, "conc", "TestServeBlocked", 3, 2)
+	fn := funcsOf(fns)["example.com/work/conc.Serve"]
+	f := p.Funcs[fn.Name]
+	if got := f.Nodes[node(t, fn, "x, ok := <-ch")].Count; f.Invocations != 1 || got != 101 {
+		t.Errorf("Serve: %d invocations, %d receives; want 1, 101", f.Invocations, got)
+	}
+	if w := p.Funcs["example.com/work/conc.Work"]; w.Invocations != 100 {
+		t.Errorf("Work ran %d times, want 100", w.Invocations)
+	}
+}
+
 // TestInconsistentCounts damages a counter file (100 more "then" outcomes of Classify's first
 // decision than ran, as lost or stray increments would) and requires Collect to refuse the
 // counts, naming the function, instead of deriving a negative count.

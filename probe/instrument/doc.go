@@ -77,11 +77,12 @@
 // before each node, so that a flush commits only those (the flush before a call in a loop
 // commits the counters touched since the last one, not every local of the function). Other
 // may-panic nodes get guards, whose flush (which runs only before a panic) calls rt's Apply
-// to keep loops small. A region with such a node inside a loop, a may-panic node without a
-// guard inside a loop, or guards in loops nested three deep mirrors its locals instead: no
-// flush before the calls, a deferred flush of the mirror if the function unwinds (a callee's
-// panic included). An invocation the process ends in the middle of keeps what was flushed
-// before the node it was at (nothing, if nothing was): counted as unwound there.
+// to keep loops small. A region with a may-panic node without a guard inside a loop, or with
+// guards in loops nested three deep, mirrors its locals instead, for a deferred flush if the
+// function unwinds; its calls still flush before they run (a call may block for as long as the
+// process lives, a server's accept loop, and what is held in locals would never be counted).
+// An invocation the process ends in the middle of keeps what was flushed before the node it
+// was at (nothing, if nothing was): counted as unwound there.
 //
 // Where the body cannot be a region, an outermost loop that calls nothing but leaves of the package
 // (functions that call only pure builtins and other leaves and do nothing that blocks or ends

@@ -376,8 +376,8 @@ func (l *leafFuncs) leaf(fn *types.Func) (safe, mayPanic bool) {
 // suspends): a call of anything but a leaf, a channel, map or select operation, a go
 // statement, or a may-panic operation no guard expresses outside loops. Other may-panic nodes
 // get guards, as in register loops; where a guard cannot be had inside a loop, or the body
-// nests loops three deep with guards, the locals are mirrored instead (with the deferred
-// flush, which also catches a callee's panic, so that no node needs the unconditional flush).
+// nests loops three deep with guards, the locals are mirrored instead, with the deferred flush
+// (the calls still flush before they run: one may block for as long as the process lives).
 // Pinning costs two runtime calls; once per invocation (per call in it) instead of once per
 // probe is what makes small functions called often, and loops that call, cheap to count. An
 // invocation the process ends in the middle of keeps the counts flushed before the node it
@@ -406,17 +406,16 @@ func bodyRegion(p *funcPlan, info *types.Info, src func(ast.Expr) (string, bool)
 	res := p.fn.Decl.Type.Results
 	l := &regLoop{s: body, body: true, guards: map[int][]string{}, flushAt: map[int]bool{}, exits: res == nil || len(res.List) == 0}
 	guarded := false
+	var unguarded []int
 	for i, nd := range p.g.Nodes {
 		if nd.AST == nil || nd.IsExit() || nd.Unreachable || nd.Kind == frontend.KindLoop {
 			continue
 		}
 		if suspends(info, p.leaves, nd) {
+			// Even in a loop, where mirroring the locals would cost less than a flush per
+			// iteration: a call may block for as long as the process lives (a server's
+			// accept loop), and what is held in locals then never reaches the counters.
 			l.flushAt[i] = true
-			if len(nd.Loops) > 0 {
-				// Flushing before a call on every iteration costs more than mirroring the
-				// locals and flushing them, deferred, if a callee panics.
-				l.mirror = true
-			}
 			continue
 		}
 		if !p.mayPanic[i] {
@@ -428,6 +427,7 @@ func bodyRegion(p *funcPlan, info *types.Info, src func(ast.Expr) (string, bool)
 			l.mirror = true
 		case !ok:
 			l.flushAt[i] = true
+			unguarded = append(unguarded, i)
 		case len(terms) > 0:
 			l.guards[i] = terms
 			guarded = guarded || len(nd.Loops) > 0
@@ -437,7 +437,11 @@ func bodyRegion(p *funcPlan, info *types.Info, src func(ast.Expr) (string, bool)
 		l.mirror = true // as for register loops: see regLoopOf
 	}
 	if l.mirror {
-		l.guards, l.flushAt = nil, nil
+		// The deferred flush catches the panics; the calls still flush.
+		l.guards = nil
+		for _, i := range unguarded {
+			delete(l.flushAt, i)
+		}
 	}
 	return l
 }
@@ -525,7 +529,7 @@ func suspends(info *types.Info, leaves *leafFuncs, nd *frontend.Node) bool {
 	return found
 }
 
-// dirtySets computes, for a body region without mirror, which counters' locals may be non-zero
+// dirtySets computes, for a body region, which counters' locals may be non-zero
 // right before each node runs (din, by node, as offsets from the function's base), so that a
 // flush adds only those: the one before a call in a loop then commits the one or two counters
 // the iteration has touched since the last flush, not every local of the function. The locals

@@ -233,7 +233,7 @@ func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info) error {
 		return err
 	}
 	f.Truncate(e0)
-	if len(r.loops) == 1 && r.loops[0].body && !r.loops[0].mirror {
+	if len(r.loops) == 1 && r.loops[0].body {
 		r.din = dirtySets(p, r, r.loops[0], f)
 	}
 	if err := rewriteBody(f, p, info, r); err != nil {
