@@ -375,8 +375,7 @@ func (l *leafFuncs) leaf(fn *types.Func) (safe, mayPanic bool) {
 // before every node that may not come back by returning or unwinding through a guard (see
 // suspends): a call of anything but a leaf that cannot panic, a channel, map or select
 // operation, a go statement, or a may-panic operation no guard expresses outside loops. Other
-// may-panic nodes
-// get guards, as in register loops; where a guard cannot be had inside a loop, or the body
+// may-panic nodes get guards, as in register loops; where a guard cannot be had inside a loop, or the body
 // nests loops three deep with guards, the locals are mirrored instead, with the deferred flush
 // (the calls still flush before they run: one may block for as long as the process lives).
 // Pinning costs two runtime calls; once per invocation (per call in it) instead of once per
