@@ -12,9 +12,11 @@ import (
 	"github.com/augur-perf/augur/source/frontend"
 )
 
-// BenchmarkProbeOverhead times nine CPU-bound kernels (testdata/src/work/kern: tight loops, nested
-// loops, recursion, branchy loops, sorting, hashing, tokenizing, binary search, dynamic
-// programming) uninstrumented,
+// BenchmarkProbeOverhead times seventeen CPU-bound kernels (testdata/src/work/kern: nine small
+// ones — tight loops, nested loops, recursion, branchy loops, sorting, hashing, tokenizing,
+// binary search, dynamic programming — and eight shaped like real code: a JSON scanner with
+// early returns, a lexer, a recursive-descent parser, a B-tree, a Markdown line parser, word
+// counts in a map, a quicksort, a regular-expression matcher) uninstrumented,
 // instrumented by augur (every function of the package, through the overlay) and under go test
 // -cover -covermode=count, all three test binaries built and run here, and reports the
 // geometric-mean slowdowns "augur-x" and "cover-x" (and per kernel, as "<kernel>-augur-x").

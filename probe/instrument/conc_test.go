@@ -140,6 +140,9 @@ func checkConc(t *testing.T, p *profile.Profile, fns []*frontend.Func) {
 		t.Errorf("invocations: Work %d, Framed %d; want %d, %d", wp.Invocations, fp.Invocations, want.work, want.framed)
 	}
 	for _, fn := range fns {
+		if fn.Name == C+"Serve" {
+			continue // run by TestServeBlocked only
+		}
 		checkIdentity(t, fn, p.Funcs[fn.Name], 7)
 		// 64 goroutines on 4 threads, 100k calls each: overlaps are seen.
 		if !p.Funcs[fn.Name].Concurrent {
@@ -177,6 +180,23 @@ func TestConcurrentExit(t *testing.T) {
 	p, _ := measureTest(t, "conc", "TestExitRunning", 3, 16)
 	if f := p.Funcs["example.com/work/conc.Work"]; f.Invocations < 1000 {
 		t.Errorf("Work ran %d times", f.Invocations)
+	}
+}
+
+// TestBlockedLoopCounted ends the process while Serve's loop, which calls, waits in its 101st
+// receive: what the loop counted before it blocked is in the counters (a call or a channel
+// operation in a body region flushes its locals first). A receive cannot panic, so the
+// invocation cut short there counts as unwound at the last node before it that may.
+func TestBlockedLoopCounted(t *testing.T) {
+	t.Setenv("CONC_SERVE", "1")
+	p, fns := measureTest(t, "conc", "TestServeBlocked", 3, 2)
+	fn := funcsOf(fns)["example.com/work/conc.Serve"]
+	f := p.Funcs[fn.Name]
+	if got := f.Nodes[node(t, fn, "x, ok := <-ch")].Count; f.Invocations != 1 || got != 101 {
+		t.Errorf("Serve: %d invocations, %d receives; want 1, 101", f.Invocations, got)
+	}
+	if w := p.Funcs["example.com/work/conc.Work"]; w.Invocations != 100 {
+		t.Errorf("Work ran %d times, want 100", w.Invocations)
 	}
 }
 

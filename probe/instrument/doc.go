@@ -36,11 +36,15 @@
 // the user's.
 //
 // Whether a function ran on several goroutines at once is seen at entry (rt.Enter): every
-// invocation of a frame function, and one in 16 per P of the others, records its thread as the
+// invocation of a frame function, and one in 16 of the others (a draw from the thread's own
+// generator, runtime.cheaprand: no pinning, no shared line), records its thread as the
 // function's owner if it has none, or counts an overlap if another thread owns it; the owner
 // gives the function up when it returns (a frame function's exit hook, or code before the
 // returns). A frame-free function that may panic could unwind past that code and leave a stale
-// owner, so it only looks (rt.Check). profile.Func.Concurrent says an overlap was seen.
+// owner, so it does not take ownership; outside body regions it only looks (rt.Check), in them
+// not even that: nothing but its own invocations could own it, so such a function is never
+// seen running concurrently (a gap: it would need an exit hook). profile.Func.Concurrent says
+// an overlap was seen.
 //
 // Once the counts are read, every function's are checked against all flow equations (the
 // redundant ones too) and for counts below zero; a function that fails makes Collect return an
@@ -62,7 +66,25 @@
 // the redundant ones dropped, so the panics of a loop body are usually derived from a count
 // after the loop. Only if that fails does the function get the frame.
 //
-// In a frame-free function, an outermost loop that calls nothing but leaves of the package
+// Pinning costs two runtime calls, more than the body of a small function, so a frame-free
+// function counts in locals wherever it can and pins once per commit. Its whole body is one
+// register region unless it has a goto or ranges over a function or a channel: every counter,
+// the invocations included, is a local, committed in one journalled pinned flush before each
+// return, at the end of the body, and right before every node that may leave otherwise than
+// by returning or by a panic a guard foresees (a call of anything but a leaf of the package
+// that cannot panic, a channel, select, go or map operation, a may-panic operation no guard
+// expresses). A flow analysis over the CFG (dirtySets) finds which locals may be non-zero
+// before each node, so that a flush commits only those (the flush before a call in a loop
+// commits the counters touched since the last one, not every local of the function). Other
+// may-panic nodes get guards, whose flush (which runs only before a panic) calls rt's Apply
+// to keep loops small. A region with a may-panic node without a guard inside a loop, or with
+// guards in loops nested three deep, mirrors its locals instead, for a deferred flush if the
+// function unwinds; its calls still flush before they run (a call may block for as long as the
+// process lives, a server's accept loop, and what is held in locals would never be counted).
+// An invocation the process ends in the middle of keeps what was flushed before the node it
+// was at (nothing, if nothing was): counted as unwound there.
+//
+// Where the body cannot be a region, an outermost loop that calls nothing but leaves of the package
 // (functions that call only pure builtins and other leaves and do nothing that blocks or ends
 // the goroutine) and can end only by unwinding (no channel, map, go, select, defer; range only
 // over slices, arrays, strings and integers; no goto and no labelled jump out of it) counts in

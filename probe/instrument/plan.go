@@ -554,6 +554,13 @@ func (p *funcPlan) setCandidate(c candidate, on bool) {
 func (p *funcPlan) placeExtra() {
 	g := p.g
 	listed, headers := stmtPlaces(p.fn.Decl.Body)
+	labelled := map[ast.Stmt]bool{}
+	ast.Inspect(p.fn.Decl.Body, func(n ast.Node) bool {
+		if ls, ok := n.(*ast.LabeledStmt); ok {
+			labelled[ls.Stmt] = true
+		}
+		return true
+	})
 	depth := func(n int) int { return len(g.Nodes[n].Loops) }
 	var cands []candidate
 	for i, nd := range g.Nodes {
@@ -585,6 +592,19 @@ func (p *funcPlan) placeExtra() {
 			for k, e := range nd.Succs {
 				if !p.rawFlow[p.edge0[i]+k] && p.outcomeSite(i, k).kind != siteNone {
 					cands = append(cands, candidate{2, i, k, depth(e.To)})
+				}
+			}
+			// An if or expression switch without init, in a statement list and unlabelled,
+			// runs its node only from the statement before it: its Count can be counted right
+			// before it (a may-panic condition then needs no frame).
+			switch d := s.(type) {
+			case *ast.IfStmt:
+				if d.Init == nil && listed[s] && !labelled[s] {
+					cands = append(cands, candidate{0, i, 0, depth(i)})
+				}
+			case *ast.SwitchStmt:
+				if d.Init == nil && listed[s] && !labelled[s] {
+					cands = append(cands, candidate{0, i, 0, depth(i)})
 				}
 			}
 		}

@@ -4,6 +4,8 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+
+	"github.com/augur-perf/augur/source/frontend"
 )
 
 // A regLoop is an outermost loop of a frame-free function whose counters live in local
@@ -26,9 +28,16 @@ type regLoop struct {
 	rets   []*ast.ReturnStmt
 	exits  bool // the loop can end normally (condition, range, break)
 	locals []int
+	// body is set when the region is the whole function body (see bodyRegion); flushAt marks
+	// its nodes before which the locals are flushed unconditionally.
+	body    bool
+	flushAt map[int]bool
 }
 
 func (l *regLoop) contains(p token.Pos) bool {
+	if l.body {
+		return p > l.s.Pos() && p < l.s.End()
+	}
 	if p < l.s.Pos() || p >= l.s.End() {
 		return false
 	}
@@ -37,9 +46,12 @@ func (l *regLoop) contains(p token.Pos) bool {
 
 var pureBuiltins = map[string]bool{"len": true, "cap": true, "min": true, "max": true, "real": true, "imag": true, "complex": true}
 
-// findRegLoops returns the outermost loops of p's function that can keep their counters in
-// registers.
+// findRegLoops returns the regions of p's function that keep their counters in registers: the
+// whole body if it can (see bodyRegion), else its outermost loops that can.
 func findRegLoops(p *funcPlan, info *types.Info, src func(ast.Expr) (string, bool)) []*regLoop {
+	if l := bodyRegion(p, info, src); l != nil {
+		return []*regLoop{l}
+	}
 	var out []*regLoop
 	ast.Inspect(p.fn.Decl.Body, func(n ast.Node) bool {
 		switch s := n.(type) {
@@ -322,8 +334,15 @@ func (l *leafFuncs) leaf(fn *types.Func) (safe, mayPanic bool) {
 					safe = false
 				}
 			}
+			if exprMayPanic(l.info, x) {
+				may = true // an index out of range
+			}
 		case *ast.CallExpr:
 			if tv, ok := l.info.Types[x.Fun]; ok && tv.IsType() {
+				switch tv.Type.Underlying().(type) {
+				case *types.Array, *types.Pointer:
+					may = true // a slice too short for the array
+				}
 				break
 			}
 			if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok {
@@ -347,4 +366,287 @@ func (l *leafFuncs) leaf(fn *types.Func) (safe, mayPanic bool) {
 	})
 	l.memo[fn] = [2]bool{safe, may}
 	return safe, may
+}
+
+// bodyRegion makes the whole body of a frame-free function one register region, when it has no
+// goto and ranges over nothing that runs code or blocks (a function, a channel): every counter,
+// the invocations included, is a local, and the locals are added to the counters in one pinned
+// commit where the invocation leaves (before each return, at the end of the body) and right
+// before every node that may not come back by returning or unwinding through a guard (see
+// suspends): a call of anything but a leaf that cannot panic, a channel, map or select
+// operation, a go statement, or a may-panic operation no guard expresses outside loops. Other
+// may-panic nodes get guards, as in register loops; where a guard cannot be had inside a loop, or the body
+// nests loops three deep with guards, the locals are mirrored instead, with the deferred flush
+// (the calls still flush before they run: one may block for as long as the process lives).
+// Pinning costs two runtime calls; once per invocation (per call in it) instead of once per
+// probe is what makes small functions called often, and loops that call, cheap to count. An
+// invocation the process ends in the middle of keeps the counts flushed before the node it
+// was at (none, if nothing was flushed): counted as unwound there, as everywhere else.
+func bodyRegion(p *funcPlan, info *types.Info, src func(ast.Expr) (string, bool)) *regLoop {
+	body := p.fn.Decl.Body
+	ok := true
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.BranchStmt:
+			if x.Tok == token.GOTO {
+				ok = false
+			}
+		case *ast.RangeStmt:
+			if !rangeOK(info, x) && !isMapRange(info, x) {
+				ok = false
+			}
+		}
+		return ok
+	})
+	if !ok {
+		return nil
+	}
+	res := p.fn.Decl.Type.Results
+	l := &regLoop{s: body, body: true, guards: map[int][]string{}, flushAt: map[int]bool{}, exits: res == nil || len(res.List) == 0}
+	guarded := false
+	var unguarded []int
+	for i, nd := range p.g.Nodes {
+		if nd.AST == nil || nd.IsExit() || nd.Unreachable || nd.Kind == frontend.KindLoop {
+			continue
+		}
+		if suspends(info, p.leaves, nd) {
+			// Even in a loop, where mirroring the locals would cost less than a flush per
+			// iteration: a call may block for as long as the process lives (a server's
+			// accept loop), and what is held in locals then never reaches the counters.
+			l.flushAt[i] = true
+			continue
+		}
+		if !p.mayPanic[i] {
+			continue
+		}
+		terms, ok := nodeGuard(info, src, p.leaves, nd.AST)
+		switch {
+		case !ok && len(nd.Loops) > 0:
+			l.mirror = true
+		case !ok:
+			l.flushAt[i] = true
+			unguarded = append(unguarded, i)
+		case len(terms) > 0:
+			l.guards[i] = terms
+			guarded = guarded || len(nd.Loops) > 0
+		}
+	}
+	if guarded && loopDepth(body) > 3 {
+		l.mirror = true // as for register loops: see regLoopOf
+	}
+	if l.mirror {
+		// The deferred flush catches the panics; the calls still flush.
+		l.guards = nil
+		for _, i := range unguarded {
+			delete(l.flushAt, i)
+		}
+	}
+	return l
+}
+
+func isMapRange(info *types.Info, s *ast.RangeStmt) bool {
+	tv, ok := info.Types[s.X]
+	if !ok {
+		return false
+	}
+	_, m := tv.Type.Underlying().(*types.Map)
+	return m
+}
+
+// suspends reports whether running node nd may leave the function other than by returning or
+// unwinding where a guard sees it coming, or run other code first: it calls something that is
+// not a leaf of the package that cannot panic (which may panic, block, exit the process or run
+// for long), or
+// does a channel, select, go or map operation (a concurrent map write is a fatal error).
+func suspends(info *types.Info, leaves *leafFuncs, nd *frontend.Node) bool {
+	var parts []ast.Node
+	switch s := nd.AST.(type) {
+	case *ast.IfStmt:
+		parts = []ast.Node{s.Cond}
+	case *ast.ForStmt:
+		parts = []ast.Node{s.Cond}
+	case *ast.SwitchStmt:
+		parts = []ast.Node{s.Tag}
+		for _, c := range s.Body.List {
+			for _, e := range c.(*ast.CaseClause).List {
+				parts = append(parts, e)
+			}
+		}
+	case *ast.TypeSwitchStmt:
+		parts = []ast.Node{s.Assign}
+	case *ast.RangeStmt:
+		if isMapRange(info, s) {
+			return true
+		}
+		parts = []ast.Node{s.X}
+	case *ast.SelectStmt, *ast.GoStmt, *ast.SendStmt, *ast.DeferStmt:
+		return true
+	case ast.Stmt:
+		parts = []ast.Node{s}
+	default:
+		return true
+	}
+	found := false
+	for _, part := range parts {
+		if part == nil {
+			continue
+		}
+		ast.Inspect(part, func(n ast.Node) bool {
+			if found {
+				return false
+			}
+			switch x := n.(type) {
+			case *ast.FuncLit:
+				return false
+			case *ast.CallExpr:
+				if tv, ok := info.Types[x.Fun]; ok && tv.IsType() {
+					break
+				}
+				if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok {
+					if b, ok := info.Uses[id].(*types.Builtin); ok {
+						found = !pureBuiltins[b.Name()] && !safeBuiltins[b.Name()]
+						break
+					}
+				}
+				// A leaf that may panic gets no guard (see guardBuilder): flushed before.
+				if safe, may := leaves.leaf(calleeOf(info, x)); !safe || may {
+					found = true
+				}
+			case *ast.UnaryExpr:
+				found = x.Op == token.ARROW
+			case *ast.SendStmt, *ast.GoStmt, *ast.SelectStmt:
+				found = true
+			case *ast.IndexExpr:
+				if tv, ok := info.Types[x.X]; ok {
+					_, found = tv.Type.Underlying().(*types.Map)
+				}
+			}
+			return !found
+		})
+	}
+	return found
+}
+
+// dirtySets computes, for a body region, which counters' locals may be non-zero
+// right before each node runs (din, by node, as offsets from the function's base), so that a
+// flush adds only those: the one before a call in a loop then commits the one or two counters
+// the iteration has touched since the last flush, not every local of the function. The locals
+// are incremented at the entry (the invocations), right before a node (its count, or the
+// decrement of a fallthrough), right after it (its completions) and on an edge (an outcome);
+// an unconditional flush right before a node zeroes them all, except where its code does not
+// sit right before the node (a header with an init statement runs the init in between). It
+// returns nil if some local is incremented where the analysis does not look, so that every
+// flush adds every local.
+func dirtySets(p *funcPlan, r *regState, l *regLoop, f *fileEdits) [][]bool {
+	g := p.g
+	size := p.size()
+	gen := make([][]int, p.n) // before node n
+	for i, nd := range g.Nodes {
+		if p.countBefore[i] {
+			gen[i] = append(gen[i], p.cnt(i)-p.base)
+		}
+		if br, ok := nd.AST.(*ast.BranchStmt); ok && br.Tok == token.FALLTHROUGH {
+			if d, k := fallthroughTarget(f, g, br); d >= 0 && p.rawFlow[p.edge0[d]+k] {
+				gen[i] = append(gen[i], p.flow(d, k)-p.base)
+			}
+		}
+	}
+	gen[g.Entry] = append(gen[g.Entry], 0)
+	seen := map[int]bool{}
+	for _, c := range r.locals {
+		seen[c-p.base] = false
+	}
+	mark := func(c int) {
+		if _, ok := seen[c]; ok {
+			seen[c] = true
+		}
+	}
+	for i := range gen {
+		for _, c := range gen[i] {
+			mark(c)
+		}
+	}
+	for i, nd := range g.Nodes {
+		for k := range nd.Succs {
+			if p.rawFlow[p.edge0[i]+k] {
+				mark(p.flow(i, k) - p.base)
+			}
+		}
+	}
+	mark(p.cnt(g.End) - p.base) // fallEnd: flushed by the flush at the end of the body, of all
+	for _, ok := range seen {
+		if !ok {
+			return nil
+		}
+	}
+	kills := func(i int) bool { return l.kills(g.Nodes[i], i) }
+	din := make([][]bool, p.n)
+	for i := range din {
+		din[i] = make([]bool, size)
+	}
+	for changed := true; changed; {
+		changed = false
+		for i, nd := range g.Nodes {
+			if nd.IsExit() {
+				continue
+			}
+			out := make([]bool, size)
+			if !kills(i) {
+				copy(out, din[i])
+				for _, c := range gen[i] {
+					out[c] = true
+				}
+			}
+			for k, e := range nd.Succs {
+				add := func(c int) {
+					if !din[e.To][c] {
+						din[e.To][c] = true
+						changed = true
+					}
+				}
+				for c, on := range out {
+					if on {
+						add(c)
+					}
+				}
+				if p.rawFlow[p.edge0[i]+k] {
+					add(p.flow(i, k) - p.base)
+				}
+			}
+		}
+		// The entry's own increment.
+		if !din[g.Entry][0] {
+			din[g.Entry][0] = true
+			changed = true
+		}
+	}
+	for i := range din {
+		for _, c := range gen[i] {
+			din[i][c] = true // what a flush right before node i adds
+		}
+	}
+	return din
+}
+
+// kills reports whether the unconditional flush before node i (nd) runs right before it, so
+// that every local is zero when it starts.
+func (l *regLoop) kills(nd *frontend.Node, i int) bool {
+	if !l.flushAt[i] {
+		return false
+	}
+	switch s := nd.AST.(type) {
+	case *ast.IfStmt:
+		return s.Init == nil
+	case *ast.SwitchStmt:
+		return s.Init == nil
+	case *ast.TypeSwitchStmt:
+		return s.Init == nil
+	case *ast.ForStmt:
+		return s.Init == nil
+	case *ast.RangeStmt:
+		return false // flushed once, before the loop; the node runs on every iteration
+	}
+	return true
 }

@@ -30,6 +30,11 @@ type regState struct {
 	localOf map[int]int
 	slot    map[int]int // local j → mirror slot
 	mirrors []int       // mirror slot → counter
+	// din, for a body region, holds by node the counters (offsets from base) whose locals may
+	// be non-zero right before it (see dirtySets), or nil: then a flush adds every local.
+	din [][]bool
+	// cold is set while making the flush of a guard, which runs only before a panic.
+	cold bool
 }
 
 func (r *regState) loopAt(pos token.Pos) *regLoop {
@@ -73,15 +78,52 @@ func (r *regState) add(i int, pos token.Pos, d string) string {
 // node n, if it may panic, would panic (see guardBuilder).
 func (r *regState) guard(n int, pos token.Pos) string {
 	l := r.loopAt(pos)
+	if l != nil && l.flushAt[n] {
+		return r.flushSet(pos, r.dirty(n))
+	}
 	if l == nil || len(l.guards[n]) == 0 || len(l.locals) == 0 {
 		return ""
 	}
-	return "if " + strings.Join(l.guards[n], " || ") + " {" + r.flush(pos) + "}; "
+	r.cold = true // see probe
+	t := r.flushSet(pos, r.dirty(n))
+	r.cold = false
+	if t != "" {
+		return "if " + strings.Join(l.guards[n], " || ") + " {" + t + "}; "
+	}
+	return ""
+}
+
+// dirty is the set of counters whose locals may be non-zero right before node n, nil for all.
+func (r *regState) dirty(n int) []bool {
+	if r.din == nil {
+		return nil
+	}
+	return r.din[n]
+}
+
+// flushReturn returns the code that flushes the locals at return node n (after its guard or
+// unconditional flush; with done, after its completion is counted).
+func (r *regState) flushReturn(n int, pos token.Pos, done bool) string {
+	if r.din == nil {
+		return r.flush(pos)
+	}
+	set := make([]bool, len(r.din[n]))
+	if l := r.loopAt(pos); l == nil || !l.kills(r.plan.g.Nodes[n], n) {
+		copy(set, r.din[n])
+	}
+	if done {
+		set[r.plan.flow(n, 0)-r.plan.base] = true
+	}
+	return r.flushSet(pos, set)
 }
 
 // flush returns the code that moves the locals of the register loop at pos (if any) into the
 // counters.
-func (r *regState) flush(pos token.Pos) string {
+func (r *regState) flush(pos token.Pos) string { return r.flushSet(pos, nil) }
+
+// flushSet returns the code that moves the locals of the register loop at pos that hold the
+// counters in set (offsets from base; nil for all) into the counters.
+func (r *regState) flushSet(pos token.Pos, set []bool) string {
 	l := r.loopAt(pos)
 	if l == nil {
 		return ""
@@ -89,6 +131,9 @@ func (r *regState) flush(pos token.Pos) string {
 	var b strings.Builder
 	adds := map[int]string{}
 	for _, j := range l.locals {
+		if set != nil && !set[r.locals[j]-r.plan.base] {
+			continue
+		}
 		v := "_augur_l" + strconv.Itoa(j)
 		adds[r.locals[j]] = v
 		fmt.Fprintf(&b, "%s = 0; ", v)
@@ -96,7 +141,26 @@ func (r *regState) flush(pos token.Pos) string {
 			fmt.Fprintf(&b, "_augur_m[%d] = 0; ", m)
 		}
 	}
+	if r.cold && len(adds) > 1 {
+		return coldProbe(adds) + b.String()
+	}
 	return probe(adds, false) + b.String()
+}
+
+// coldProbe is probe's commit of several counters as a call of rt's Apply: less code where it
+// rarely runs (a guard's flush), so that the loop around it stays small.
+func coldProbe(adds map[int]string) string {
+	keys := make([]int, 0, len(adds))
+	for k := range adds {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	var ix, vs []string
+	for _, k := range keys {
+		ix = append(ix, strconv.Itoa(k))
+		vs = append(vs, adds[k])
+	}
+	return "_augur_c.Apply([]_augur_r.Int32{" + strings.Join(ix, ", ") + "}, []_augur_r.Uint64{" + strings.Join(vs, ", ") + "}); "
 }
 
 // probe returns the code that adds (or, with sub, subtracts) each value of adds to the counter
@@ -105,10 +169,14 @@ func (r *regState) flush(pos token.Pos) string {
 // with any number of goroutines. Measured on this project's 2-core AMD EPYC (a function with
 // two probes per call, 64 goroutines): plain adds 3.4 ns per call (and lose counts), pinned
 // adds 9.1 ns, sync/atomic adds 17.3 ns (whether or not the blocks are sharded: cache lines
-// bounce between cores under atomics, never under pinning); counting in locals per invocation
-// would need a deferred flush in every function that calls (a callee's panic), which stops
-// inlining; atomics only in functions reachable from a go statement miss every library
-// function that callers run concurrently (http handlers, tests with t.Parallel).
+// bounce between cores under atomics, never under pinning); a lone atomic add costs about
+// 9 ns on this machine even uncontended, a pinned one 2.7 ns (recursive Fibonacci, three
+// probes per call, one goroutine); atomics only in functions
+// reachable from a go statement miss every library function that callers run concurrently
+// (http handlers, tests with t.Parallel). Body regions (see bodyRegion) hold the counts in
+// locals so that an invocation pins once per commit, not once per probe. Several counters go
+// in through rt's journal, inline (the commit of rt.Counters.Apply without its call, slices
+// and loop).
 func probe(adds map[int]string, sub bool) string {
 	if len(adds) == 0 {
 		return ""
@@ -123,12 +191,21 @@ func probe(adds map[int]string, sub bool) string {
 		op = "-="
 	}
 	if len(keys) > 1 {
+		// rt's commit, inline on the P's block: the new values into the journal, its length,
+		// the adds, the length back to zero. _augur_jn (where the journal starts) is a
+		// variable, read again after every store, so that the compiler can neither tell the
+		// journal's slots from the counters nor drop the first store of its length.
 		var ix, vs []string
-		for _, k := range keys {
+		var jl, ad strings.Builder
+		for m, k := range keys {
 			ix = append(ix, strconv.Itoa(k))
 			vs = append(vs, adds[k])
+			fmt.Fprintf(&jl, "_augur_b[_augur_jn+%d] = %d; _augur_b[_augur_jn+%d] = _augur_b[%d] + %s; ", 1+2*m, k, 2+2*m, k, adds[k])
+			fmt.Fprintf(&ad, "_augur_b[%d] += %s; ", k, adds[k])
 		}
-		return "_augur_c.Apply([]_augur_r.Int32{" + strings.Join(ix, ", ") + "}, []_augur_r.Uint64{" + strings.Join(vs, ", ") + "}); "
+		return "{_augur_p := _augur_r.Pin(); if _augur_p < _augur_ns {_augur_b := _augur_cs[_augur_p]; " + jl.String() +
+			"_augur_b[_augur_jn] = " + strconv.Itoa(len(keys)) + "; " + ad.String() + "_augur_b[_augur_jn] = 0} else {" +
+			"_augur_c.Apply([]_augur_r.Int32{" + strings.Join(ix, ", ") + "}, []_augur_r.Uint64{" + strings.Join(vs, ", ") + "})}; _augur_r.Unpin()}; "
 	}
 	var in, over strings.Builder
 	for _, k := range keys {
@@ -156,6 +233,9 @@ func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info) error {
 		return err
 	}
 	f.Truncate(e0)
+	if len(r.loops) == 1 && r.loops[0].body {
+		r.din = dirtySets(p, r, r.loops[0], f)
+	}
 	if err := rewriteBody(f, p, info, r); err != nil {
 		return err
 	}
@@ -175,9 +255,15 @@ func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info) error {
 		pro += fmt.Sprintf("var _augur_m [%d]_augur_r.Uint64; defer _augur_c.Flush(_augur_m[:], &_augur_fd[%d]); ", len(r.mirrors), p.k)
 		p.mirrors = r.mirrors
 	}
-	f.Insert(p.fn.Decl.Body.Lbrace+1, pro)
+	// Before the probes at the same offset (a body region counts the invocation there).
+	f.Add(p.fn.Decl.Body.Lbrace+1, token.NoPos, 0, pro)
 	for _, l := range r.loops {
-		if l.exits && len(l.locals) > 0 {
+		switch {
+		case !l.exits || len(l.locals) == 0:
+		case l.body:
+			// After the probes counting the fall off the end (priority 3).
+			f.Add(p.fn.Decl.Body.Rbrace, token.NoPos, 6, "; "+r.flush(p.fn.Decl.Body.Rbrace))
+		default:
 			f.Add(l.s.End(), token.NoPos, 6, "; "+r.flush(l.s.Pos()))
 		}
 	}
@@ -187,7 +273,7 @@ func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info) error {
 func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error {
 	g, decl := p.g, p.fn.Decl
 	fd := fmt.Sprintf("&_augur_fd[%d]", p.k)
-	inc := func(i int) string { return r.add(i, decl.Body.Lbrace, "++") }
+	inc := func(i int) string { return r.add(i, decl.Body.Lbrace+1, "++") }
 	incAt := func(i int, pos token.Pos) string { return r.add(i, pos, "++") }
 	store := func(n int) string {
 		if !p.frame || !p.mayPanic[n] {
@@ -206,6 +292,19 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 		// It may unwind past the code before its returns: it only looks (rt.Check).
 		pro = fmt.Sprintf("{_augur_p := _augur_r.Pin(); _augur_o := _augur_p < 0; if _augur_p < _augur_ns {_augur_cs[_augur_p][%[1]d] += 1; _augur_o = _augur_cs[_augur_p][%[1]d]&15 == 0} else {_augur_c.Over(%[1]d, 1)}; _augur_r.Unpin(); if _augur_o {_augur_c.Check(%[2]d, %[3]d)}}; ", p.base, p.k, p.overlaps())
 		leave = ""
+	}
+	if len(r.loops) == 1 && r.loops[0].body {
+		// The invocation is counted in a local like the rest; one invocation in 16 (a random
+		// draw of the thread's generator, runtime.cheaprand, costs less than pinning)
+		// looks for another goroutine in the function. One that may panic would only look
+		// (rt.Check) for an owner, and only its own invocations could be one: it does not
+		// draw at all.
+		in := r.add(p.base, decl.Body.Lbrace+1, "++")
+		if leave == "" {
+			pro = in
+		} else {
+			pro = fmt.Sprintf("var _augur_o _augur_r.Uintptr; if _augur_r.Rand()&15 == 0 {_augur_o = _augur_c.Enter(%d, %d)}; ", p.k, p.overlaps()) + in
+		}
 	}
 	if p.frame {
 		pro = fmt.Sprintf("var _augur_k [%d]_augur_r.Uint64; _augur_k[0] = 1; var _augur_s = _augur_r.Frame{Cur: -1, N: _augur_k[:]}; _augur_s.O = _augur_c.Enter(%d, %d); defer _augur_c.Exit(&_augur_s, %s); ", len(p.slotCtr), p.k, p.overlaps(), fd)
@@ -250,7 +349,11 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 				f.Insert(s.Cond.Pos(), "_augur_r.Cond(&_augur_s, "+strconv.Itoa(i)+") && (")
 				f.Add(s.Cond.End(), token.NoPos, 0, ")")
 			}
-			if t := r.guard(i, s.Pos()); t != "" {
+			t := ""
+			if p.countBefore[i] {
+				t = incAt(p.cnt(i), s.Pos())
+			}
+			if t += r.guard(i, s.Pos()); t != "" {
 				f.BeforeStmt(s, t)
 			}
 		case *ast.ForStmt:
@@ -283,8 +386,12 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 				f.BeforeStmt(s.(ast.Stmt), t)
 			}
 		case *ast.SwitchStmt:
-			if t := r.guard(i, s.Pos()); t != "" {
-				f.BeforeStmt(s, t)
+			cb := ""
+			if p.countBefore[i] {
+				cb = incAt(p.cnt(i), s.Pos())
+			}
+			if cb += r.guard(i, s.Pos()); cb != "" {
+				f.BeforeStmt(s, cb)
 			}
 			t := store(i)
 			if t == "" {
@@ -315,11 +422,11 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 			case p.frame && p.mayPanic[i] && len(s.Results) > 0:
 				err = rewriteReturn(f, p, info, i, s, before+"_augur_s.Cur = "+strconv.Itoa(i)+"; ", ret)
 			case p.doneCount[i]:
-				err = rewriteReturn(f, p, info, i, s, before, incAt(p.flow(i, 0), s.Pos())+r.flush(s.Pos()))
+				err = rewriteReturn(f, p, info, i, s, before, incAt(p.flow(i, 0), s.Pos())+r.flushReturn(i, s.Pos(), true))
 			case p.frame:
 				f.BeforeStmt(s, before+store(i)+ret)
-			case before+r.flush(s.Pos()) != "":
-				f.BeforeStmt(s, before+r.flush(s.Pos()))
+			case before+r.flushReturn(i, s.Pos(), false) != "":
+				f.BeforeStmt(s, before+r.flushReturn(i, s.Pos(), false))
 			}
 			if err != nil {
 				return err

@@ -55,6 +55,12 @@ func Pin() int
 //go:linkname Unpin runtime.procUnpin
 func Unpin()
 
+// Rand returns a pseudo-random number from the running thread's generator (no lock, no
+// pinning: for sampling only).
+//
+//go:linkname Rand runtime.cheaprand
+func Rand() uint32
+
 // getm returns the running thread's runtime descriptor (an M).
 //
 //go:linkname getm runtime.getm
@@ -291,7 +297,12 @@ func inc(s *Frame, d *Desc, i int32) {
 // Flush adds the register-loop counts mirrored in m that the loops had no chance to flush (the
 // function is unwinding; on other exits m is all zeros).
 func (c *Counters) Flush(m []uint64, d *Desc) {
-	c.Apply(d.Mx, m)
+	for _, x := range m {
+		if x != 0 {
+			c.Apply(d.Mx, m)
+			return
+		}
+	}
 }
 
 // Cond records that node n, a condition that may panic, starts.

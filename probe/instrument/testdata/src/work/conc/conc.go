@@ -28,3 +28,16 @@ func Framed(x int) (r int) {
 	}
 	return r
 }
+
+// Serve adds Work of the values it receives until the channel closes, blocking between them:
+// its counts must reach the counters before each receive, since the process may end while it
+// waits.
+func Serve(ch <-chan int) (n int) {
+	for {
+		x, ok := <-ch
+		if !ok {
+			return n
+		}
+		n += Work(x)
+	}
+}

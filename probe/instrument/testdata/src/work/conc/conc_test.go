@@ -49,3 +49,17 @@ func TestExitRunning(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	os.Exit(3)
 }
+
+// TestServeBlocked ends the process with os.Exit while Serve waits for its 101st value.
+func TestServeBlocked(t *testing.T) {
+	if os.Getenv("CONC_SERVE") == "" {
+		t.Skip("set CONC_SERVE to run")
+	}
+	ch := make(chan int)
+	go Serve(ch)
+	for x := range 100 {
+		ch <- x
+	}
+	time.Sleep(200 * time.Millisecond)
+	os.Exit(3)
+}

@@ -102,7 +102,12 @@ func TestKernels(t *testing.T) {
 	MatMul(a, a, make([]float64, 4), 2)
 	sink += Walk([]int{1, 2, 3, -1}, []int{3, 4, 2, 1}, []int{1, 1, 1, 1}, 0, 9)
 	sink += Walk([]int{1, 2, 3, -1}, []int{-1, 4, 2, 1}, []int{1, 1, 1, 1}, 0, 3)
+	runReal()
 	for _, f := range []func(){
+		func() { jsonNumber(nil, 0) },                                                   // index out of range
+		func() { partition([]int{1}) },                                                  // index out of range
+		func() { (*BTree)(nil).Has(1) },                                                 // nil dereference
+		func() { (*parser)(nil).expr() },                                                // in peek, under unary, term and expr
 		func() { MatMul(a, a, make([]float64, 3), 2) },                                  // panics storing c[3]
 		func() { MatMul(a[:3], a, make([]float64, 4), 2) },                              // panics reading a[3]
 		func() { MatMul(a, a, make([]float64, 4), 3) },                                  // panics in the inner loop
@@ -116,5 +121,39 @@ func TestKernels(t *testing.T) {
 			defer func() { recover() }()
 			f()
 		}()
+	}
+}
+
+// runReal runs the real-shaped kernels once on small inputs, errors included.
+func runReal() {
+	for _, d := range []string{`{"a": [1, -2.5, "x\"y", true, null], "b": {}}`, "[1,", `{"a" 1}`, "tru"} {
+		n, _ := JSONValid([]byte(d))
+		sink += n
+	}
+	toks, bad := Lex(`x1 >= 42 "s t" + y # z`, nil)
+	sink += len(toks) + bad
+	for _, e := range []string{"1 + 2 * (3 - -4) % 5", "1 / 0", "(1"} {
+		v, _ := Eval(e)
+		sink += v
+	}
+	var bt BTree
+	for i := 0; i < 40; i++ {
+		bt.Insert(i * 7 % 41)
+	}
+	if bt.Has(7) && !bt.Has(100) && !bt.Insert(7) {
+		sink++
+	}
+	sink += Markdown("# h\n- *a* b\n```\nx\n```\npara _b_ *c\n\n  ## h2\nend").Emph
+	_, n, all := WordFreq("the fox and The dog", map[string]int{})
+	sink += n + all
+	xs := make([]int, 40)
+	for i := range xs {
+		xs[i] = (i * 17) % 41
+	}
+	QuickSort(xs)
+	for _, re := range []string{"^ab*c", "b.*d$", "x$", "a*"} {
+		if Match(re, "abbcd") {
+			sink++
+		}
 	}
 }
