@@ -340,3 +340,30 @@ func TestVersion(t *testing.T) {
 		t.Errorf("exit %d: %q", code, out)
 	}
 }
+
+// TestOldGoLine: a module whose go.mod says go 1.16 — the language version of every file in it,
+// including those augur adds — is profiled, timed, recorded, measured and built for the field
+// as any other (the added files carry their own language version).
+func TestOldGoLine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs workloads")
+	}
+	dir := scratch(t)
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module scratch\n\ngo 1.16\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	prof, rel := filepath.Join(tmp, "prof.json"), filepath.Join(tmp, "release.json")
+	for _, args := range [][]string{
+		{"profile", "./p", "-o", prof, "--", "go", "test", "./p", "-run", "TestWork"},
+		{"analyze", "scratch/p.F", "--time", "--profile", prof, "--", "go", "test", "./p", "-run", "^$", "-bench", "F", "-benchtime", "2000x"},
+		{"fit", "record", "scratch/p.F", "-o", filepath.Join(tmp, "f.trace.jsonl"), "--", "go", "test", "./p", "-run", "TestWork"},
+		{"options", "measure", "./opt", "--run", "./opt", "--reps", "1", "-o", filepath.Join(tmp, "model.json")},
+		{"field", "plan", "./p", "./opt", "--variants", "2", "--probes", "3", "-o", rel},
+		{"field", "build", rel, "-o", filepath.Join(tmp, "dist"), "./opt"},
+	} {
+		if code, stdout, stderr := runAt(t, dir, args...); code != 0 {
+			t.Errorf("augur %s in a go 1.16 module: exit %d\nstdout:\n%s\nstderr:\n%s", strings.Join(args, " "), code, stdout, stderr)
+		}
+	}
+}

@@ -1,3 +1,7 @@
+// The build line gives this file its own language version: copied into a program whose go.mod
+// says an older go (1.16, say), it still builds with what it uses (min, max, range over an int).
+//go:build go1.22
+
 // Package rt is the probe runtime of deployed variants (augur field build): a copy of this file,
 // with a generated file that stamps the variant (its release, variant, probes and collector
 // defaults) and declares its counters, becomes one package of the user's program through the

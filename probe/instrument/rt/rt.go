@@ -1,3 +1,7 @@
+// The build line gives this file its own language version: copied into a program whose go.mod
+// says an older go (1.16, say), it still builds with what it uses (min, max, range over an int).
+//go:build go1.22
+
 // Package rt is the runtime that augur's instrumentation injects into an instrumented program:
 // a copy of this file becomes the package <instrumented package>/zz_augur_rt through the
 // overlay, imported by the instrumented package's own generated file (see package
