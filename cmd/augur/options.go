@@ -587,45 +587,13 @@ func runOptionsMeasure(c *command, args []string, stdout, stderr io.Writer) erro
 	if *asJSON {
 		return writeJSON(stdout, m.Model)
 	}
-	model := m.Model.Model
 	// Three standard errors: a term that small could be the noise of the repetitions.
 	show := influence.FormatOptions{Precision: 3, Noise: 3, Scale: m.Model.Scales()}
-	fmt.Fprintf(stdout, "%s  (seconds)\n", model.Format(show))
-	var noise []string
-	for _, term := range model.Terms {
-		if !show.Shows(term) && (influence.FormatOptions{Precision: 3, Scale: show.Scale}).Shows(term) {
-			name := term.Name()
-			if name == "" {
-				name = "the constant"
-			}
-			noise = append(noise, name)
-		}
+	if err := m.Model.Model.WriteText(stdout, show, "wall time", shortPath); err != nil || m.Model.Summed == nil {
+		return err
 	}
-	if len(noise) > 0 {
-		fmt.Fprintf(stdout, "(left out, within 3 standard errors of zero: %s; -o keeps every term)\n", strings.Join(noise, ", "))
-	}
-	fmt.Fprintln(stdout)
-	tw := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "term\tseconds\tregions")
-	for _, term := range model.Terms {
-		if !show.Shows(term) {
-			continue
-		}
-		var where []string
-		for _, src := range term.Sources {
-			if src.Position == "" {
-				where = append(where, src.Region)
-				continue
-			}
-			where = append(where, fmt.Sprintf("%s (%s)", shortPath(src.Position), src.Region))
-		}
-		name := term.Name()
-		if name == "" {
-			name = "1"
-		}
-		fmt.Fprintf(tw, "%s\t%.4g\t%s\n", name, term.Coef, strings.Join(where, ", "))
-	}
-	return tw.Flush()
+	fmt.Fprintf(stdout, "\nRegions ran on up to %d goroutines at once. Summed over goroutines (each region's time on every goroutine it ran on; CPU time where they run without waiting):\n", m.Model.Goroutines)
+	return m.Model.Summed.Model.WriteText(stdout, show, "time summed over goroutines", shortPath)
 }
 
 func runOptionsEvaluate(c *command, args []string, stdout, stderr io.Writer) error {
