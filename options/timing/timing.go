@@ -68,7 +68,8 @@
 // ends, so a stack in use is a live goroutine's). NumGoroutine leaves out
 // the runtime's goroutines, which run finalizers and cleanups, so the fast
 // path is compiled out (Build.FastOwner) when code outside the standard
-// library calls runtime.SetFinalizer or AddCleanup. What remains inexact is
+// library that the program may run (as its call graph tells) calls
+// runtime.SetFinalizer or AddCleanup. What remains inexact is
 // gcount's unsynchronised sum, which can count a goroutine short while
 // another goroutine is being created. A frame keeps its goroutine's id and
 // checks at each probe that its stack was not freed since (by a callee
@@ -101,6 +102,8 @@ import (
 
 	"github.com/augur-perf/augur/options/regions"
 	"github.com/augur-perf/augur/options/taint"
+	"golang.org/x/tools/go/callgraph"
+	"golang.org/x/tools/go/ssa"
 )
 
 // Build is an instrumented build: the overlay for the go command and what
@@ -302,8 +305,11 @@ func findMain(res *taint.Result) string {
 
 // mayFinalize reports whether code outside the standard library may run on
 // the runtime's finalizer or cleanup goroutines, which runtime.NumGoroutine
-// does not count: it calls runtime.SetFinalizer or runtime.AddCleanup (the
-// standard library's own finalizers run no instrumented code).
+// does not count: it calls runtime.SetFinalizer or runtime.AddCleanup from a
+// function that may run (the standard library's own finalizers run no
+// instrumented code). A library function nothing in the program calls
+// (klauspost/compress's zstd.DecodeTo registers a finalizer) does not turn
+// the fast path off for everyone using the rest of the library.
 func mayFinalize(res *taint.Result) bool {
 	if res == nil || res.CallGraph == nil {
 		return true
@@ -312,6 +318,7 @@ func mayFinalize(res *taint.Result) bool {
 	if gobuild.Default.GOROOT != "" {
 		goroot = filepath.Join(gobuild.Default.GOROOT, "src") + string(filepath.Separator)
 	}
+	var live map[*ssa.Function]bool
 	for fn, node := range res.CallGraph.Nodes {
 		if fn == nil || fn.Pkg == nil || fn.Pkg.Pkg.Path() != "runtime" {
 			continue
@@ -330,12 +337,63 @@ func mayFinalize(res *taint.Result) bool {
 			}
 			first, _, _ := strings.Cut(c.Pkg.Pkg.Path(), "/")
 			file := res.Fset.Position(c.Pos()).Filename
-			if strings.Contains(first, ".") || (goroot != "" && file != "" && !strings.HasPrefix(file, goroot)) {
+			if !strings.Contains(first, ".") && (goroot == "" || file == "" || strings.HasPrefix(file, goroot)) {
+				continue
+			}
+			if live == nil {
+				live = reachable(res.CallGraph)
+			}
+			if live[c] {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// reachable is the set of functions the program may run, as far as the
+// call graph tells: the roots and what live functions call or take the
+// value of. Roots are the main and init functions and every method (the
+// standard library, whose bodies the graph may lack, calls methods through
+// interfaces); a function whose value a live function takes may be called
+// back by the standard library, so it is live too.
+func reachable(cg *callgraph.Graph) map[*ssa.Function]bool {
+	live := map[*ssa.Function]bool{}
+	var work []*ssa.Function
+	mark := func(fn *ssa.Function) {
+		if fn != nil && !live[fn] {
+			live[fn] = true
+			work = append(work, fn)
+		}
+	}
+	for fn := range cg.Nodes {
+		if fn != nil && (fn.Signature.Recv() != nil || fn.Name() == "init" || (fn.Name() == "main" && fn.Pkg != nil && fn.Pkg.Pkg.Name() == "main")) {
+			mark(fn)
+		}
+	}
+	for len(work) > 0 {
+		fn := work[len(work)-1]
+		work = work[:len(work)-1]
+		if node := cg.Nodes[fn]; node != nil {
+			for _, e := range node.Out {
+				mark(e.Callee.Func)
+			}
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				var callee *ssa.Value
+				if call, ok := instr.(ssa.CallInstruction); ok && !call.Common().IsInvoke() {
+					callee = &call.Common().Value
+				}
+				for _, op := range instr.Operands(nil) {
+					if f, ok := (*op).(*ssa.Function); ok && op != callee {
+						mark(f)
+					}
+				}
+			}
+		}
+	}
+	return live
 }
 
 func apply(src []byte, edits []edit) []byte {

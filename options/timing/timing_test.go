@@ -216,6 +216,37 @@ func TestFinalizer(t *testing.T) {
 	}
 }
 
+// TestDeadFinalizer checks that a finalizer registered only by a function
+// nothing calls leaves the fast path on, and that a callback passed to the
+// standard library counts as called: a finalizer it registered would not.
+func TestDeadFinalizer(t *testing.T) {
+	b, bin, regs := build(t, "testdata/deadfinal")
+	if !b.FastOwner {
+		t.Errorf("the fast path is off for a finalizer nothing registers")
+	}
+	tm := run(t, b, bin, "-P")
+	if r := tm.Regions[byFunc(t, regs, "work")]; r.Entries != 1 || ms(r.SelfNs) < 5 || len(tm.Issues) > 0 {
+		t.Errorf("region %+v issues %v", r, tm.Issues)
+	}
+	pkgs, err := taint.Load(taint.Config{Dir: "testdata/deadfinal"}, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := taint.Analyze(pkgs, sources.Decls{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := map[string]bool{}
+	for fn := range reachable(res.CallGraph) {
+		if fn.Pkg != nil && fn.Pkg.Pkg.Name() == "main" {
+			live[fn.Name()] = true
+		}
+	}
+	if live["Unused"] || live["Unused$1"] || !live["main$1"] || !live["work"] {
+		t.Errorf("reachable functions of main: %v", live)
+	}
+}
+
 // TestLinesKept checks that rewritten files keep every line where it was.
 func TestLinesKept(t *testing.T) {
 	b, _, _ := build(t, "../../examples/options")
