@@ -206,7 +206,7 @@ func _augurT_claim(f *_augurT_frame) bool {
 	b := _augurT_tab + free*_augurT_gsz
 	_augurT_atomic.StoreInt64(&s[b], f.gid)
 	s[b+1] = 0
-	s[4]++
+	_augurT_atomic.AddInt64(&s[4], 1)
 	s[5] = max(s[5], s[4])
 	s[13]++
 	one := int64(0)
@@ -227,7 +227,7 @@ func _augurT_free(f *_augurT_frame) {
 		return
 	}
 	_augurT_atomic.StoreInt64(&s[b], 0)
-	s[4]--
+	_augurT_atomic.AddInt64(&s[4], -1)
 	one := int64(0)
 	if s[4] == 1 {
 		for k := 0; k < _augurT_gs; k++ {
@@ -360,6 +360,7 @@ func _augurT_out(f *_augurT_frame, id int) {
 	s := _augurT_s
 	_augurT_lock()
 	defer _augurT_unlock()
+	// A frame with no stack, or whose stack was freed, has nothing open.
 	if !_augurT_mine(f) {
 		s[6]++
 		return
