@@ -700,7 +700,8 @@ type Times struct {
 	// SelfNs and WallNs then differ.
 	Concurrent bool `json:"concurrent"`
 	// Open lists regions still open when a process ended (os.Exit, fatal
-	// error): their time since entry is missing.
+	// error, main returning while other goroutines were inside regions):
+	// their time since entry is missing.
 	Open   []int    `json:"open,omitempty"`
 	Issues []string `json:"issues,omitempty"`
 	Files  int      `json:"files"`
@@ -768,7 +769,7 @@ func (b *Build) Collect(dir string) (*Times, error) {
 			t.Issues = append(t.Issues, fmt.Sprintf("%s: %d region entries beyond nesting depth %d were not timed", e.Name(), s[slotOverflow], MaxDepth))
 		}
 		if len(open) > 0 {
-			t.Issues = append(t.Issues, fmt.Sprintf("%s: the process ended with regions open (os.Exit or a fatal error), their time since entry is lost: %s",
+			t.Issues = append(t.Issues, fmt.Sprintf("%s: the process ended with regions open (os.Exit, a fatal error, or main returning while other goroutines ran regions), their time since entry is lost: %s",
 				e.Name(), strings.Join(open, " ")))
 		}
 	}
