@@ -14,7 +14,8 @@ import (
 )
 
 // The worker pool end to end: its regions run on four workers and main, and both models match
-// the closed forms of examples/pool (in units of 20 ms): wall time 6·compress + 3·check +
+// the closed forms of examples/pool (in units of 40 ms, long enough that a loaded machine's
+// sleep overshoot stays a few per cent): wall time 6·compress + 3·check +
 // 3·report (three rounds of four jobs), time summed over goroutines 24·compress + 12·check +
 // 3·report (twelve jobs). The model file says which model is which and reads back.
 func TestWorkerPool(t *testing.T) {
@@ -30,12 +31,12 @@ func TestWorkerPool(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const u = 0.020
+	const u = 0.040
 	wall := map[string]float64{"compress": 6 * u, "check": 3 * u, "report": 3 * u}
 	summed := map[string]float64{"compress": 24 * u, "check": 12 * u, "report": 3 * u}
 	var problems []string
 	for attempt := 1; attempt <= 2; attempt++ {
-		target := Target{Pkg: "./examples/pool", Args: []string{"-unit=20ms"}}
+		target := Target{Pkg: "./examples/pool", Args: []string{"-unit=40ms"}}
 		m, err := Measure(context.Background(), dir, res, before, after, MeasureOptions{Target: target, Run: runner.Options{Reps: 3}})
 		if err != nil {
 			t.Fatal(err)
@@ -63,8 +64,8 @@ func TestWorkerPool(t *testing.T) {
 }
 
 // checkTerms compares the model's one-option terms with want: within 8 % and 3 ms (sleeps
-// overshoot, most on a loaded machine); every other term within 5 ms of zero, the constant
-// (start-up) below 20 ms.
+// overshoot, most on a loaded machine); every other term within 10 ms of zero, the constant
+// (start-up) between -5 and 30 ms.
 func checkTerms(name string, m influence.Model, want map[string]float64) []string {
 	var problems []string
 	seen := map[string]bool{}
@@ -74,14 +75,14 @@ func checkTerms(name string, m influence.Model, want map[string]float64) []strin
 		seen[key] = ok
 		switch {
 		case key == "":
-			if term.Coef < 0 || term.Coef > 0.020 {
+			if term.Coef < -0.005 || term.Coef > 0.030 {
 				problems = append(problems, fmt.Sprintf("%s: constant %.4f s", name, term.Coef))
 			}
 		case ok:
 			if math.Abs(term.Coef-w) > 0.08*w+0.003 {
 				problems = append(problems, fmt.Sprintf("%s: %s = %.4f s, want %.3f", name, key, term.Coef, w))
 			}
-		case math.Abs(term.Coef) > 0.005:
+		case math.Abs(term.Coef) > 0.010:
 			problems = append(problems, fmt.Sprintf("%s: unexpected term %s = %.4f s", name, key, term.Coef))
 		}
 	}

@@ -1,5 +1,6 @@
-// Command pool hands 12 jobs to 4 workers; with -P each job sleeps 4 ms in
-// its region, with -Q main sleeps 10 ms in one of its own.
+// Command pool hands 12 jobs to 4 workers; with -P each job sleeps 20 ms in
+// its region, with -Q main sleeps 30 ms in one of its own (sleeps long
+// enough that a loaded machine's overshoot stays a few per cent).
 package main
 
 import (
@@ -15,14 +16,14 @@ var (
 
 func job(p bool) {
 	if p {
-		time.Sleep(4 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond)
 	}
 }
 
 func main() {
 	flag.Parse()
 	if *q {
-		time.Sleep(10 * time.Millisecond)
+		time.Sleep(30 * time.Millisecond)
 	}
 	jobs := make(chan int)
 	var wg sync.WaitGroup
