@@ -18,10 +18,9 @@
 //	-v         print sizes (not a performance option; it influences only the print)
 //
 // The input is 2 MiB, a constant rather than a flag so that every option is
-// boolean. lz4's ConcurrencyOption is deliberately not offered: it runs the
-// library's code on several goroutines, and augur's region timing, like
-// ConfigCrusher's, times single-goroutine code only (it detects and refuses
-// concurrent regions rather than mis-time them).
+// boolean. lz4's ConcurrencyOption is not offered: this example stays the
+// single-goroutine reproduction of ConfigCrusher; examples/zstd is the
+// concurrent one.
 package main
 
 import (

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
+	"text/tabwriter"
 )
 
 // FormatOptions controls Model.Format.
@@ -201,3 +203,47 @@ func ParseModel(data []byte) (Model, error) {
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// WriteText prints the model for people: the formula as Format writes it with o, followed by
+// "(seconds of TIME)", the terms o leaves out as noise that it would show without o.Noise, and
+// a table of the shown terms with their regions (positions through short, which may shorten
+// file names).
+func (m Model) WriteText(w io.Writer, o FormatOptions, time string, short func(string) string) error {
+	fmt.Fprintf(w, "%s  (seconds of %s)\n", m.Format(o), time)
+	var noise []string
+	plain := FormatOptions{Precision: o.Precision, Scale: o.Scale}
+	for _, term := range m.Terms {
+		if !o.Shows(term) && plain.Shows(term) {
+			name := term.Name()
+			if name == "" {
+				name = "the constant"
+			}
+			noise = append(noise, name)
+		}
+	}
+	if len(noise) > 0 {
+		fmt.Fprintf(w, "(left out, within %g standard errors of zero: %s; -o keeps every term)\n", o.Noise, strings.Join(noise, ", "))
+	}
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "term\tseconds\tregions")
+	for _, term := range m.Terms {
+		if !o.Shows(term) {
+			continue
+		}
+		var where []string
+		for _, src := range term.Sources {
+			if src.Position == "" {
+				where = append(where, src.Region)
+				continue
+			}
+			where = append(where, fmt.Sprintf("%s (%s)", short(src.Position), src.Region))
+		}
+		name := term.Name()
+		if name == "" {
+			name = "1"
+		}
+		fmt.Fprintf(tw, "%s\t%.4g\t%s\n", name, term.Coef, strings.Join(where, ", "))
+	}
+	return tw.Flush()
+}

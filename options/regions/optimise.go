@@ -91,7 +91,32 @@ func (o *optimiser) absorbable(r *region, s ast.Stmt) bool {
 	if _, ok := s.(*ast.LabeledStmt); ok {
 		return false
 	}
-	return !o.holdsRegion(r.pf, s, r)
+	return !o.holdsRegion(r.pf, s, r) && !waits(s)
+}
+
+// waits reports whether s may wait for another goroutine: a channel send or
+// receive, a select, or a call of a method named Wait (sync.WaitGroup,
+// sync.Cond, errgroup.Group, exec.Cmd), outside function literals, whose
+// bodies run when called (or on their own goroutine). A range over a
+// channel is not recognised (the syntax alone does not tell).
+func waits(s ast.Stmt) bool {
+	found := false
+	ast.Inspect(s, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.SendStmt, *ast.SelectStmt:
+			found = true
+		case *ast.UnaryExpr:
+			found = found || n.Op == token.ARROW
+		case *ast.CallExpr:
+			if sel, ok := n.Fun.(*ast.SelectorExpr); ok && sel.Sel.Name == "Wait" {
+				found = true
+			}
+		}
+		return !found
+	})
+	return found
 }
 
 func (o *optimiser) expand() bool {

@@ -37,8 +37,11 @@
 //     to the end of every earlier region of its list (a region lifted to a
 //     call site may lie inside another) or the list's start, and the last
 //     region of a list absorbs the statements after it. A statement holding a
-//     region, or a labeled statement (a goto could enter the span in the
-//     middle), is never absorbed.
+//     region, a labeled statement (a goto could enter the span in the
+//     middle), or one that may wait for another goroutine (a channel send or
+//     receive, a select, a call of a method named Wait) is never absorbed:
+//     a region holding main's wait for its workers would be charged their
+//     time, which the workers' own regions already count.
 //   - Merging: two adjacent regions of one list, or a region nested in
 //     another of the same function, become one when the union of their
 //     options is contained in the option set of some region of Algorithm 2
@@ -46,7 +49,7 @@
 //     configuration is needed). Merging is greedy, in source order.
 //
 // Neither expansion nor merging lets two regions of a list cross: regions
-// nest or are disjoint, as timing's single nesting stack requires.
+// nest or are disjoint, as timing's nesting stack (one per goroutine) requires.
 //   - Callee lifting: when one region with options O covers a whole function
 //     body and every caller in the call graph calls it from a plain statement
 //     of analysed code (not go/defer, not recursion), the region moves to

@@ -23,14 +23,39 @@ type RegionRuns struct {
 	Runs   []influence.Measurement
 }
 
+// Time says which time of a region a model is built from.
+type Time int
+
+const (
+	// Wall is the region's share of the program's wall time
+	// (timing.RegionTime.WallNs): the regions' shares and the base region
+	// add up to the run's wall time.
+	Wall Time = iota
+	// Goroutines is the region's self time summed over the goroutines it
+	// ran on (timing.RegionTime.SelfNs): CPU time when those goroutines run
+	// without waiting (no blocking inside the region, no more runnable
+	// goroutines than cores). The base region is the wall model's: the time
+	// no region ran anywhere.
+	Goroutines
+)
+
+// String names the time as model files and printouts do.
+func (t Time) String() string {
+	if t == Goroutines {
+		return "summed over goroutines"
+	}
+	return "wall"
+}
+
 // Measurements turns r into one table per region: the base region 0
-// ("base", no options) first, then regs in order. Each configuration gives
+// ("base", no options) first, then regs in order, each run's time of the
+// region as t says. Each configuration gives
 // each region one measurement, the median of its repetitions: on a shared
 // machine an occasional slow process start or a late timer would otherwise
 // move a configuration's mean, and with it every coefficient that
 // configuration decides. Numeric options (three or more numeric values) carry their value;
 // the others are read as booleans: value index > 0 is on.
-func Measurements(r *Result, regs []regions.Region) []RegionRuns {
+func Measurements(r *Result, regs []regions.Region, t Time) []RegionRuns {
 	out := []RegionRuns{{Region: influence.Region{Name: "base", Options: []string{}}}}
 	for _, g := range regs {
 		out = append(out, RegionRuns{Region: influence.Region{
@@ -68,7 +93,7 @@ func Measurements(r *Result, regs []regions.Region) []RegionRuns {
 			var sum int64
 			for _, rt := range run.Times.Regions {
 				if rt.ID != 0 {
-					sum += rt.SelfNs
+					sum += rt.WallNs
 				}
 			}
 			for _, rt := range run.Times.Regions {
@@ -76,11 +101,14 @@ func Measurements(r *Result, regs []regions.Region) []RegionRuns {
 				if !ok {
 					continue
 				}
-				ns := rt.SelfNs
-				if rt.ID == 0 {
-					// The base region is the whole program, as the baselines measure it: start-up
-					// and exit included, not just main's own code.
+				ns := rt.WallNs
+				switch {
+				case rt.ID == 0:
+					// The base region is the rest of the program, as the baselines measure it:
+					// start-up and exit included, not just main's own code.
 					ns = run.WallNs - sum
+				case t == Goroutines:
+					ns = rt.SelfNs
 				}
 				samples[k] = append(samples[k], float64(ns)/1e9)
 			}
@@ -148,10 +176,10 @@ func NumericValues(values []string) ([]float64, bool) {
 	return xs, true
 }
 
-// Model builds every region's local model and sums them (influence.Global).
-func Model(r *Result, regs []regions.Region) (influence.Model, []influence.Local, error) {
+// Model builds every region's local model of the time t and sums them (influence.Global).
+func Model(r *Result, regs []regions.Region, t Time) (influence.Model, []influence.Local, error) {
 	var locals []influence.Local
-	for _, rr := range Measurements(r, regs) {
+	for _, rr := range Measurements(r, regs, t) {
 		var numeric []string
 		for _, o := range rr.Region.Options {
 			if _, ok := r.Numeric[o]; ok {

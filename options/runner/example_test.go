@@ -195,7 +195,7 @@ func measureExample(t *testing.T, dir string, decls sources.Decls, args []string
 			t.Errorf("%s: issues %v", c.Text, c.Issues)
 		}
 	}
-	model, _, err := Model(rr, after)
+	model, _, err := Model(rr, after, Wall)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,10 +36,13 @@
 //
 // Measurements gives one influence.Measurement table per region (each run
 // a measurement) plus the base region 0, so influence.LocalModel and
-// influence.Global apply directly (Model does both). The base region is
-// main's own self time when timing found main.main, otherwise the run's
-// wall time minus every region's self time (which then includes process
-// start-up). Only boolean options are modelled: value index > 0 is "on".
+// influence.Global apply directly (Model does both). A region's time is
+// its share of the wall time (Wall) or its self time summed over the
+// goroutines it ran on (Goroutines); the two differ only where regions run
+// on several goroutines at once. The base region is the run's wall time
+// minus every other region's wall share: process start-up and the time no
+// region ran. Numeric options get curves; the others are booleans, value
+// index > 0 "on".
 package runner
 
 import (
@@ -111,8 +114,10 @@ type Stat struct {
 
 // RunRecord is one measured run.
 type RunRecord struct {
-	Rep    int           `json:"rep"`
-	WallNs int64         `json:"wall_ns"`
+	Rep    int   `json:"rep"`
+	WallNs int64 `json:"wall_ns"`
+	// CPUNs is the process's user and system CPU time.
+	CPUNs  int64         `json:"cpu_ns"`
 	Times  *timing.Times `json:"times"`
 	Cached bool          `json:"-"`
 }
@@ -126,10 +131,13 @@ type ConfigResult struct {
 	Wall Stat `json:"wall"`
 	// Regions are per region ID (0 = base); when the build has no base
 	// region, 0 is wall time minus every region's self time.
-	Regions    map[int]Stat `json:"regions"`
-	Runs       []RunRecord  `json:"runs"`
-	Concurrent bool         `json:"concurrent"`
-	Issues     []string     `json:"issues,omitempty"`
+	Regions map[int]Stat `json:"regions"`
+	// CPU is the process's CPU time (user and system).
+	CPU        Stat        `json:"cpu"`
+	Runs       []RunRecord `json:"runs"`
+	Concurrent bool        `json:"concurrent"`
+	Goroutines int         `json:"goroutines"`
+	Issues     []string    `json:"issues,omitempty"`
 }
 
 // Result is Run's answer.
@@ -141,8 +149,10 @@ type Result struct {
 	// configurations' value indices index these.
 	Numeric map[string][]float64 `json:"numeric,omitempty"`
 	Configs []ConfigResult       `json:"configs"`
-	// Concurrent is set when any run saw concurrent region entries.
+	// Concurrent is set when any run had regions open on two goroutines at
+	// once, and Goroutines is the most goroutines with regions open at once.
 	Concurrent bool `json:"concurrent"`
+	Goroutines int  `json:"goroutines"`
 	// Measured and Cached count runs.
 	Measured int `json:"measured"`
 	Cached   int `json:"cached"`
@@ -331,7 +341,7 @@ func runOnce(ctx context.Context, s Setup, b *binary, in inv, o Options) (*RunRe
 		}
 		return nil, fmt.Errorf("runner: %s %s: %v\n%s", b.path, strings.Join(args, " "), err, msg)
 	}
-	rec := &RunRecord{WallNs: wall.Nanoseconds()}
+	rec := &RunRecord{WallNs: wall.Nanoseconds(), CPUNs: (cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()).Nanoseconds()}
 	if s.Timing != nil {
 		if rec.Times, err = s.Timing.Collect(tdir); err != nil {
 			return nil, err
@@ -426,16 +436,18 @@ func Run(ctx context.Context, s Setup, configs []compress.Config, o Options) (*R
 	for i := range res.Configs {
 		summarise(&res.Configs[i], s.Timing)
 		res.Concurrent = res.Concurrent || res.Configs[i].Concurrent
+		res.Goroutines = max(res.Goroutines, res.Configs[i].Goroutines)
 	}
 	return res, nil
 }
 
 func summarise(cr *ConfigResult, tb *timing.Build) {
-	var wall []float64
+	var wall, cpu []float64
 	per := map[int][]float64{}
 	seen := map[string]bool{}
 	for _, r := range cr.Runs {
 		wall = append(wall, float64(r.WallNs)/1e9)
+		cpu = append(cpu, float64(r.CPUNs)/1e9)
 		if tb == nil || r.Times == nil {
 			continue // the plain program: wall time only
 		}
@@ -455,6 +467,7 @@ func summarise(cr *ConfigResult, tb *timing.Build) {
 		if r.Times.Concurrent {
 			cr.Concurrent = true
 		}
+		cr.Goroutines = max(cr.Goroutines, r.Times.Goroutines)
 		for _, is := range r.Times.Issues {
 			if !seen[is] {
 				seen[is] = true
@@ -462,7 +475,7 @@ func summarise(cr *ConfigResult, tb *timing.Build) {
 			}
 		}
 	}
-	cr.Wall = stat(wall)
+	cr.Wall, cr.CPU = stat(wall), stat(cpu)
 	cr.Regions = map[int]Stat{}
 	for id, xs := range per {
 		cr.Regions[id] = stat(xs)

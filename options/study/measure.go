@@ -55,8 +55,9 @@ type Measurement struct {
 
 // Measure times the compressed configurations of the regions (before and after optimisation,
 // as Regions returns them) with region timing injected through an overlay, and builds every
-// region's local model and their sum. Timing warnings go to Log; regions entered concurrently
-// stop it, since their self times would be wrong.
+// region's local model and their sum. Timing warnings go to Log. The model is of wall time;
+// when regions ran on several goroutines at once, a second model (ModelFile.Summed) is of their
+// time summed over the goroutines.
 func Measure(ctx context.Context, dir string, res *taint.Result, before, after []regions.Region, o MeasureOptions) (*Measurement, error) {
 	log := o.Log
 	if log == nil {
@@ -131,14 +132,22 @@ func Measure(ctx context.Context, dir string, res *taint.Result, before, after [
 			fmt.Fprintf(log, "augur options: warning: %s: %s\n", cfg.Text, issue)
 		}
 	}
-	if rr.Concurrent {
-		return nil, fmt.Errorf("timed regions were entered concurrently: region times would be wrong, so no model is built (regions must run on one goroutine)")
-	}
-	model, locals, err := runner.Model(rr, after)
+	model, locals, err := runner.Model(rr, after, runner.Wall)
 	if err != nil {
 		return nil, err
 	}
-	mf := &ModelFile{Format: ModelFormat, System: o.Target.Pkg, Options: names, Model: model, Locals: locals, Numeric: rr.Numeric}
+	mf := &ModelFile{Format: ModelFormat, System: o.Target.Pkg, Options: names, Time: runner.Wall.String(), Model: model, Locals: locals, Numeric: rr.Numeric}
+	if rr.Concurrent {
+		// Regions ran on several goroutines at once: their wall shares and their time summed
+		// over the goroutines differ, and both are models worth having.
+		g, glocals, err := runner.Model(rr, after, runner.Goroutines)
+		if err != nil {
+			return nil, err
+		}
+		mf.Goroutines = rr.Goroutines
+		mf.Summed = &SummedModel{Time: runner.Goroutines.String(), Model: g, Locals: glocals}
+		fmt.Fprintf(log, "augur options: regions ran on up to %d goroutines at once: the model is of wall time (time shared among the regions running at once), the second of time summed over goroutines\n", rr.Goroutines)
+	}
 	for _, cfg := range rr.Configs {
 		on := []string{}
 		for i, v := range cfg.Config {

@@ -18,11 +18,18 @@ const ModelFormat = "augur-options-model/1"
 // ModelFile is a measured model with what it was measured on: what Measure returns,
 // `augur options measure -o` writes, and predict and evaluate read.
 type ModelFile struct {
-	Format  string            `json:"format"`
-	System  string            `json:"system,omitempty"`
-	Options []string          `json:"options"`
-	Model   influence.Model   `json:"model"`
-	Locals  []influence.Local `json:"locals,omitempty"`
+	Format  string   `json:"format"`
+	System  string   `json:"system,omitempty"`
+	Options []string `json:"options"`
+	// Time names what Model predicts: "wall", the program's wall time ("" in files written
+	// before it was recorded means the same).
+	Time   string            `json:"time,omitempty"`
+	Model  influence.Model   `json:"model"`
+	Locals []influence.Local `json:"locals,omitempty"`
+	// Goroutines is the most goroutines that had regions open at once, and Summed, present
+	// when that was more than one, the model of the regions' time summed over the goroutines.
+	Goroutines int          `json:"goroutines,omitempty"`
+	Summed     *SummedModel `json:"summed,omitempty"`
 	// Configs are the configurations measured (the options on in each) and Measuring the
 	// seconds their measured runs took, when known.
 	Configs   [][]string `json:"configurations,omitempty"`
@@ -30,6 +37,16 @@ type ModelFile struct {
 	// Numeric holds the measured values of each numeric option: predictions at values outside
 	// their range are extrapolations, and say so.
 	Numeric map[string][]float64 `json:"numeric,omitempty"`
+}
+
+// SummedModel is the model of time summed over goroutines: each region's term is its self
+// time summed over the goroutines it ran on (CPU time when they run without waiting: no
+// blocking inside the region, no more runnable goroutines than cores), the constant the wall
+// model's base (the time no region ran). Predict and evaluate use the wall model.
+type SummedModel struct {
+	Time   string            `json:"time"`
+	Model  influence.Model   `json:"model"`
+	Locals []influence.Local `json:"locals,omitempty"`
 }
 
 // WriteFile writes the model as indented JSON.
@@ -50,6 +67,9 @@ func ReadModel(path string) (*ModelFile, error) {
 	var probe struct {
 		Format string          `json:"format"`
 		Model  json.RawMessage `json:"model"`
+		Summed *struct {
+			Model json.RawMessage `json:"model"`
+		} `json:"summed"`
 	}
 	if err := json.Unmarshal(data, &probe); err != nil {
 		return nil, fmt.Errorf("%s: %v", path, err)
@@ -70,6 +90,11 @@ func ReadModel(path string) (*ModelFile, error) {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	mf.Model = m
+	if probe.Summed != nil && mf.Summed != nil {
+		if mf.Summed.Model, err = influence.ParseModel(probe.Summed.Model); err != nil {
+			return nil, fmt.Errorf("%s: summed: %v", path, err)
+		}
+	}
 	if len(mf.Options) == 0 {
 		mf.Options = m.Options()
 	}

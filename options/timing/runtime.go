@@ -13,32 +13,52 @@ const EnvDir = "AUGUR_TIMING_DIR"
 // RuntimeFile is the file added to every instrumented package.
 const RuntimeFile = "zz_augur_timing.go"
 
-// MaxDepth bounds the nesting stack; deeper entries are counted as overflow
-// and not timed.
-const MaxDepth = 1024
+// MaxDepth bounds each goroutine's nesting stack; deeper entries are
+// counted as overflow and not timed.
+const MaxDepth = 256
+
+// MaxGoroutines bounds the goroutines that may have regions open at once;
+// probes of further goroutines are counted (RegionTime.Untimed), not timed.
+const MaxGoroutines = 128
 
 // Layout of the timing file: int64 slots in native byte order.
 const (
 	slotMagic    = 0
 	slotLayout   = 1
 	slotNReg     = 2
-	slotOwner    = 3
-	slotDepth    = 4
-	slotForeign  = 5
+	slotLock     = 3 // the spin lock every probe takes
+	slotInUse    = 4 // goroutines with regions open now
+	slotMaxInUse = 5 // the most at once
 	slotMismatch = 6
 	slotOverflow = 7
 	slotEpoch    = 8
+	slotUntimed  = 9  // probes of goroutines beyond MaxGoroutines
+	slotLast     = 10 // the clock at the last probe
+	slotActive   = 11 // non-base regions innermost on some goroutine now
+	slotShare    = 12 // ∫ dt / active, as float64 bits
+	slotClaims   = 13 // goroutine stacks claimed over the run
+	slotSingle   = 14 // the one stack in use (index + 1) when slotInUse is 1
 	headerSlots  = 16
-	// per region i: self ns, entries, foreign probes at headerSlots+3*i.
-	// then MaxDepth stack entries of (id, start, child ns).
-	magic = 0x314d545255475541 // "AUGURTM1" little-endian
+	// per region i at headerSlots+regionSlots*i: self ns summed over
+	// goroutines, entries, wall ns, untimed probes, open entries, goroutines
+	// on which it is the innermost region, the share clock at its activation.
+	regionSlots = 8
+	rSelf       = 0
+	rEntries    = 1
+	rWall       = 2
+	rUntimed    = 3
+	rOpen       = 4
+	// then MaxGoroutines stacks of (goroutine id, depth, MaxDepth entries of
+	// (region, start, child ns)).
+	stackSlots = 2 + 3*MaxDepth
+	magic      = 0x324d545255475541 // "AUGURTM2" little-endian
 )
 
-func fileSlots(nreg int) int { return headerSlots + 3*nreg + 3*MaxDepth }
+func fileSlots(nreg int) int { return headerSlots + regionSlots*nreg + MaxGoroutines*stackSlots }
 
 // runtimeSource renders the file injected into package pkgName. Every
 // instrumented package of one program maps the same file (named by pid),
-// so the nesting stack is shared across packages.
+// so the goroutines' stacks and the totals are shared across packages.
 func runtimeSource(pkgName string, nreg int, layout int64, fast bool) string {
 	r := strings.NewReplacer(
 		"FASTOWNER", strconv.FormatBool(fast),
@@ -48,8 +68,10 @@ func runtimeSource(pkgName string, nreg int, layout int64, fast bool) string {
 		"LAYOUT", strconv.FormatInt(layout, 10),
 		"MAGIC", strconv.FormatInt(magic, 10),
 		"MAXDEPTH", strconv.Itoa(MaxDepth),
+		"MAXG", strconv.Itoa(MaxGoroutines),
 		"ENVDIR", strconv.Quote(EnvDir),
 		"HDR", strconv.Itoa(headerSlots),
+		"RSLOTS", strconv.Itoa(regionSlots),
 	)
 	return r.Replace(runtimeTemplate)
 }
@@ -64,6 +86,7 @@ package PKG
 
 import (
 	_augurT_atomic "sync/atomic"
+	_augurT_math "math"
 	_augurT_os "os"
 	_augurT_rt "runtime"
 	_augurT_strconv "strconv"
@@ -72,14 +95,19 @@ import (
 	_augurT_unsafe "unsafe"
 )
 
-// See package github.com/augur-perf/augur/timing for the file layout.
+// See package github.com/augur-perf/augur/options/timing for the file layout.
 const (
 	_augurT_nreg  = NREG
 	_augurT_size  = SIZE
-	_augurT_max   = MAXDEPTH
-	_augurT_stack = HDR + 3*_augurT_nreg
-	// _augurT_fast allows the ownership fast path (off when the program
-	// registers finalizers or cleanups, which run on runtime goroutines).
+	_augurT_depth = MAXDEPTH
+	_augurT_gs    = MAXG
+	_augurT_r     = HDR
+	_augurT_rs    = RSLOTS
+	_augurT_tab   = HDR + RSLOTS*_augurT_nreg
+	_augurT_gsz   = 2 + 3*_augurT_depth
+	// _augurT_fast allows the single-goroutine fast path (off when the
+	// program registers finalizers or cleanups, which run on runtime
+	// goroutines).
 	_augurT_fast = FASTOWNER
 )
 
@@ -109,17 +137,34 @@ func _augurT_open() (*[_augurT_size]int64, _augurT_time.Time, int64) {
 		s[0] = MAGIC
 	}
 	// Each package has its own t0; the offset to the shared epoch keeps
-	// start stamps comparable across packages.
+	// stamps comparable across packages.
 	return s, t0, t0.UnixNano() - s[8]
 }
 
 func _augurT_now() int64 { return _augurT_off + int64(_augurT_time.Since(_augurT_t0)) }
 
-// _augurT_frame is the per-invocation state of a function holding regions.
+// The lock is a word of the shared file, so the packages' copies of this
+// runtime exclude each other; it is held for a few hundred nanoseconds.
+func _augurT_lock() {
+	for i := 0; !_augurT_atomic.CompareAndSwapInt64(&_augurT_s[3], 0, 1); i++ {
+		if i > 20 {
+			_augurT_rt.Gosched()
+		}
+	}
+}
+
+func _augurT_unlock() { _augurT_atomic.StoreInt64(&_augurT_s[3], 0) }
+
+// _augurT_frame is the per-invocation state of a function holding regions:
+// its goroutine (id and stack index + 1; 0 until the frame's first entry,
+// -1 when no stack was free) and that stack's depth when the frame began.
 type _augurT_frame struct {
+	g     int
 	gid   int64
 	depth int64
 }
+
+func _augurT_fr() _augurT_frame { return _augurT_frame{} }
 
 func _augurT_gid() int64 {
 	var b [64]byte
@@ -134,115 +179,243 @@ func _augurT_gid() int64 {
 	return id
 }
 
-func _augurT_fr() _augurT_frame {
+// _augurT_mine reports whether the frame's stack is still its goroutine's:
+// a stack is freed when its last region closes, possibly in a callee, and
+// may then be another goroutine's (lock held).
+func _augurT_mine(f *_augurT_frame) bool {
+	return f.g > 0 && _augurT_s[_augurT_tab+(f.g-1)*_augurT_gsz] == f.gid
+}
+
+// _augurT_claim gives the frame its goroutine's stack, or a free one (lock
+// held). A frame whose stack was freed had nothing open on it, so its
+// depth is 0 on the new one.
+func _augurT_claim(f *_augurT_frame) bool {
 	s := _augurT_s
-	// The fast path: with an owner and a single user goroutine, the caller
-	// is that goroutine and owns the stack (an owner releases the stack
-	// before it exits), so the ~6 µs of runtime.Stack are skipped. Any
-	// second goroutine sends every frame to the exact check below.
-	if o := _augurT_atomic.LoadInt64(&s[3]); _augurT_fast && o != 0 && _augurT_rt.NumGoroutine() == 1 {
-		return _augurT_frame{gid: o, depth: s[4]}
+	free := -1
+	for g := 0; g < _augurT_gs; g++ {
+		switch s[_augurT_tab+g*_augurT_gsz] {
+		case f.gid:
+			f.g, f.depth = g+1, s[_augurT_tab+g*_augurT_gsz+1]
+			return true
+		case 0:
+			if free < 0 {
+				free = g
+			}
+		}
 	}
-	f := _augurT_frame{gid: _augurT_gid(), depth: -1}
-	switch _augurT_atomic.LoadInt64(&s[3]) {
-	case f.gid:
-		f.depth = s[4]
-	case 0:
-		f.depth = 0
+	if free < 0 {
+		f.g = -1
+		return false
 	}
-	return f
+	b := _augurT_tab + free*_augurT_gsz
+	_augurT_atomic.StoreInt64(&s[b], f.gid)
+	s[b+1] = 0
+	_augurT_atomic.AddInt64(&s[4], 1)
+	s[5] = max(s[5], s[4])
+	s[13]++
+	one := int64(0)
+	if s[4] == 1 {
+		one = int64(free + 1)
+	}
+	_augurT_atomic.StoreInt64(&s[14], one)
+	f.g, f.depth = free+1, 0
+	return true
 }
 
-func _augurT_foreign(id int) {
-	_augurT_atomic.AddInt64(&_augurT_s[5], 1)
-	_augurT_atomic.AddInt64(&_augurT_s[HDR+3*id+2], 1)
+// _augurT_free releases the frame's stack when its last region closed
+// (lock held).
+func _augurT_free(f *_augurT_frame) {
+	s := _augurT_s
+	b := int64(_augurT_tab + (f.g-1)*_augurT_gsz)
+	if s[b+1] != 0 {
+		return
+	}
+	_augurT_atomic.StoreInt64(&s[b], 0)
+	_augurT_atomic.AddInt64(&s[4], -1)
+	one := int64(0)
+	if s[4] == 1 {
+		for k := 0; k < _augurT_gs; k++ {
+			if s[_augurT_tab+k*_augurT_gsz] != 0 {
+				one = int64(k + 1)
+			}
+		}
+	}
+	_augurT_atomic.StoreInt64(&s[14], one)
 }
 
+func _augurT_untimed(id int) {
+	_augurT_atomic.AddInt64(&_augurT_s[9], 1)
+	_augurT_atomic.AddInt64(&_augurT_s[_augurT_r+_augurT_rs*id+3], 1)
+}
+
+// Wall time is shared among the regions innermost on some goroutine: the
+// share clock advances by dt/active, and a region gets the share clock's
+// advance while it is active. Time with no active region is the base
+// region's (lock held for all three).
+func _augurT_advance(now int64) {
+	s := _augurT_s
+	if k := s[11]; k > 0 {
+		v := _augurT_math.Float64frombits(uint64(s[12])) + float64(now-s[10])/float64(k)
+		s[12] = int64(_augurT_math.Float64bits(v))
+	} else {
+		s[_augurT_r+2] += now - s[10]
+	}
+	s[10] = now
+}
+
+func _augurT_activate(id int64) {
+	s := _augurT_s
+	r := _augurT_r + _augurT_rs*int(id)
+	s[r+5]++
+	if s[r+5] == 1 && id != 0 {
+		s[11]++
+		s[r+6] = s[12]
+	}
+}
+
+func _augurT_deactivate(id int64) {
+	s := _augurT_s
+	r := _augurT_r + _augurT_rs*int(id)
+	s[r+5]--
+	if s[r+5] == 0 && id != 0 {
+		s[11]--
+		v := _augurT_math.Float64frombits(uint64(s[12])) - _augurT_math.Float64frombits(uint64(s[r+6]))
+		s[r+2] += int64(_augurT_math.Round(v))
+	}
+}
+
+// _augurT_in enters region id on the frame's goroutine. The goroutine is
+// known from the frame's first entry on. To learn it, the fast path: one
+// user goroutine alive and one stack in use means the stack is this
+// goroutine's (a goroutine frees its stack before it ends, so a stack in
+// use is a live goroutine's), which skips the ~µs of runtime.Stack; any
+// second goroutine sends first entries to the goroutine id that
+// runtime.Stack prints.
 func _augurT_in(f *_augurT_frame, id int) {
+	if f.g < 0 {
+		_augurT_untimed(id)
+		return
+	}
 	s := _augurT_s
-	if o := _augurT_atomic.LoadInt64(&s[3]); o != f.gid {
-		if o != 0 || !_augurT_atomic.CompareAndSwapInt64(&s[3], 0, f.gid) {
-			_augurT_foreign(id)
+	fresh := f.g == 0
+	if fresh {
+		if g := int(_augurT_atomic.LoadInt64(&s[14])); _augurT_fast && g > 0 && _augurT_atomic.LoadInt64(&s[4]) == 1 && _augurT_rt.NumGoroutine() == 1 {
+			f.g, f.gid = g, _augurT_atomic.LoadInt64(&s[_augurT_tab+(g-1)*_augurT_gsz])
+		} else {
+			f.gid = _augurT_gid()
+		}
+	}
+	_augurT_lock()
+	if !_augurT_mine(f) {
+		if !_augurT_claim(f) {
+			_augurT_unlock()
+			_augurT_untimed(id)
 			return
 		}
-		if f.depth < 0 {
-			f.depth = 0
-		}
+	} else if fresh {
+		f.depth = s[_augurT_tab+(f.g-1)*_augurT_gsz+1]
 	}
-	d := s[4]
-	if d < _augurT_max {
-		e := s[_augurT_stack+3*d:]
-		e[0], e[2] = int64(id), 0
-		e[1] = _augurT_now()
+	b := int64(_augurT_tab + (f.g-1)*_augurT_gsz)
+	now := _augurT_now()
+	_augurT_advance(now)
+	d := s[b+1]
+	if d < _augurT_depth {
+		if d > 0 {
+			_augurT_deactivate(s[b+2+3*(d-1)])
+		}
+		e := s[b+2+3*d:]
+		e[0], e[1], e[2] = int64(id), now, 0
+		_augurT_activate(int64(id))
+		s[_augurT_r+_augurT_rs*id+4]++
 	} else {
 		s[7]++
 	}
-	s[4] = d + 1
-	s[HDR+3*id+1]++
+	s[b+1] = d + 1
+	s[_augurT_r+_augurT_rs*id+1]++
+	_augurT_unlock()
 }
 
-func _augurT_pop() {
+// _augurT_pop closes the innermost region of the stack at b (lock held).
+func _augurT_pop(b, now int64) {
 	s := _augurT_s
-	d := s[4] - 1
-	s[4] = d
-	if d >= _augurT_max {
+	d := s[b+1] - 1
+	s[b+1] = d
+	if d >= _augurT_depth {
 		return
 	}
-	e := s[_augurT_stack+3*d:]
-	dur := _augurT_now() - e[1]
-	s[HDR+3*e[0]] += dur - e[2]
-	if d > 0 && d-1 < _augurT_max {
-		s[_augurT_stack+3*(d-1)+2] += dur
-	}
-}
-
-func _augurT_release() {
-	if _augurT_s[4] == 0 {
-		_augurT_atomic.StoreInt64(&_augurT_s[3], 0)
+	e := s[b+2+3*d:]
+	r := _augurT_r + _augurT_rs*int(e[0])
+	dur := now - e[1]
+	s[r] += dur - e[2]
+	s[r+4]--
+	_augurT_deactivate(e[0])
+	if d > 0 {
+		p := s[b+2+3*(d-1):]
+		p[2] += dur
+		_augurT_activate(p[0])
 	}
 }
 
 func _augurT_out(f *_augurT_frame, id int) {
-	s := _augurT_s
-	if _augurT_atomic.LoadInt64(&s[3]) != f.gid {
-		_augurT_foreign(id)
+	if f.g < 0 {
+		_augurT_untimed(id)
 		return
 	}
-	d := s[4]
-	if d <= f.depth || f.depth < 0 {
+	s := _augurT_s
+	_augurT_lock()
+	defer _augurT_unlock()
+	// A frame with no stack, or whose stack was freed, has nothing open.
+	if !_augurT_mine(f) {
 		s[6]++
 		return
 	}
-	if d <= _augurT_max && s[_augurT_stack+3*(d-1)] != int64(id) {
+	b := int64(_augurT_tab + (f.g-1)*_augurT_gsz)
+	d := s[b+1]
+	if d <= f.depth {
+		s[6]++
+		return
+	}
+	now := _augurT_now()
+	_augurT_advance(now)
+	if d <= _augurT_depth && s[b+2+3*(d-1)] != int64(id) {
 		// A mismatched exit: close the regions above id if id is open in
 		// this frame, and count the anomaly either way.
 		s[6]++
 		k := d - 1
-		for k >= f.depth && (k >= _augurT_max || s[_augurT_stack+3*k] != int64(id)) {
+		for k >= f.depth && (k >= _augurT_depth || s[b+2+3*k] != int64(id)) {
 			k--
 		}
 		if k < f.depth {
 			return
 		}
-		for s[4] > k+1 {
-			_augurT_pop()
+		for s[b+1] > k+1 {
+			_augurT_pop(b, now)
 		}
 	}
-	_augurT_pop()
-	_augurT_release()
+	_augurT_pop(b, now)
+	_augurT_free(f)
 }
 
 // _augurT_un runs deferred in every function holding regions: on return,
 // panic or runtime.Goexit it closes the regions the frame left open.
 func _augurT_un(f *_augurT_frame) {
-	s := _augurT_s
-	if f.depth < 0 || _augurT_atomic.LoadInt64(&s[3]) != f.gid {
+	if f.g <= 0 {
 		return
 	}
-	for s[4] > f.depth {
-		_augurT_pop()
+	s := _augurT_s
+	_augurT_lock()
+	if _augurT_mine(f) {
+		b := int64(_augurT_tab + (f.g-1)*_augurT_gsz)
+		if s[b+1] > f.depth {
+			now := _augurT_now()
+			_augurT_advance(now)
+			for s[b+1] > f.depth {
+				_augurT_pop(b, now)
+			}
+		}
+		_augurT_free(f)
 	}
-	_augurT_release()
+	_augurT_unlock()
 }
 
 var _ = _augurT_in

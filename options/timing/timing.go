@@ -44,31 +44,42 @@
 // it, after the exits of the spans it leaves, outermost region first, so the
 // exit at the span's end matches.
 //
-// # Self time and concurrency
+// # Self time, wall time and goroutines
 //
 // The runtime keeps one nesting stack of (region, start, time in nested
-// regions) shared by all instrumented packages of the process (they map the
-// same file, named by pid); a region's self time is its duration minus the
-// durations of the regions nested in it, on the monotonic clock. The stack
-// is owned by one goroutine at a time (an atomic owner word; the base region
-// keeps main's goroutine the owner for the whole run). Each frame prologue
-// learns whether its goroutine owns the stack. While the stack has an owner
-// and runtime.NumGoroutine() is 1 (a few loads), the caller is the owner: an
-// owner releases the stack before it exits, so it is the one live user
-// goroutine. Otherwise the prologue reads the goroutine id from
-// runtime.Stack (about 6 µs on a 2-core VM, more on deep stacks); paid on
-// every call, it tripled the run time of lz4's high-compression loop.
-// NumGoroutine leaves out the runtime's goroutines, which run finalizers and
-// cleanups, so the fast path is compiled out (Build.FastOwner) when code
-// outside the standard library calls runtime.SetFinalizer or AddCleanup.
-// What remains inexact is gcount's unsynchronised sum, which can count a
-// goroutine short while another goroutine is being created: that needs a
-// second goroutine alive, whose other frames take the exact path and are
-// reported. A probe from a goroutine that does not own the stack is not
-// timed but counted, per region, and Times.Concurrent is set; an exit that
-// does not match the top of the stack (a mismatch after recover) is counted
-// as a mismatch and repaired by closing the regions above it. Both appear in
-// Times.Issues: concurrent programs are detected, never silently mis-timed.
+// regions) per goroutine that has regions open, in the timing file that
+// every instrumented package of the process maps (named by pid), so that
+// regions nest across packages; a lock word in the same file orders the
+// probes. A region's self time on a goroutine is its duration minus the
+// durations of the regions nested in it on that goroutine, on the monotonic
+// clock; RegionTime.SelfNs sums it over the goroutines. RegionTime.WallNs
+// is the region's share of the wall time: at every moment the time is
+// shared equally among the regions innermost on some goroutine (the base
+// region only gets the time when no other region is innermost anywhere),
+// so the shares add up to the wall time and, with one goroutine, equal the
+// self times.
+//
+// A frame learns its goroutine at its first region entry. Go has no
+// goroutine id, but runtime.Stack prints it (about 6 µs on a 2-core VM,
+// more on deep stacks; paid on every call of lz4's high-compression loop it
+// tripled the run time), so a fast path skips it: when one stack is in use
+// and runtime.NumGoroutine() is 1 (a few loads), the stack is the caller's
+// (a goroutine frees its stack when its last region closes, before it
+// ends, so a stack in use is a live goroutine's). NumGoroutine leaves out
+// the runtime's goroutines, which run finalizers and cleanups, so the fast
+// path is compiled out (Build.FastOwner) when code outside the standard
+// library that the program may run (as its call graph tells) calls
+// runtime.SetFinalizer or AddCleanup. What remains inexact is
+// gcount's unsynchronised sum, which can count a goroutine short while
+// another goroutine is being created. A frame keeps its goroutine's id and
+// checks at each probe that its stack was not freed since (by a callee
+// closing the last region) and taken by another goroutine.
+//
+// At most MaxGoroutines goroutines may have regions open at once and each
+// stack holds MaxDepth entries: probes beyond are counted, not timed, and
+// reported in Times.Issues, as are exits that do not match the top of the
+// stack (a mismatch after recover, repaired by closing the regions above
+// it).
 // Spans must nest: Instrument refuses regions of one file that overlap
 // without nesting, whose exits could never match.
 package timing
@@ -91,6 +102,8 @@ import (
 
 	"github.com/augur-perf/augur/options/regions"
 	"github.com/augur-perf/augur/options/taint"
+	"golang.org/x/tools/go/callgraph"
+	"golang.org/x/tools/go/ssa"
 )
 
 // Build is an instrumented build: the overlay for the go command and what
@@ -189,7 +202,7 @@ func Instrument(res *taint.Result, regs []regions.Region, dir string) (*Build, e
 		lo, hi := fw.pf.Off(sp.Pos()), fw.pf.Off(sp.End())
 		for _, q := range spans[fw] {
 			if (q.lo < lo && lo < q.hi && q.hi < hi) || (lo < q.lo && q.lo < hi && hi < q.hi) {
-				// The runtime keeps one nesting stack: the exit of the
+				// A goroutine has one nesting stack: the exit of the
 				// region entered first would find the other on top.
 				errs = append(errs, fmt.Sprintf("%s: region %d overlaps region %d (%s) without nesting in it", r.Start, r.ID, q.r.ID, q.r.Start))
 			}
@@ -292,8 +305,11 @@ func findMain(res *taint.Result) string {
 
 // mayFinalize reports whether code outside the standard library may run on
 // the runtime's finalizer or cleanup goroutines, which runtime.NumGoroutine
-// does not count: it calls runtime.SetFinalizer or runtime.AddCleanup (the
-// standard library's own finalizers run no instrumented code).
+// does not count: it calls runtime.SetFinalizer or runtime.AddCleanup from a
+// function that may run (the standard library's own finalizers run no
+// instrumented code). A library function nothing in the program calls
+// (klauspost/compress's zstd.DecodeTo registers a finalizer) does not turn
+// the fast path off for everyone using the rest of the library.
 func mayFinalize(res *taint.Result) bool {
 	if res == nil || res.CallGraph == nil {
 		return true
@@ -302,6 +318,7 @@ func mayFinalize(res *taint.Result) bool {
 	if gobuild.Default.GOROOT != "" {
 		goroot = filepath.Join(gobuild.Default.GOROOT, "src") + string(filepath.Separator)
 	}
+	var live map[*ssa.Function]bool
 	for fn, node := range res.CallGraph.Nodes {
 		if fn == nil || fn.Pkg == nil || fn.Pkg.Pkg.Path() != "runtime" {
 			continue
@@ -320,12 +337,63 @@ func mayFinalize(res *taint.Result) bool {
 			}
 			first, _, _ := strings.Cut(c.Pkg.Pkg.Path(), "/")
 			file := res.Fset.Position(c.Pos()).Filename
-			if strings.Contains(first, ".") || (goroot != "" && file != "" && !strings.HasPrefix(file, goroot)) {
+			if !strings.Contains(first, ".") && (goroot == "" || file == "" || strings.HasPrefix(file, goroot)) {
+				continue
+			}
+			if live == nil {
+				live = reachable(res.CallGraph)
+			}
+			if live[c] {
 				return true
 			}
 		}
 	}
 	return false
+}
+
+// reachable is the set of functions the program may run, as far as the
+// call graph tells: the roots and what live functions call or take the
+// value of. Roots are the main and init functions and every method (the
+// standard library, whose bodies the graph may lack, calls methods through
+// interfaces); a function whose value a live function takes may be called
+// back by the standard library, so it is live too.
+func reachable(cg *callgraph.Graph) map[*ssa.Function]bool {
+	live := map[*ssa.Function]bool{}
+	var work []*ssa.Function
+	mark := func(fn *ssa.Function) {
+		if fn != nil && !live[fn] {
+			live[fn] = true
+			work = append(work, fn)
+		}
+	}
+	for fn := range cg.Nodes {
+		if fn != nil && (fn.Signature.Recv() != nil || fn.Name() == "init" || (fn.Name() == "main" && fn.Pkg != nil && fn.Pkg.Pkg.Name() == "main")) {
+			mark(fn)
+		}
+	}
+	for len(work) > 0 {
+		fn := work[len(work)-1]
+		work = work[:len(work)-1]
+		if node := cg.Nodes[fn]; node != nil {
+			for _, e := range node.Out {
+				mark(e.Callee.Func)
+			}
+		}
+		for _, b := range fn.Blocks {
+			for _, instr := range b.Instrs {
+				var callee *ssa.Value
+				if call, ok := instr.(ssa.CallInstruction); ok && !call.Common().IsInvoke() {
+					callee = &call.Common().Value
+				}
+				for _, op := range instr.Operands(nil) {
+					if f, ok := (*op).(*ssa.Function); ok && op != callee {
+						mark(f)
+					}
+				}
+			}
+		}
+	}
+	return live
 }
 
 func apply(src []byte, edits []edit) []byte {
@@ -605,23 +673,35 @@ func children(n ast.Node) []ast.Node {
 
 // RegionTime is one region's totals over the files read.
 type RegionTime struct {
-	ID      int   `json:"id"`
-	SelfNs  int64 `json:"self_ns"`
+	ID int `json:"id"`
+	// SelfNs is the region's self time summed over the goroutines it ran on:
+	// each goroutine's time inside it less its time in regions nested in it
+	// on the same goroutine.
+	SelfNs int64 `json:"self_ns"`
+	// WallNs is the region's share of the wall time: at each moment the
+	// wall time is shared equally among the regions innermost on some
+	// goroutine. For the base region it is the time no other region was
+	// innermost anywhere, from the first package's initialisation on.
+	WallNs  int64 `json:"wall_ns"`
 	Entries int64 `json:"entries"`
-	// Foreign counts probes from goroutines that did not own the stack
-	// (not timed).
-	Foreign int64 `json:"foreign,omitempty"`
+	// Untimed counts probes of goroutines that found no free stack
+	// (more than MaxGoroutines with regions open at once): not timed.
+	Untimed int64 `json:"untimed,omitempty"`
 }
 
 // Times is what Collect read.
 type Times struct {
 	// Regions has one entry per region slot, base region 0 first.
 	Regions []RegionTime `json:"regions"`
-	// Concurrent is set when some probe ran on a goroutine that did not own
-	// the stack: the program is not single-goroutine in its regions.
+	// Goroutines is the largest number of goroutines that had regions open
+	// at once, the largest over the files.
+	Goroutines int `json:"goroutines"`
+	// Concurrent is set when regions were open on two goroutines at once:
+	// SelfNs and WallNs then differ.
 	Concurrent bool `json:"concurrent"`
 	// Open lists regions still open when a process ended (os.Exit, fatal
-	// error): their time since entry is missing.
+	// error, main returning while other goroutines were inside regions):
+	// their time since entry is missing.
 	Open   []int    `json:"open,omitempty"`
 	Issues []string `json:"issues,omitempty"`
 	Files  int      `json:"files"`
@@ -653,7 +733,7 @@ func (b *Build) Collect(dir string) (*Times, error) {
 			t.Issues = append(t.Issues, name+": short timing file")
 			continue
 		}
-		s := make([]int64, size)
+		s := make([]int64, headerSlots+regionSlots*b.NRegions)
 		for i := range s {
 			s[i] = int64(binary.NativeEndian.Uint64(data[8*i:]))
 		}
@@ -662,22 +742,25 @@ func (b *Build) Collect(dir string) (*Times, error) {
 			continue
 		}
 		t.Files++
+		var open, untimed []string
 		for i := range t.Regions {
-			base := headerSlots + 3*i
-			t.Regions[i].SelfNs += s[base]
-			t.Regions[i].Entries += s[base+1]
-			t.Regions[i].Foreign += s[base+2]
-		}
-		if s[slotForeign] > 0 {
-			t.Concurrent = true
-			var which []string
-			for i := range t.Regions {
-				if f := s[headerSlots+3*i+2]; f > 0 {
-					which = append(which, fmt.Sprintf("R%d×%d", i, f))
-				}
+			r := s[headerSlots+regionSlots*i:]
+			t.Regions[i].SelfNs += r[rSelf]
+			t.Regions[i].WallNs += r[rWall]
+			t.Regions[i].Entries += r[rEntries]
+			t.Regions[i].Untimed += r[rUntimed]
+			if r[rUntimed] > 0 {
+				untimed = append(untimed, fmt.Sprintf("R%d×%d", i, r[rUntimed]))
 			}
-			t.Issues = append(t.Issues, fmt.Sprintf("%s: %d probes ran on a goroutine that did not own the region stack (not timed): %s",
-				e.Name(), s[slotForeign], strings.Join(which, " ")))
+			if r[rOpen] > 0 {
+				t.Open = append(t.Open, i)
+				open = append(open, "R"+strconv.Itoa(i))
+			}
+		}
+		t.Goroutines = max(t.Goroutines, int(s[slotMaxInUse]))
+		if s[slotUntimed] > 0 {
+			t.Issues = append(t.Issues, fmt.Sprintf("%s: %d probes ran on goroutines beyond the %d that may have regions open at once (not timed): %s",
+				e.Name(), s[slotUntimed], MaxGoroutines, strings.Join(untimed, " ")))
 		}
 		if s[slotMismatch] > 0 {
 			t.Issues = append(t.Issues, fmt.Sprintf("%s: %d region exits did not match the innermost open region", e.Name(), s[slotMismatch]))
@@ -685,17 +768,12 @@ func (b *Build) Collect(dir string) (*Times, error) {
 		if s[slotOverflow] > 0 {
 			t.Issues = append(t.Issues, fmt.Sprintf("%s: %d region entries beyond nesting depth %d were not timed", e.Name(), s[slotOverflow], MaxDepth))
 		}
-		if d := s[slotDepth]; d > 0 {
-			var open []string
-			for k := int64(0); k < min(d, MaxDepth); k++ {
-				id := int(s[int64(headerSlots+3*b.NRegions)+3*k])
-				t.Open = append(t.Open, id)
-				open = append(open, "R"+strconv.Itoa(id))
-			}
-			t.Issues = append(t.Issues, fmt.Sprintf("%s: the process ended with regions open (os.Exit or a fatal error), their time since entry is lost: %s",
+		if len(open) > 0 {
+			t.Issues = append(t.Issues, fmt.Sprintf("%s: the process ended with regions open (os.Exit, a fatal error, or main returning while other goroutines ran regions), their time since entry is lost: %s",
 				e.Name(), strings.Join(open, " ")))
 		}
 	}
+	t.Concurrent = t.Goroutines > 1
 	if t.Files == 0 {
 		return t, fmt.Errorf("timing: %s: no timing file of this build (was %s set?)", dir, EnvDir)
 	}

@@ -137,35 +137,114 @@ func TestOsExit(t *testing.T) {
 	}
 }
 
-// TestConcurrent checks that regions entered from two goroutines (while main
-// owns the stack) are detected and reported, not timed.
+// TestConcurrent checks a region entered from two goroutines at once (while
+// main is in the base region): each goroutine's 5 ms are timed on its own
+// stack, so the summed self time is 10 ms and the wall share 5 ms.
 func TestConcurrent(t *testing.T) {
 	b, bin, regs := build(t, "testdata/conc")
 	if !b.FastOwner {
-		t.Errorf("the ownership fast path is off")
+		t.Errorf("the single-goroutine fast path is off")
 	}
 	tm := run(t, b, bin, "-P")
-	id := byFunc(t, regs, "work")
-	if !tm.Concurrent || tm.Regions[id].Foreign != 4 || tm.Regions[id].SelfNs != 0 {
-		t.Errorf("concurrent %v region %+v", tm.Concurrent, tm.Regions[id])
+	r := tm.Regions[byFunc(t, regs, "work")]
+	if !tm.Concurrent || tm.Goroutines != 3 || len(tm.Issues) > 0 || r.Entries != 2 {
+		t.Errorf("concurrent %v on %d goroutines, issues %v, region %+v", tm.Concurrent, tm.Goroutines, tm.Issues, r)
 	}
-	if !strings.Contains(strings.Join(tm.Issues, "\n"), "did not own") {
-		t.Errorf("issues: %v", tm.Issues)
+	if got := ms(r.SelfNs); got < 10 || got > 14 {
+		t.Errorf("self time summed over goroutines %.2f ms, want 10", got)
+	}
+	if got := ms(r.WallNs); got < 5 || got > 9 {
+		t.Errorf("wall share %.2f ms, want 5", got)
+	}
+}
+
+// TestPool checks a worker pool against closed forms: 12 jobs of 20 ms on 4
+// workers are 240 ms summed over the goroutines and 3 rounds, 60 ms, of wall
+// time; main's own region is 30 ms in both; the regions' wall shares add up
+// to no more than the run. Sleeps overshoot on a loaded machine: the bounds
+// allow 4 ms a sleep.
+func TestPool(t *testing.T) {
+	b, bin, regs := build(t, "testdata/pool")
+	id := byFunc(t, regs, "job")
+	var own int
+	for _, r := range regs {
+		if r.Func == "main" && strings.HasPrefix(r.Text, "if *q") {
+			own = r.ID
+		}
+	}
+	if own == 0 {
+		t.Fatalf("no region for main's if *q: %+v", regs)
+	}
+	start := time.Now()
+	tm := run(t, b, bin, "-P", "-Q")
+	elapsed := ms(time.Since(start).Nanoseconds())
+	if len(tm.Issues) > 0 || tm.Goroutines != 5 {
+		t.Fatalf("issues %v, %d goroutines", tm.Issues, tm.Goroutines)
+	}
+	r := tm.Regions[id]
+	if r.Entries != 12 || ms(r.SelfNs) < 240 || ms(r.SelfNs) > 240+12*4 {
+		t.Errorf("job region: %.2f ms summed in %d entries, want 240 ms in 12", ms(r.SelfNs), r.Entries)
+	}
+	if got := ms(r.WallNs); got < 60 || got > 60+3*4 {
+		t.Errorf("job region's wall share %.2f ms, want 60", got)
+	}
+	if m := tm.Regions[own]; ms(m.SelfNs) < 30 || ms(m.SelfNs) > 34 || m.SelfNs != m.WallNs {
+		t.Errorf("main's region: self %.2f ms, wall %.2f ms, want 30 both", ms(m.SelfNs), ms(m.WallNs))
+	}
+	var sum int64
+	for _, rt := range tm.Regions {
+		sum += rt.WallNs
+	}
+	if ms(sum) < 90 || ms(sum) > elapsed {
+		t.Errorf("wall shares sum to %.2f ms, want between 90 ms and the run's %.2f ms", ms(sum), elapsed)
 	}
 }
 
 // TestFinalizer checks that a region entered from a finalizer (a runtime
-// goroutine, invisible to runtime.NumGoroutine) while main owns the stack is
-// reported: registering a finalizer turns the ownership fast path off.
+// goroutine, invisible to runtime.NumGoroutine) while main has the base
+// region open is timed on the finalizer's own stack: registering a
+// finalizer turns the single-goroutine fast path off, which would otherwise
+// put the finalizer's region on main's stack.
 func TestFinalizer(t *testing.T) {
 	b, bin, regs := build(t, "testdata/final")
 	if b.FastOwner {
-		t.Errorf("the ownership fast path is on in a program with finalizers")
+		t.Errorf("the fast path is on in a program with finalizers")
 	}
 	tm := run(t, b, bin, "-P")
-	id := byFunc(t, regs, "work")
-	if !tm.Concurrent || tm.Regions[id].Foreign == 0 || tm.Regions[id].SelfNs != 0 {
-		t.Errorf("concurrent %v region %+v issues %v", tm.Concurrent, tm.Regions[id], tm.Issues)
+	r := tm.Regions[byFunc(t, regs, "work")]
+	if !tm.Concurrent || r.Entries == 0 || len(tm.Issues) > 0 {
+		t.Errorf("concurrent %v region %+v issues %v", tm.Concurrent, r, tm.Issues)
+	}
+}
+
+// TestDeadFinalizer checks that a finalizer registered only by a function
+// nothing calls leaves the fast path on, and that a callback passed to the
+// standard library counts as called: a finalizer it registered would not.
+func TestDeadFinalizer(t *testing.T) {
+	b, bin, regs := build(t, "testdata/deadfinal")
+	if !b.FastOwner {
+		t.Errorf("the fast path is off for a finalizer nothing registers")
+	}
+	tm := run(t, b, bin, "-P")
+	if r := tm.Regions[byFunc(t, regs, "work")]; r.Entries != 1 || ms(r.SelfNs) < 5 || len(tm.Issues) > 0 {
+		t.Errorf("region %+v issues %v", r, tm.Issues)
+	}
+	pkgs, err := taint.Load(taint.Config{Dir: "testdata/deadfinal"}, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := taint.Analyze(pkgs, sources.Decls{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	live := map[string]bool{}
+	for fn := range reachable(res.CallGraph) {
+		if fn.Pkg != nil && fn.Pkg.Pkg.Name() == "main" {
+			live[fn.Name()] = true
+		}
+	}
+	if live["Unused"] || live["Unused$1"] || !live["main$1"] || !live["work"] {
+		t.Errorf("reachable functions of main: %v", live)
 	}
 }
 

@@ -20,6 +20,10 @@ type OptionsModel struct {
 	Configs [][]string
 	// Measuring is the seconds the measured runs took (0 when unknown).
 	Measuring float64
+	// Goroutines is the most goroutines that ran regions at once; when more than one,
+	// Summed are the terms of the model of time summed over goroutines (Terms are wall time).
+	Goroutines int
+	Summed     []OptionTerm
 }
 
 // OptionTerm is one term of the global model.
@@ -45,6 +49,9 @@ type OptionRegion struct {
 func BuildOptions(mf *study.ModelFile) *Report {
 	m := &OptionsModel{System: mf.System, Options: mf.Options, Configs: mf.Configs, Measuring: mf.Measuring}
 	m.Terms = optionTerms(mf.Model.Terms, true)
+	if mf.Summed != nil {
+		m.Goroutines, m.Summed = mf.Goroutines, optionTerms(mf.Summed.Model.Terms, true)
+	}
 	for _, l := range mf.Locals {
 		m.Regions = append(m.Regions, OptionRegion{Name: l.Region.Name, Position: l.Region.Position, Options: l.Region.Options, Terms: optionTerms(l.Terms, false)})
 	}

@@ -67,4 +67,31 @@ func TestOptionsPage(t *testing.T) {
 	if strings.Contains(page, "http://") || strings.Contains(page, "https://") {
 		t.Error("the page names a URL: it must be self-contained")
 	}
+	if !strings.Contains(page, "Terms (seconds of wall time)") || strings.Contains(page, `id="summed-terms"`) {
+		t.Error("a single-goroutine model's page must name wall time and have no summed model")
+	}
+}
+
+// TestOptionsPageSummed: a model of regions that ran on several goroutines shows the model of
+// time summed over goroutines beside the wall-time one, each named.
+func TestOptionsPageSummed(t *testing.T) {
+	mf := optionsModel()
+	mf.Goroutines = 5
+	mf.Summed = &study.SummedModel{Time: "summed over goroutines", Model: influence.Model{Terms: []influence.Term{
+		{Coef: 0.01}, {Options: []string{"A"}, Coef: 0.048, Sources: []influence.Source{{Region: "r1", Position: "main.go:12", Coef: 0.048}}}}}}
+	var b bytes.Buffer
+	if err := Write(&b, BuildOptions(mf)); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{
+		"Terms (seconds of wall time)",
+		"up to 5 goroutines at once",
+		`<h2>Terms (seconds summed over goroutines)</h2>`,
+		`<tr data-summed="A"><td class="prop">A</td><td class="n">0.048</td><td class="n"></td><td>r1 (main.go:12)</td></tr>`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
 }

@@ -162,47 +162,16 @@ func OptionsRegions(w io.Writer, before, after []regions.Region, o regions.TextO
 
 // OptionsModel prints a measured options model in seconds as `augur options measure` does:
 // the terms beyond three standard errors of zero, each with the regions and positions that
-// cause it.
+// cause it; the model of wall time, and when regions ran on several goroutines at once the
+// model of their time summed over goroutines after it, each saying which it is.
 func OptionsModel(w io.Writer, mf *study.ModelFile) error {
-	model := mf.Model
 	// Three standard errors: a term that small could be the noise of the repetitions.
 	show := influence.FormatOptions{Precision: 3, Noise: 3, Scale: mf.Scales()}
-	fmt.Fprintf(w, "%s  (seconds)\n", model.Format(show))
-	var noise []string
-	for _, term := range model.Terms {
-		if !show.Shows(term) && (influence.FormatOptions{Precision: 3, Scale: show.Scale}).Shows(term) {
-			name := term.Name()
-			if name == "" {
-				name = "the constant"
-			}
-			noise = append(noise, name)
-		}
+	if err := mf.Model.WriteText(w, show, "wall time", ShortPath); err != nil || mf.Summed == nil {
+		return err
 	}
-	if len(noise) > 0 {
-		fmt.Fprintf(w, "(left out, within 3 standard errors of zero: %s; -o keeps every term)\n", strings.Join(noise, ", "))
-	}
-	fmt.Fprintln(w)
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "term\tseconds\tregions")
-	for _, term := range model.Terms {
-		if !show.Shows(term) {
-			continue
-		}
-		var where []string
-		for _, src := range term.Sources {
-			if src.Position == "" {
-				where = append(where, src.Region)
-				continue
-			}
-			where = append(where, fmt.Sprintf("%s (%s)", ShortPath(src.Position), src.Region))
-		}
-		name := term.Name()
-		if name == "" {
-			name = "1"
-		}
-		fmt.Fprintf(tw, "%s\t%.4g\t%s\n", name, term.Coef, strings.Join(where, ", "))
-	}
-	return tw.Flush()
+	fmt.Fprintf(w, "\nRegions ran on up to %d goroutines at once. Summed over goroutines (each region's time on every goroutine it ran on; CPU time where they run without waiting):\n", mf.Goroutines)
+	return mf.Summed.Model.WriteText(w, show, "time summed over goroutines", ShortPath)
 }
 
 // OptionsEvaluation prints the comparison with the black-box baselines as `augur options
