@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/augur-perf/augur/options/compress"
@@ -74,6 +75,7 @@ func Measure(ctx context.Context, dir string, res *taint.Result, before, after [
 		domains[i] = max(len(opt.Values), 1)
 	}
 	var sets [][]int
+	var influencing []*sources.Option
 	seen := map[string]bool{}
 	for _, r := range before {
 		key := strings.Join(r.Options, "\x00")
@@ -84,8 +86,14 @@ func Measure(ctx context.Context, dir string, res *taint.Result, before, after [
 		var set []int
 		for _, name := range r.Options {
 			set = append(set, index[name])
+			if o := res.Options.Options[index[name]]; !slices.Contains(influencing, o) {
+				influencing = append(influencing, o)
+			}
 		}
 		sets = append(sets, set)
+	}
+	if err := valuesMissing(influencing); err != nil {
+		return nil, err
 	}
 	method := o.Method
 	if method == "" {

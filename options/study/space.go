@@ -55,20 +55,14 @@ func NewSpace(res *taint.Result) (*Space, error) {
 	}
 	sort.Strings(sp.Names)
 	index := map[string]int{}
-	var missing []string
 	for i, name := range sp.Names {
 		index[name] = i
 		o := res.Options.Lookup(name)
 		sp.Options = append(sp.Options, o)
-		d := domainOf(o)
-		if d == 0 {
-			missing = append(missing, fmt.Sprintf("%s (%s, %s)", name, o.Type, o.Sites[0].Position))
-			d = 2
-		}
-		sp.Domains = append(sp.Domains, d)
+		sp.Domains = append(sp.Domains, domainOf(o))
 	}
-	if len(missing) > 0 {
-		return nil, &sources.DeclError{Msg: fmt.Sprintf("non-boolean options influence decisions but have no values; give them with --values name=v1,v2: %s", strings.Join(missing, "; "))}
+	if err := valuesMissing(sp.Options); err != nil {
+		return nil, err
 	}
 	sort.Slice(setNames, func(i, j int) bool {
 		if len(setNames[i]) != len(setNames[j]) {
@@ -122,6 +116,21 @@ func (sp *Space) Enumerable() int {
 
 // domainOf is an option's number of values: 2 for booleans, its declared values otherwise,
 // 0 when it has none (such an option keeps its default and cannot be enumerated).
+// valuesMissing is the error for the options of opts that influence decisions but have no
+// domain (neither boolean nor given values), naming where each is loaded; nil if there are none.
+func valuesMissing(opts []*sources.Option) error {
+	var missing []string
+	for _, o := range opts {
+		if domainOf(o) == 0 {
+			missing = append(missing, fmt.Sprintf("%s (%s, %s)", o.Name, o.Type, o.Sites[0].Position))
+		}
+	}
+	if len(missing) > 0 {
+		return &sources.DeclError{Msg: fmt.Sprintf("non-boolean options influence decisions but have no values; give them with --values name=v1,v2: %s", strings.Join(missing, "; "))}
+	}
+	return nil
+}
+
 func domainOf(o *sources.Option) int {
 	switch {
 	case o.IsBool():
