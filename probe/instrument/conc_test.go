@@ -144,8 +144,11 @@ func checkConc(t *testing.T, p *profile.Profile, fns []*frontend.Func) {
 			continue // run by TestServeBlocked only
 		}
 		checkIdentity(t, fn, p.Funcs[fn.Name], 7)
-		// 64 goroutines on 4 threads, 100k calls each: overlaps are seen.
-		if !p.Funcs[fn.Name].Concurrent {
+		// 64 goroutines on 4 threads, 100k calls each: overlaps are seen. Concurrent is a lower
+		// bound: Framed's deferred closure, a few instructions sampled one call in 16, overlaps
+		// itself only by chance, and not at all while a loaded machine runs the test's threads
+		// one at a time, so only Work and Framed, which run long enough, must be seen.
+		if !p.Funcs[fn.Name].Concurrent && fn.Lit == nil {
 			t.Errorf("%s: not seen running on several goroutines at once", fn.Name)
 		}
 	}
