@@ -21,7 +21,7 @@ func init() {
 	register(&command{
 		name:    "field",
 		summary: "plan probes for deployed variants, build the variants, replay plans on field traces (Diep, Elbaum, Cohen)",
-		usage:   "plan PKGS... --variants N (--probes B | --overhead 5% --main PKG_MAIN) [--strategy p|r|rb|grb] [--seed S] [--profile inhouse.json] [--previous old.json] -o release.json [-- WORKLOAD]\n       augur field build release.json -o dist/ [--url URL] [--token T] [--site S] [--spool DIR] [--flush 60s] [--spool-max 16MB] [--rate R] PKG_MAIN\n       augur field simulate --traces DIR|FILE [--save FILE] [--strategies p,r,rb,grb] [--bounds 10,25,50,100] [--variants 6,12,18] [--repeat 20] [--profile inhouse.json] [--memory 10,50] [--rates 0.1,0.01]\n       augur field release add release.json [--db field.sqlite | --postgres DSN]\n       augur field token --release R | --revoke ID | --list [--db field.sqlite | --postgres DSN]\n       augur field serve [--db field.sqlite | --postgres DSN] [--addr :8417] [--tls-cert C --tls-key K]\n       augur field report --release release.json [--db field.sqlite | --postgres DSN] [--json out.json] [--reference full.json]\n       augur field profile --release release.json [--db field.sqlite | --postgres DSN] -o field.json [--base inhouse.json] [PKGS...]",
+		usage:   "plan PKGS... --variants N (--probes B | --overhead 5% --main PKG_MAIN) [--strategy p|r|rb|grb [--weights 4,3,2,1,0]] [--seed S] [--profile inhouse.json] [--previous old.json] -o release.json [-- WORKLOAD]\n       augur field build release.json -o dist/ [--url URL] [--token T] [--site S] [--spool DIR] [--flush 60s] [--spool-max 16MB] [--rate R] PKG_MAIN\n       augur field simulate --traces DIR|FILE [--save FILE] [--strategies p,r,rb,grb] [--bounds 10,25,50,100] [--variants 6,12,18] [--repeat 20] [--profile inhouse.json] [--memory 10,50] [--rates 0.1,0.01]\n       augur field release add release.json [--db field.sqlite | --postgres DSN]\n       augur field token --release R | --revoke ID | --list [--db field.sqlite | --postgres DSN]\n       augur field serve [--db field.sqlite | --postgres DSN] [--addr :8417] [--tls-cert C --tls-key K]\n       augur field report --release release.json [--db field.sqlite | --postgres DSN] [--json out.json] [--reference full.json]\n       augur field profile --release release.json [--db field.sqlite | --postgres DSN] -o field.json [--base inhouse.json] [PKGS...]",
 		help:    helpText("field"),
 		run:     runField,
 	})
@@ -104,6 +104,7 @@ func runFieldPlan(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "the allocation's seed")
 	prof := fs.String("profile", "", "an augur profile of the in-house tests (Grouped RB groups by it)")
 	previous := fs.String("previous", "", "an earlier release's manifest to remember")
+	weights := fs.String("weights", "", "with grb: shares of each variant's probes for the quartiles of in-house frequency (least executed first) and the never-executed units, e.g. 4,3,2,1,0")
 	release := fs.String("release", "r1", "the release's name")
 	out := fs.String("o", "release.json", "the manifest to write")
 	dir := fs.String("dir", "", "the module directory PKGS are loaded from")
@@ -141,6 +142,19 @@ func runFieldPlan(args []string, stdout, stderr io.Writer) error {
 	if st == plan.GroupedRB && *prof == "" {
 		return usagef("--strategy grb groups units by their in-house frequency: give --profile (augur profile of the in-house tests)")
 	}
+	var ws []float64
+	if *weights != "" {
+		if st != plan.GroupedRB {
+			return usagef("--weights share probes among Grouped RB's groups: give --strategy grb")
+		}
+		for _, f := range strings.Split(*weights, ",") {
+			w, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+			if err != nil {
+				return usagef("--weights: %q is not a number", f)
+			}
+			ws = append(ws, w)
+		}
+	}
 	_, fns, err := loadAll(*dir, pkgs)
 	if err != nil {
 		return err
@@ -153,7 +167,7 @@ func runFieldPlan(args []string, stdout, stderr io.Writer) error {
 	}
 	units := plan.Units(fns, p, text.RelPosition)
 	if target >= 0 {
-		res, err := calibrate.Calibrate(calibrate.Options{Dir: *dir, Main: *mainPkg, Units: units, Strategy: st, Seed: *seed,
+		res, err := calibrate.Calibrate(calibrate.Options{Dir: *dir, Main: *mainPkg, Units: units, Strategy: st, Weights: ws, Seed: *seed,
 			Variants: *variants, Target: target, Workload: workload, Runs: *runs}, stderr)
 		if err != nil {
 			return err
@@ -161,7 +175,7 @@ func runFieldPlan(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "Calibrated: %d probes per variant cost at most %s on the workload (uninstrumented %.3f CPU-s)\n", res.Bound, *overhead, res.Plain)
 		*probes = res.Bound
 	}
-	o := plan.Options{Variants: *variants, Bound: *probes, Strategy: st, Seed: *seed}
+	o := plan.Options{Variants: *variants, Bound: *probes, Strategy: st, Seed: *seed, Weights: ws}
 	if *previous != "" {
 		if o.Previous, err = plan.Read(*previous); err != nil {
 			return err

@@ -36,6 +36,21 @@ func TestFieldPlan(t *testing.T) {
 	if code != exitUsage || !strings.Contains(errs, "--profile") {
 		t.Errorf("grb without an in-house profile: exit %d\n%s", code, errs)
 	}
+	code, _, errs = runCLI(t, "field", "plan", "./examples/router", "--strategy", "grb", "--profile", "examples/router/mixA.json",
+		"--weights", "4,3,2,1,0", "--variants", "2", "--probes", "5", "-o", out)
+	if m, err := plan.Read(out); code != 0 || err != nil || fmt.Sprint(m.Weights) != "[4 3 2 1 0]" {
+		t.Errorf("grb with weights: exit %d, %v\n%s", code, err, errs)
+	}
+	for _, c := range []struct{ args []string }{
+		{[]string{"--weights", "1,1,1,1,1"}},
+		{[]string{"--strategy", "grb", "--profile", "examples/router/mixA.json", "--weights", "1,x"}},
+		{[]string{"--strategy", "grb", "--profile", "examples/router/mixA.json", "--weights", "1,1"}},
+	} {
+		args := append([]string{"field", "plan", "./examples/router", "-o", out}, c.args...)
+		if code, _, errs := runCLI(t, args...); code != exitUsage || !strings.Contains(errs, "weight") {
+			t.Errorf("%v: exit %d, want a usage error about the weights\n%s", c.args, code, errs)
+		}
+	}
 }
 
 // simulate replays the strategies on traces: full bounds see everything executed.

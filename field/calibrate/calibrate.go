@@ -30,6 +30,8 @@ type Options struct {
 	// measured at a bound is the first of that allocation.
 	Units    []plan.Unit
 	Strategy plan.Strategy
+	// Weights are Grouped RB's shares per group (plan.Options.Weights).
+	Weights  []float64
 	Seed     uint64
 	Variants int
 	// Target is the slowdown allowed (0.05: 5 %).
@@ -92,7 +94,7 @@ func Calibrate(o Options, progress io.Writer) (*Result, error) {
 	}
 	fmt.Fprintf(progress, "uninstrumented: %.3f CPU-s\n", res.Plain)
 	for _, b := range o.Bounds {
-		m, err := plan.Allocate("calibrate", o.Units, plan.Options{Variants: o.Variants, Bound: b, Strategy: o.Strategy, Seed: o.Seed})
+		m, err := plan.Allocate("calibrate", o.Units, plan.Options{Variants: o.Variants, Bound: b, Strategy: o.Strategy, Seed: o.Seed, Weights: o.Weights})
 		if err != nil {
 			return nil, err
 		}

@@ -3,7 +3,9 @@
 // Pattern (a random start, then consecutive units, wrapping), Random, Random Balanced (the least
 // allocated units first), Grouped Random Balanced (units grouped by their in-house execution
 // frequency, least executed first, every unit executed in-house guaranteed a probe before any
-// unit the in-house tests never ran), each
+// unit the in-house tests never ran; or, with weights per group, each variant's probes shared
+// among the groups in proportion, the guarantee holding for a group once the variants' shares
+// of it number its units), each
 // optionally remembering an earlier release's allocation. Allocations are reproducible from
 // their seed. It owns units, strategies and the release manifest; it must not build or run
 // anything.
@@ -12,8 +14,10 @@ package plan
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"sort"
 
 	"github.com/augur-perf/augur/probe/profile"
@@ -95,7 +99,15 @@ type Options struct {
 	// Previous, when given, is an earlier release's manifest: units it probed often start with
 	// that many allocations, so the balanced strategies favour the others (memory).
 	Previous *Manifest
+	// Weights, for Grouped RB, share each variant's probes among its five groups — the
+	// quartiles of in-house frequency, least executed first, then the units never executed
+	// in-house — in proportion (largest remainders; a group's share beyond its units goes to
+	// the groups after it). Nil: no shares, the groups are probed in that order.
+	Weights []float64
 }
+
+// Groups is the number of Grouped RB's groups, which Options.Weights weighs.
+const Groups = 5
 
 // Variant is one deployed variant and the units it probes.
 type Variant struct {
@@ -105,12 +117,14 @@ type Variant struct {
 
 // Manifest is a release: its variants and their probes, with what it was made from.
 type Manifest struct {
-	Format   string    `json:"format"`
-	Release  string    `json:"release"`
-	Strategy Strategy  `json:"strategy"`
-	Bound    int       `json:"bound"`
-	Seed     uint64    `json:"seed"`
-	Units    []Unit    `json:"units"`
+	Format   string   `json:"format"`
+	Release  string   `json:"release"`
+	Strategy Strategy `json:"strategy"`
+	Bound    int      `json:"bound"`
+	Seed     uint64   `json:"seed"`
+	Units    []Unit   `json:"units"`
+	// Weights are Grouped RB's shares of each variant's probes, when given (Options.Weights).
+	Weights  []float64 `json:"weights,omitempty"`
 	Variants []Variant `json:"variants"`
 }
 
@@ -143,10 +157,21 @@ func Allocate(release string, units []Unit, o Options) (*Manifest, error) {
 			}
 		}
 	}
-	m := &Manifest{Format: Format, Release: release, Strategy: o.Strategy, Bound: bound, Seed: o.Seed, Units: units}
-	var order []int // Grouped RB's unit order: least executed in-house first, groups by quartile
+	m := &Manifest{Format: Format, Release: release, Strategy: o.Strategy, Bound: bound, Seed: o.Seed, Units: units, Weights: o.Weights}
+	var order []int    // Grouped RB's unit order: least executed in-house first, groups by quartile
+	var groups [][]int // the same, group by group
+	var shares []int   // each group's probes per variant, with Weights
 	if o.Strategy == GroupedRB {
-		order = grouped(units, rng)
+		groups = grouped(units, rng)
+		order = slices.Concat(groups...)
+		if o.Weights != nil {
+			var err error
+			if shares, err = weighShares(o.Weights, groups, bound); err != nil {
+				return nil, err
+			}
+		}
+	} else if o.Weights != nil {
+		return nil, fmt.Errorf("weights share probes among Grouped RB's groups: strategy %q has none", o.Strategy)
 	}
 	for v := 0; v < o.Variants; v++ {
 		var picks []int
@@ -161,7 +186,13 @@ func Allocate(release string, units []Unit, o Options) (*Manifest, error) {
 		case RandomBalanced:
 			picks = leastAllocated(allocated, rng.Perm(n), bound)
 		case GroupedRB:
-			picks = leastAllocated(allocated, order, bound)
+			if shares == nil {
+				picks = leastAllocated(allocated, order, bound)
+				break
+			}
+			for g, group := range groups {
+				picks = append(picks, leastAllocated(allocated, group, shares[g])...)
+			}
 		default:
 			return nil, fmt.Errorf("unknown strategy %q", o.Strategy)
 		}
@@ -183,15 +214,62 @@ func leastAllocated(allocated, order []int, k int) []int {
 	return cand[:k]
 }
 
-// grouped orders units for Grouped RB: the units executed in-house first, by quartile of their
-// in-house execution frequency, least executed first, shuffled within a quartile; then the units
-// never executed in-house, shuffled. With the balanced allocation no unit gets a second probe
+// weighShares splits bound probes among the groups in proportion to weights (largest remainders,
+// ties to the earlier group), then moves what a group cannot take — more than its units — to the
+// groups after it, and what is left at the end back to the first groups with room.
+func weighShares(weights []float64, groups [][]int, bound int) ([]int, error) {
+	if len(weights) != len(groups) {
+		return nil, fmt.Errorf("want %d weights (the four quartiles of in-house frequency, least executed first, then the units never executed in-house), got %d", len(groups), len(weights))
+	}
+	total := 0.0
+	for _, w := range weights {
+		if !(w >= 0) || math.IsInf(w, 0) {
+			return nil, fmt.Errorf("weight %v: weights are finite and not negative", w)
+		}
+		total += w
+	}
+	if total == 0 {
+		return nil, fmt.Errorf("the weights are all zero")
+	}
+	shares := make([]int, len(groups))
+	rest := make([]float64, len(groups))
+	given := 0
+	for g, w := range weights {
+		exact := float64(bound) * w / total
+		shares[g] = int(exact)
+		rest[g] = exact - float64(shares[g])
+		given += shares[g]
+	}
+	for ; given < bound; given++ {
+		best := 0
+		for g := range rest {
+			if rest[g] > rest[best] {
+				best = g
+			}
+		}
+		shares[best]++
+		rest[best] = -1
+	}
+	over := 0
+	for pass := 0; pass < 2; pass++ {
+		for g := range shares {
+			shares[g] += over
+			over = max(0, shares[g]-len(groups[g]))
+			shares[g] -= over
+		}
+	}
+	return shares, nil
+}
+
+// grouped orders units for Grouped RB, group by group: the units executed in-house first, by
+// quartile of their in-house execution frequency, least executed first, shuffled within a
+// quartile; then the units never executed in-house, shuffled. With the balanced allocation no unit gets a second probe
 // before every unit has one, so as soon as the variants' probes number at least the units
 // executed in-house, every one of them is probed somewhere (the strategy's guarantee), the rarely
 // executed ones — cheapest to probe — first. Units the in-house tests never reached come last:
 // they are mostly code the field does not run either (error paths, unused options), and leading
 // with them spent tight bounds on probes that see nothing.
-func grouped(units []Unit, rng *rand.Rand) []int {
+func grouped(units []Unit, rng *rand.Rand) [][]int {
 	var ran, never []int
 	for i, u := range units {
 		if u.InHouse > 0 {
@@ -201,14 +279,14 @@ func grouped(units []Unit, rng *rand.Rand) []int {
 		}
 	}
 	sort.SliceStable(ran, func(a, b int) bool { return units[ran[a]].InHouse < units[ran[b]].InHouse })
-	var order []int
+	var groups [][]int
 	for q := 0; q < 4; q++ {
 		group := append([]int(nil), ran[q*len(ran)/4:(q+1)*len(ran)/4]...)
 		rng.Shuffle(len(group), func(a, b int) { group[a], group[b] = group[b], group[a] })
-		order = append(order, group...)
+		groups = append(groups, group)
 	}
 	rng.Shuffle(len(never), func(a, b int) { never[a], never[b] = never[b], never[a] })
-	return append(order, never...)
+	return append(groups, never)
 }
 
 // Write writes the manifest as JSON.

@@ -1,6 +1,9 @@
 package plan
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 // Grouped RB's guarantee: once the variants' probes number the units executed in-house, each of
 // them has a probe — also when they are far fewer than all units — and the least executed
@@ -36,6 +39,75 @@ func TestGroupedGuarantee(t *testing.T) {
 	for _, id := range m.Variants[0].Probes {
 		if c := units[id-1].InHouse; c < 1 || c > 25 {
 			t.Errorf("25 probes: unit %d executed %d times in-house, want the least executed quartile", id, c)
+		}
+	}
+}
+
+// Weights share each variant's probes among the groups: 4:3:2:1:0 of 10 probes gives the least
+// executed quartile 4, ... and the never-executed group none; within a group the allocation stays
+// balanced, so each group is covered once the variants' shares of it number its units; a share
+// beyond its group's units goes to the next groups.
+func TestGroupedWeights(t *testing.T) {
+	var units []Unit
+	for i := 0; i < 400; i++ {
+		u := Unit{ID: i + 1, Pos: "u"}
+		if i%4 == 1 { // 100 units executed in-house (25 per quartile), 300 never
+			u.InHouse = uint64(1 + i/4)
+		}
+		units = append(units, u)
+	}
+	quartile := func(u Unit) int {
+		if u.InHouse == 0 {
+			return 4
+		}
+		return int(u.InHouse-1) / 25
+	}
+	m, err := Allocate("r", units, Options{Variants: 25, Bound: 10, Strategy: GroupedRB, Seed: 5, Weights: []float64{4, 3, 2, 1, 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	probes := map[int]int{}
+	for _, v := range m.Variants {
+		per := make([]int, 5)
+		for _, id := range v.Probes {
+			per[quartile(units[id-1])]++
+			probes[id]++
+		}
+		if fmt.Sprint(per) != "[4 3 2 1 0]" {
+			t.Errorf("variant %d: probes per group %v, want [4 3 2 1 0]", v.ID, per)
+		}
+	}
+	// 25 variants × 4 probes = 100 over quartile 1's 25 units: 4 each; quartile 4: 1 each.
+	for _, u := range units {
+		want := []int{4, 3, 2, 1, 0}[quartile(u)]
+		if probes[u.ID] != want {
+			t.Errorf("unit %d (group %d): %d probes, want %d (balanced within its group)", u.ID, quartile(u), probes[u.ID], want)
+		}
+	}
+	if fmt.Sprint(m.Weights) != "[4 3 2 1 0]" {
+		t.Errorf("the manifest keeps weights %v", m.Weights)
+	}
+	// A share beyond its group's units goes to the next groups: 40 probes with all weight on the
+	// least executed quartile (25 units) give it 25, and 15 to quartile 2.
+	m, err = Allocate("r", units, Options{Variants: 1, Bound: 40, Strategy: GroupedRB, Seed: 5, Weights: []float64{1, 0, 0, 0, 0}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	per := make([]int, 5)
+	for _, id := range m.Variants[0].Probes {
+		per[quartile(units[id-1])]++
+	}
+	if fmt.Sprint(per) != "[25 15 0 0 0]" {
+		t.Errorf("spill: probes per group %v, want [25 15 0 0 0]", per)
+	}
+	for _, bad := range []Options{
+		{Variants: 1, Bound: 5, Strategy: GroupedRB, Weights: []float64{1, 2}},
+		{Variants: 1, Bound: 5, Strategy: GroupedRB, Weights: []float64{0, 0, 0, 0, 0}},
+		{Variants: 1, Bound: 5, Strategy: GroupedRB, Weights: []float64{1, -1, 0, 0, 0}},
+		{Variants: 1, Bound: 5, Strategy: RandomBalanced, Weights: []float64{1, 1, 1, 1, 1}},
+	} {
+		if _, err := Allocate("r", units, bad); err == nil {
+			t.Errorf("weights %v with %s: no error", bad.Weights, bad.Strategy)
 		}
 	}
 }
