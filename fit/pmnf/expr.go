@@ -162,17 +162,7 @@ func (e Expr) String() string {
 	}
 	var b strings.Builder
 	for k, t := range terms {
-		c := t.Coef
-		switch {
-		case k == 0 && c < 0:
-			b.WriteString("-")
-			c = -c
-		case k > 0 && c < 0:
-			b.WriteString(" - ")
-			c = -c
-		case k > 0:
-			b.WriteString(" + ")
-		}
+		c := writeSign(&b, k, t.Coef)
 		if c == 0 {
 			c = 0 // not -0
 		}
@@ -187,6 +177,20 @@ func (e Expr) String() string {
 		b.WriteString(factorsString(t.Factors))
 	}
 	return b.String()
+}
+
+// writeSign writes what goes before the k-th term of a sum whose coefficient is c — a minus sign
+// for a negative first term, " - " or " + " between terms — and returns |c|, what follows it.
+func writeSign(b *strings.Builder, k int, c float64) float64 {
+	switch {
+	case k == 0 && c < 0:
+		b.WriteString("-")
+	case k > 0 && c < 0:
+		b.WriteString(" - ")
+	case k > 0:
+		b.WriteString(" + ")
+	}
+	return math.Abs(c)
 }
 
 func factorsString(fs []Factor) string {

@@ -22,17 +22,7 @@ func (e Expr) PRISM(ident func(param string) string) string {
 		terms = terms[1:] // a zero constant says nothing
 	}
 	for k, t := range terms {
-		c := t.Coef
-		switch {
-		case k == 0 && c < 0:
-			b.WriteString("-")
-			c = -c
-		case k > 0 && c < 0:
-			b.WriteString(" - ")
-			c = -c
-		case k > 0:
-			b.WriteString(" + ")
-		}
+		c := writeSign(&b, k, t.Coef)
 		parts := []string{prismNum(c)}
 		for _, f := range t.Factors {
 			x := ident(f.Param)

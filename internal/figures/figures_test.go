@@ -13,6 +13,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/augur-perf/augur/analyze/timing"
 )
 
 var update = flag.Bool("figures.update", false, "rerun the benchmarks behind every figures block and rewrite the tables")
@@ -207,7 +209,7 @@ func render(b block, results []*result) []string {
 		"|" + strings.Repeat("---|", len(head)),
 	}
 	for _, r := range results {
-		row := []string{"`" + strings.TrimPrefix(r.name, "Benchmark") + "`", span(r.metrics["ns/op"], duration)}
+		row := []string{"`" + strings.TrimPrefix(r.name, "Benchmark") + "`", span(r.metrics["ns/op"], timing.FormatNS)}
 		for _, u := range extra {
 			row = append(row, span(r.metrics[u], metricFormat(u)))
 		}
@@ -245,18 +247,6 @@ func span(xs []float64, f func(float64) string) string {
 	return f(lo) + "–" + f(hi)
 }
 
-func duration(ns float64) string {
-	switch {
-	case ns >= 1e9:
-		return strconv.FormatFloat(ns/1e9, 'g', 3, 64) + " s"
-	case ns >= 1e6:
-		return strconv.FormatFloat(ns/1e6, 'g', 3, 64) + " ms"
-	case ns >= 1e3:
-		return strconv.FormatFloat(ns/1e3, 'g', 3, 64) + " µs"
-	}
-	return strconv.FormatFloat(ns, 'g', 3, 64) + " ns"
-}
-
 func bytes(b float64) string {
 	switch {
 	case b >= 1e6:
@@ -276,7 +266,7 @@ func plain(v float64) string {
 }
 
 func TestSpan(t *testing.T) {
-	if got := span([]float64{2.5e6, 1.2e6, 3e6}, duration); got != "1.2 ms–3 ms" {
+	if got := span([]float64{2.5e6, 1.2e6, 3e6}, timing.FormatNS); got != "1.2 ms–3 ms" {
 		t.Errorf("span = %q", got)
 	}
 	if got := span([]float64{1e6, 1e6}, plain); got != "1000000" {
