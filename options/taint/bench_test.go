@@ -59,8 +59,11 @@ func vmHWM() float64 {
 // The third case is issue 16's scaling goal, a module of at least 100k lines
 // with its dependencies in under 60 s and 2 GB: augur's own options/study
 // (58 packages, about 134k lines: augur's options group, x/tools' go/packages,
-// go/ssa and call graphs, gonum's matrices and LAPACK), whose options are the
-// environment variables x/tools reads. Every module it needs is one go.mod
+// go/ssa and call graphs, gonum's matrices and LAPACK), whose 87 options are the
+// environment variables x/tools reads and the keys of the JSON decoded into
+// structs (go list's output, augur's model files; go list's Module reaches
+// itself through Replace, which once made the finder recurse without end).
+// Every module it needs is one go.mod
 // requires, so the benchmark fetches nothing. Run it alone (-run '^$' -bench
 // 'AnalyzeLarge/study' -benchtime 1x): vmhwm-MB is the process's peak, so a
 // case run after another reports the larger of the two.
