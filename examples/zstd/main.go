@@ -3,7 +3,8 @@
 // github.com/klauspost/compress/zstd, a real, configurable library taken
 // through the module proxy, and passes its boolean flags on to the
 // encoder's options. Two of them run the library's code on several
-// goroutines, so its regions are timed per goroutine; see
+// goroutines, so its regions are timed per goroutine; -mib, the input's size,
+// is numeric, so its regions' times are curves in it; see
 // docs/options-zstd.md.
 //
 // The work is deterministic CPU work on data generated from a fixed seed:
@@ -21,9 +22,10 @@
 //	         compare it with the input
 //	-text    compress text-like data (words) instead of noisy binary data
 //	-v       print sizes (not a performance option)
-//
-// The input is 4 MiB, a constant rather than a flag so that every option is
-// boolean, as the black-box baselines of `augur options evaluate` need.
+//	-mib N   compress N MiB (default 4): a numeric option, measured with
+//	         --values and held at its default with --fixed where the
+//	         black-box baselines of `augur options evaluate`, which need
+//	         every option boolean, are compared
 package main
 
 import (
@@ -46,11 +48,15 @@ var (
 	verify  = flag.Bool("verify", false, "decompress and compare")
 	text    = flag.Bool("text", false, "text-like input instead of noisy binary")
 	verbose = flag.Bool("v", false, "print sizes")
+	mib     = flag.Int("mib", 4, "the input's size in MiB")
 )
 
 func main() {
 	flag.Parse()
-	data := generate(4<<20, *text)
+	if *mib < 1 {
+		fail(fmt.Errorf("-mib %d: want at least 1", *mib))
+	}
+	data := generate(*mib<<20, *text)
 	workers := 1
 	if *conc {
 		workers = 2

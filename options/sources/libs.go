@@ -170,10 +170,20 @@ type fieldRule func(f *types.Var, tag reflect.StructTag, prefix string) (name st
 // structFields makes every exported field of the struct t points to an option (field reads are
 // the option's value), as rule names them, descending into nested structs.
 func (s *Set) structFields(ref callRef, t types.Type, prefix string, call Site, rule fieldRule) {
+	s.structFieldsOn(ref, t, prefix, call, rule, map[*types.Struct]bool{})
+}
+
+// structFieldsOn is structFields below the structs on the path from the decoded one (onPath). A
+// struct reached again through its own fields (type Node struct{ Next *Node }) is not descended
+// into: its keys would go on without end (next.next.…), and its fields, the same variables as
+// the outer ones, are options already.
+func (s *Set) structFieldsOn(ref callRef, t types.Type, prefix string, call Site, rule fieldRule, onPath map[*types.Struct]bool) {
 	st, ok := structUnder(t)
-	if !ok {
+	if !ok || onPath[st] {
 		return
 	}
+	onPath[st] = true
+	defer delete(onPath, st)
 	for i := 0; i < st.NumFields(); i++ {
 		f := st.Field(i)
 		if !f.Exported() {
@@ -187,7 +197,7 @@ func (s *Set) structFields(ref callRef, t types.Type, prefix string, call Site, 
 			continue
 		}
 		if isStruct(f.Type()) {
-			s.structFields(ref, f.Type(), nested, call, rule)
+			s.structFieldsOn(ref, f.Type(), nested, call, rule, onPath)
 		}
 	}
 }

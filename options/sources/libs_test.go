@@ -24,7 +24,7 @@ func TestLibraries(t *testing.T) {
 		"vipercfg":   "mode string @key:mode",
 		"caarlos":    "COMPRESS bool @env:COMPRESS; DB_POOL int @env:DB_POOL; LEVEL int @env:LEVEL",
 		"envconf":    "APP_DEBUG bool @env:APP_DEBUG; APP_THREADS int @env:APP_THREADS",
-		"files":      "Cache bool @key:Cache; cache bool @key:cache; depth int @key:depth; max_depth int @key:max_depth; mode string @key:mode; server.port int @key:server.port; server.timeout time.Duration @key:server.timeout",
+		"files":      "Cache bool @key:Cache; cache bool @key:cache; depth int @key:depth; label string @key:label; max_depth int @key:max_depth; mode string @key:mode; server.port int @key:server.port; server.timeout time.Duration @key:server.timeout",
 	}
 	for _, p := range pkgs {
 		name := strings.TrimPrefix(p.PkgPath, "example.com/libs/")

@@ -26,12 +26,21 @@ type Small struct {
 	Depth int `toml:"max_depth"`
 }
 
-func Load(b []byte) (Config, Small, Small) {
+// Tree is recursive: its keys go on without end (child.child.…), and only its own fields are
+// options (the finder ran out of memory descending into it before).
+type Tree struct {
+	Label string `json:"label"`
+	Child *Tree  `json:"child"`
+}
+
+func Load(b []byte) (Config, Small, Small, Tree) {
 	var c Config
 	_ = json.NewDecoder(os.Stdin).Decode(&c)
 	var y Small
 	_ = yaml.Unmarshal(b, &y)
 	var t Small
 	_, _ = toml.Decode(string(b), &t)
-	return c, y, t
+	var tr Tree
+	_ = json.Unmarshal(b, &tr)
+	return c, y, t, tr
 }
