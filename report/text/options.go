@@ -57,8 +57,14 @@ func OptionsConfigs(w io.Writer, res *taint.Result, sp *study.Space, cr compress
 		fmt.Fprintf(tw, "  %d\t%s\t%s\n", i+1, cfg.Format(sp.Names, sp.Domains), strings.Join(args, " "))
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "\nLower bound: %d (2^max|S| = 2^%d for boolean options)\n", cr.LowerBound, sp.MaxSet())
-	fmt.Fprintf(w, "Brute force: %s configurations (2^n, n = %d options with values)\n", brute, sp.Enumerable())
+	if slices.ContainsFunc(sp.Domains, func(d int) bool { return d != 2 }) {
+		// Options of more than two values: the bounds are products of their numbers of values.
+		fmt.Fprintf(w, "\nLower bound: %d (the assignments of the largest influence set, %s)\n", cr.LowerBound, Plural(sp.MaxSet(), "option"))
+		fmt.Fprintf(w, "Brute force: %s configurations (every assignment of %s with values)\n", brute, Plural(sp.Enumerable(), "option"))
+	} else {
+		fmt.Fprintf(w, "\nLower bound: %d (2^max|S| = 2^%d for boolean options)\n", cr.LowerBound, sp.MaxSet())
+		fmt.Fprintf(w, "Brute force: %s configurations (2^n, n = %d options with values)\n", brute, sp.Enumerable())
+	}
 	ratio := new(big.Float).Quo(new(big.Float).SetInt(brute), big.NewFloat(float64(max(1, len(cr.Configs)))))
 	r, _ := ratio.Float64()
 	fmt.Fprintf(w, "Compression: %d of %s configurations (%.4g× fewer)\n", len(cr.Configs), brute, r)
