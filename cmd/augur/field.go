@@ -21,7 +21,7 @@ func init() {
 	register(&command{
 		name:    "field",
 		summary: "plan probes for deployed variants, build the variants, replay plans on field traces (Diep, Elbaum, Cohen)",
-		usage:   "plan PKGS... --variants N (--probes B | --overhead 5% --main PKG_MAIN) [--strategy p|r|rb|grb [--weights 4,3,2,1,0]] [--seed S] [--profile inhouse.json] [--previous old.json] -o release.json [-- WORKLOAD]\n       augur field build release.json -o dist/ [--url URL] [--token T] [--site S] [--spool DIR] [--flush 60s] [--spool-max 16MB] [--rate R] PKG_MAIN\n       augur field simulate --traces DIR|FILE [--save FILE] [--strategies p,r,rb,grb] [--bounds 10,25,50,100] [--variants 6,12,18] [--repeat 20] [--profile inhouse.json] [--memory 10,50] [--rates 0.1,0.01]\n       augur field release add release.json [--db field.sqlite | --postgres DSN]\n       augur field token --release R | --revoke ID | --list [--db field.sqlite | --postgres DSN]\n       augur field serve [--db field.sqlite | --postgres DSN] [--addr :8417] [--tls-cert C --tls-key K]\n       augur field report --release release.json [--db field.sqlite | --postgres DSN] [--json out.json] [--reference full.json]\n       augur field profile --release release.json [--db field.sqlite | --postgres DSN] -o field.json [--base inhouse.json] [PKGS...]",
+		usage:   "plan PKGS... --variants N (--probes B | --overhead 5% --main PKG_MAIN) [--strategy p|r|rb|grb [--weights 4,3,2,1,0]] [--seed S] [--profile inhouse.json] [--previous old.json] -o release.json [-- WORKLOAD]\n       augur field build release.json -o dist/ [--url URL] [--token T] [--site S] [--spool DIR] [--flush 60s] [--spool-max 16MB] [--rate R] PKG_MAIN\n       augur field simulate --traces DIR|FILE [--save FILE] [--strategies p,r,rb,grb] [--bounds 10,25,50,100] [--variants 6,12,18] [--sites N] [--repeat 20] [--profile inhouse.json] [--memory 10,50] [--rates 0.1,0.01] [--json | --csv]\n       augur field release add release.json [--db field.sqlite | --postgres DSN]\n       augur field token --release R | --revoke ID | --list [--db field.sqlite | --postgres DSN]\n       augur field serve [--db field.sqlite | --postgres DSN] [--addr :8417] [--tls-cert C --tls-key K]\n       augur field report --release release.json [--db field.sqlite | --postgres DSN] [--json out.json] [--reference full.json]\n       augur field profile --release release.json [--db field.sqlite | --postgres DSN] -o field.json [--base inhouse.json] [PKGS...]",
 		help:    helpText("field"),
 		run:     runField,
 	})
@@ -201,6 +201,9 @@ func runFieldSimulate(args []string, stdout, stderr io.Writer) error {
 	bounds := fs.String("bounds", "10,25,50,100", "probes per variant")
 	variants := fs.String("variants", "6,12,18", "numbers of variants")
 	repeat := fs.Int("repeat", 20, "random assignments of sites to variants per configuration")
+	sites := fs.Int("sites", 0, "sites deployed per repeat, drawn at random from the traces' sites (default: all)")
+	asJSON := fs.Bool("json", false, "print the study's rows as JSON (for plotting)")
+	asCSV := fs.Bool("csv", false, "print the study's rows as CSV (for plotting)")
 	prof := fs.String("profile", "", "an augur profile of the in-house tests, for grb")
 	seed := fs.Uint64("seed", 1, "seed of the allocations and assignments")
 	memory := fs.String("memory", "", "also the memory study: bounds of an earlier release (each site's first run), the second release's from --bounds")
@@ -210,6 +213,15 @@ func runFieldSimulate(args []string, stdout, stderr io.Writer) error {
 	}
 	if *traces == "" {
 		return usagef("--traces DIR is required")
+	}
+	if *asJSON && *asCSV {
+		return usagef("give --json or --csv, not both")
+	}
+	if (*asJSON || *asCSV) && (*memory != "" || *rates != "") {
+		return usagef("--json and --csv print the study's rows: run --memory and --rates without them")
+	}
+	if *sites < 0 {
+		return usagef("--sites %d: want a number of sites", *sites)
 	}
 	var sts []plan.Strategy
 	for _, s := range strings.Split(*strategies, ",") {
@@ -283,11 +295,25 @@ func runFieldSimulate(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	rows, err := sim.Study(tr.Units, tr.Runs, sts, bs, vs, *repeat, *seed)
+	if *sites > tr.Sites {
+		return usagef("--sites %d: the traces have %d sites", *sites, tr.Sites)
+	}
+	rows, err := sim.Study(tr.Units, tr.Runs, sts, bs, vs, *sites, *repeat, *seed)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "%d site-runs from %d sites, %d units; %d repeats per configuration\n\n%s", len(tr.Runs), tr.Sites, len(tr.Units), *repeat, sim.Table(rows))
+	switch {
+	case *asJSON:
+		return text.JSON(stdout, rows)
+	case *asCSV:
+		_, err := io.WriteString(stdout, sim.CSV(rows))
+		return err
+	}
+	deployed := ""
+	if *sites > 0 && *sites < tr.Sites {
+		deployed = fmt.Sprintf(", %d of them deployed per repeat", *sites)
+	}
+	fmt.Fprintf(stdout, "%d site-runs from %d sites%s, %d units; %d repeats per configuration\n\n%s", len(tr.Runs), tr.Sites, deployed, len(tr.Units), *repeat, sim.Table(rows))
 	if len(firsts) > 0 {
 		for _, v := range vs {
 			for _, b := range bs {

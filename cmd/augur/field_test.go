@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/augur-perf/augur/field/plan"
+	"github.com/augur-perf/augur/field/sim"
 	"github.com/augur-perf/augur/probe/profile"
 )
 
@@ -93,6 +95,24 @@ func TestFieldSimulate(t *testing.T) {
 	}
 	if code, _, errs = runCLI(t, "field", "simulate", "--traces", saved, "--rates", "2"); code != 2 || !strings.Contains(errs, "not a rate") {
 		t.Errorf("--rates 2: exit %d\n%s", code, errs)
+	}
+	// --json and --csv give the rows for plotting; --sites deploys that many of the sites per
+	// repeat: with one of the four drawn per repeat, full bounds still see everything it ran
+	// (coverage is relative to the deployed sites' runs), and the probe executions per run vary
+	// from repeat to repeat with the site drawn (they do not with all four).
+	code, out, errs = runCLI(t, "field", "simulate", "--traces", saved, "--strategies", "rb", "--bounds", "8", "--variants", "2", "--repeat", "5", "--sites", "1", "--json")
+	var rows []sim.Row
+	if err := json.Unmarshal([]byte(out), &rows); code != 0 || err != nil || len(rows) != 1 || rows[0].Sites != 1 || rows[0].Coverage != 1 || rows[0].ProbeExecsSD == 0 {
+		t.Errorf("--sites 1 --json: exit %d, %v, %+v\n%s", code, err, rows, errs)
+	}
+	code, out, errs = runCLI(t, "field", "simulate", "--traces", saved, "--strategies", "r,rb", "--bounds", "2,8", "--variants", "2", "--repeat", "5", "--csv")
+	if lines := strings.Split(strings.TrimSpace(out), "\n"); code != 0 || len(lines) != 5 || !strings.HasPrefix(lines[0], "strategy,variants,bound,sites") || !strings.HasPrefix(lines[4], "rb,2,8,4,5,1,") {
+		t.Errorf("--csv: exit %d\n%s\n%s", code, out, errs)
+	}
+	for _, args := range [][]string{{"--sites", "9"}, {"--json", "--csv"}, {"--json", "--rates", "0.5"}} {
+		if code, _, errs := runCLI(t, append([]string{"field", "simulate", "--traces", saved}, args...)...); code != exitUsage {
+			t.Errorf("%v: exit %d, want a usage error\n%s", args, code, errs)
+		}
 	}
 }
 

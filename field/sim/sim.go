@@ -135,16 +135,28 @@ func top(v []float64, k int) map[int]bool {
 // Row is one configuration of the study with the mean and standard deviation of each metric
 // over the repeats.
 type Row struct {
-	Strategy                 plan.Strategy
-	Bound, Variants, Repeats int
-	Coverage, CoverageSD     float64
-	HotFound, HotFoundSD     float64
-	ProbeExecs, ProbeExecsSD float64
+	Strategy plan.Strategy `json:"strategy"`
+	Bound    int           `json:"bound"`
+	Variants int           `json:"variants"`
+	// Sites is how many sites each repeat deploys (drawn from the traces' sites).
+	Sites        int     `json:"sites"`
+	Repeats      int     `json:"repeats"`
+	Coverage     float64 `json:"coverage"`
+	CoverageSD   float64 `json:"coverage_sd"`
+	HotFound     float64 `json:"hot_found"`
+	HotFoundSD   float64 `json:"hot_found_sd"`
+	ProbeExecs   float64 `json:"probe_execs"`
+	ProbeExecsSD float64 `json:"probe_execs_sd"`
 }
 
 // Study replays every strategy, bound and number of variants repeats times, each repeat with
-// its own allocation and assignment of sites, from seed.
-func Study(units []plan.Unit, runs []Run, strategies []plan.Strategy, bounds, variants []int, repeats int, seed uint64) ([]Row, error) {
+// its own allocation and assignment of sites, from seed. With sites > 0 (and fewer than the
+// traces have) each repeat deploys that many sites, drawn at random, and replays their runs only.
+func Study(units []plan.Unit, runs []Run, strategies []plan.Strategy, bounds, variants []int, sites, repeats int, seed uint64) ([]Row, error) {
+	all := countSites(runs)
+	if sites <= 0 || sites > all {
+		sites = all
+	}
 	var rows []Row
 	for _, st := range strategies {
 		for _, v := range variants {
@@ -156,10 +168,11 @@ func Study(units []plan.Unit, runs []Run, strategies []plan.Strategy, bounds, va
 					if err != nil {
 						return nil, err
 					}
-					met := Replay(m, runs, rand.New(rand.NewPCG(s, 1)))
+					rng := rand.New(rand.NewPCG(s, 1))
+					met := Replay(m, siteRuns(runs, all, sites, rng), rng)
 					cov, hot, ex = append(cov, met.Coverage), append(hot, met.HotFound), append(ex, met.ProbeExecs)
 				}
-				row := Row{Strategy: st, Bound: b, Variants: v, Repeats: repeats}
+				row := Row{Strategy: st, Bound: b, Variants: v, Sites: sites, Repeats: repeats}
 				row.Coverage, row.CoverageSD = meanSD(cov)
 				row.HotFound, row.HotFoundSD = meanSD(hot)
 				row.ProbeExecs, row.ProbeExecsSD = meanSD(ex)
@@ -168,6 +181,33 @@ func Study(units []plan.Unit, runs []Run, strategies []plan.Strategy, bounds, va
 		}
 	}
 	return rows, nil
+}
+
+// countSites is the number of sites of runs, whose sites are numbered from 0.
+func countSites(runs []Run) int {
+	n := 0
+	for _, r := range runs {
+		n = max(n, r.Site+1)
+	}
+	return n
+}
+
+// siteRuns are the runs of k of the all sites, drawn by rng (runs itself when k is all).
+func siteRuns(runs []Run, all, k int, rng *rand.Rand) []Run {
+	if k >= all {
+		return runs
+	}
+	keep := map[int]bool{}
+	for _, s := range rng.Perm(all)[:k] {
+		keep[s] = true
+	}
+	var out []Run
+	for _, r := range runs {
+		if keep[r.Site] {
+			out = append(out, r)
+		}
+	}
+	return out
 }
 
 func meanSD(xs []float64) (float64, float64) {
@@ -194,6 +234,17 @@ func Table(rows []Row) string {
 		line := fmt.Sprintf("%-9s %8d %6d %9.3f ± %-6.3f %9.3f ± %-6.3f %12.1f ± %-8.1f", r.Strategy, r.Variants, r.Bound,
 			r.Coverage, r.CoverageSD, r.HotFound, r.HotFoundSD, r.ProbeExecs, r.ProbeExecsSD)
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
+	}
+	return b.String()
+}
+
+// CSV writes rows for plotting, one line each after a header, every metric's mean and sd.
+func CSV(rows []Row) string {
+	var b strings.Builder
+	b.WriteString("strategy,variants,bound,sites,repeats,coverage,coverage_sd,hot_found,hot_found_sd,probe_execs,probe_execs_sd\n")
+	for _, r := range rows {
+		fmt.Fprintf(&b, "%s,%d,%d,%d,%d,%g,%g,%g,%g,%g,%g\n", r.Strategy, r.Variants, r.Bound, r.Sites, r.Repeats,
+			r.Coverage, r.CoverageSD, r.HotFound, r.HotFoundSD, r.ProbeExecs, r.ProbeExecsSD)
 	}
 	return b.String()
 }

@@ -73,7 +73,7 @@ func row(rows []Row, st plan.Strategy, variants, bound int) Row {
 // few features each; TestStudy checks them on the real traces of docs/field.md's study.
 func TestFindings(t *testing.T) {
 	units, runs := program(1)
-	rows, err := Study(units, runs, plan.Strategies, []int{5, 10, 25, 50, 100}, []int{6, 12, 18}, 20, 1)
+	rows, err := Study(units, runs, plan.Strategies, []int{5, 10, 25, 50, 100}, []int{6, 12, 18}, 0, 20, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

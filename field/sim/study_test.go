@@ -31,7 +31,7 @@ func studyTraces(t *testing.T) *Traces {
 func TestStudy(t *testing.T) {
 	tr := studyTraces(t)
 	bounds := []int{14, 28, 70, 141, 282, 704, 1409}
-	rows, err := Study(tr.Units, tr.Runs, plan.Strategies, bounds, []int{6, 18}, 10, 1)
+	rows, err := Study(tr.Units, tr.Runs, plan.Strategies, bounds, []int{6, 18}, 0, 10, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
