@@ -847,6 +847,9 @@ type sequence struct {
 
 var errSeq = errors.New("sequence file")
 
+// seqMax bounds the numbers a sequence file may hold.
+const seqMax = 1 << 62
+
 func (s *sequence) next() uint64 {
 	if s.dir != "" {
 		if v, err := s.file(); err == nil {
@@ -872,7 +875,9 @@ func (s *sequence) file() (uint64, error) {
 	buf := make([]byte, 32)
 	n, _ := f.ReadAt(buf, 0)
 	last, err := strconv.ParseUint(strings.TrimSpace(string(buf[:n])), 10, 64)
-	if err != nil && n > 0 || last == math.MaxUint64 {
+	// A number beyond seqMax is a damaged file too: no site sends 2^62 packages, and numbers
+	// from it would soon have no larger one to go up to.
+	if err != nil && n > 0 || last >= seqMax {
 		return 0, errSeq // a damaged file: numbers from the clock are safer than from 1
 	}
 	v := max(last, s.mem) + 1

@@ -330,7 +330,7 @@ func FuzzRetryAfter(f *testing.F) {
 
 // Whatever a sequence file holds (a damaged disk, another program), numbers only go up.
 func FuzzSequenceFile(f *testing.F) {
-	for _, s := range []string{"", "00000000000000000007\n", "x", "18446744073709551615", "-1", "7\n\n\n"} {
+	for _, s := range []string{"", "00000000000000000007\n", "x", "18446744073709551615", "4611686018427387903", "-1", "7\n\n\n"} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, content []byte) {
