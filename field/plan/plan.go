@@ -106,9 +106,6 @@ type Options struct {
 	Weights []float64
 }
 
-// Groups is the number of Grouped RB's groups, which Options.Weights weighs.
-const Groups = 5
-
 // Variant is one deployed variant and the units it probes.
 type Variant struct {
 	ID     int   `json:"id"`
