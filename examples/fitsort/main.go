@@ -1,6 +1,6 @@
 // Command fitsort records an augur-trace/1 of sorting: for each size n it sorts random slices
 // of n integers with the standard library's slices.SortFunc and records, per invocation, n, the
-// comparisons made and the CPU time taken. `augur fit` learns the laws from the trace, and
+// comparisons made and the time taken. `augur fit` learns the laws from the trace, and
 // `augur fit predict` predicts for sizes never sorted.
 //
 // (augur's own recording instrumentation, augur fit record, is not built yet: this program
