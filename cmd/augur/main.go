@@ -1,5 +1,5 @@
 // Command augur predicts how Go code performs from probabilistic models of it. This file is the
-// thin dispatcher: each subcommand lives in its own file and only parses flags, calls the
+// thin dispatcher: each subcommand lives in its own file and only declares its flags, calls the
 // library packages and prints.
 package main
 
@@ -16,13 +16,32 @@ import (
 	"github.com/augur-perf/augur/probe/instrument"
 )
 
-// command is one subcommand.
+// command is one subcommand, or a group of them (augur options, field, fit).
 type command struct {
 	name    string
 	summary string
-	usage   string // the argument synopsis
+	usage   string // the argument synopsis; empty for a subcommand that shares its group's help
 	help    string // what it does, with examples
-	run     func(args []string, stdout, stderr io.Writer) error
+	// flags declares the command's flags on fs and returns what runs once they are parsed.
+	flags func(fs *flag.FlagSet) func(x *call) error
+	// workload: the arguments after the first "--" are a workload to run, not positional.
+	workload bool
+	// route picks another form of the command when its arguments ask for one (analyze PKGS,
+	// analyze --fit); nil keeps this one.
+	route func(args []string) *command
+	// A group's subcommands, and what it says when none (missing) or an unknown one is named;
+	// helpWord: "augur GROUP help" shows the group's help.
+	subs             []*command
+	missing, unknown string
+	helpWord         bool
+}
+
+// call is one run of a command: its parsed positional arguments, workload and output.
+type call struct {
+	name           string // the top-level command, prefixed to its messages
+	fs             *flag.FlagSet
+	args, workload []string
+	stdout, stderr io.Writer
 }
 
 var commands []*command
@@ -46,6 +65,14 @@ type usageError struct{ error }
 func (e usageError) Unwrap() error { return e.error }
 
 func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
+
+// asUsage marks a library error as the caller's mistake (exit 2).
+func asUsage(err error) error {
+	if err == nil {
+		return nil
+	}
+	return usageError{err}
+}
 
 // exitCode maps an error to augur's exit status.
 func exitCode(err error) int {
@@ -97,7 +124,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands {
 		if c.name == name {
-			err := c.run(args[1:], stdout, stderr)
+			err := c.exec(c, name, args[1:], stdout, stderr)
 			code := exitCode(err)
 			if code != exitOK && !errors.Is(err, errUsage) {
 				fmt.Fprintf(stderr, "augur %s: %v\n", name, err)
@@ -124,8 +151,66 @@ Commands:
 	fmt.Fprint(w, "\nRun 'augur <command> --help' for a command's options and examples; 'augur --version' for this build.\n")
 }
 
-// flags makes a FlagSet whose usage message shows the command's synopsis, help and defaults.
-func (c *command) flags(stderr io.Writer) *flag.FlagSet {
+// exec runs c (or the subcommand of the group c its arguments name); h is the command whose
+// synopsis and help its --help shows, top the top-level command's name.
+func (c *command) exec(h *command, top string, args []string, stdout, stderr io.Writer) error {
+	if c.route != nil && c.route(args) != nil {
+		c = c.route(args)
+	}
+	if len(c.subs) > 0 && len(args) > 0 {
+		for _, s := range c.subs {
+			if s.name == args[0] {
+				if s.usage != "" {
+					h = &command{name: c.name + " " + s.name, usage: s.usage, help: s.help}
+				}
+				return s.exec(h, top, args[1:], stdout, stderr)
+			}
+		}
+	}
+	fs := h.flagSet(stderr)
+	if c.flags == nil { // a group named with no subcommand, or an unknown one
+		return c.noSub(fs, args, stdout)
+	}
+	run := c.flags(fs)
+	own, workload := args, []string(nil)
+	if c.workload {
+		own, workload = splitWorkload(args)
+	}
+	pos, err := parse(fs, own, stdout)
+	if err != nil {
+		return err
+	}
+	return run(&call{name: top, fs: fs, args: pos, workload: workload, stdout: stdout, stderr: stderr})
+}
+
+// noSub answers a group called without a known subcommand: its help when asked for, else a
+// usage error.
+func (c *command) noSub(fs *flag.FlagSet, args []string, stdout io.Writer) error {
+	if len(args) == 0 {
+		return usagef("%s", c.missing)
+	}
+	if a := args[0]; a == "-h" || a == "--help" || a == "-help" || a == "help" && c.helpWord {
+		_, err := parse(fs, []string{"--help"}, stdout)
+		return err
+	}
+	return usagef(c.unknown, args[0])
+}
+
+// usage reports a mistake in how the command was called, with a pointer to its help.
+func (x *call) usage(format string, a ...any) error {
+	fmt.Fprintf(x.stderr, "augur %s: %s\n", x.name, fmt.Sprintf(format, a...))
+	x.fs.Usage()
+	return errUsage
+}
+
+// run is the workload of the call, run in dir, its output to stdout (or stderr when stdout is
+// the analysis).
+func (x *call) run(dir string, stdout io.Writer) instrument.Workload {
+	return instrument.Workload{Args: x.workload, Dir: dir, Stdin: os.Stdin, Stdout: stdout, Stderr: x.stderr}
+}
+
+// flagSet makes a FlagSet whose usage message shows the command's synopsis, help and defaults.
+func (c *command) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("augur "+c.name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	// A mistake gets a pointer to the help, not all of it; --help prints it all (parse).
@@ -152,11 +237,7 @@ func parse(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) 
 		if a == "-h" || a == "--help" || a == "-help" {
 			out := fs.Output()
 			fs.SetOutput(stdout)
-			if full, ok := fullUsage[fs]; ok {
-				full()
-			} else {
-				fs.Usage()
-			}
+			fullUsage[fs]()
 			fs.SetOutput(out)
 			return nil, flag.ErrHelp
 		}
@@ -222,13 +303,4 @@ func version() string {
 		v = "(devel)"
 	}
 	return fmt.Sprintf("augur %s, %s %s/%s", v, bi.GoVersion, runtime.GOOS, runtime.GOARCH)
-}
-
-func commandNamed(name string) *command {
-	for _, c := range commands {
-		if c.name == name {
-			return c
-		}
-	}
-	panic("no command " + name)
 }
