@@ -4,10 +4,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"math"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/augur-perf/augur/analyze/predict"
@@ -150,15 +147,9 @@ func analyzeFlags(fs *flag.FlagSet) func(*call) error {
 			}
 			fmt.Fprintf(x.stderr, "wrote %s\n", strings.Join(written, ", "))
 		}
-		var thresholds []float64
-		if *below != "" {
-			for _, f := range strings.Split(*below, ",") {
-				t, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-				if err != nil || math.IsNaN(t) || math.IsInf(t, 0) {
-					return usagef("--below %q: want comma-separated numbers such as 20,50", *below)
-				}
-				thresholds = append(thresholds, t)
-			}
+		thresholds, err := predict.ParseThresholds(*below)
+		if err != nil {
+			return usagef("--below %q: %v", *below, err)
 		}
 		if *ci < 0 || *ci >= 1 {
 			return usagef("--ci %v: want a level between 0 and 1, such as 0.95", *ci)
@@ -168,15 +159,7 @@ func analyzeFlags(fs *flag.FlagSet) func(*call) error {
 			return err
 		}
 		if *htmlOut != "" {
-			a := reporthtml.Analysis{Func: fn, Outcomes: outs, By: *by}
-			if a.By == "" {
-				a.By = outs[0].DefaultSort()
-			}
-			if beyond != nil {
-				a.Intervals, a.Spreads = beyond.Intervals, beyond.Spreads
-			}
-			a.Root, _ = os.Getwd()
-			r, err := reporthtml.Build(a)
+			r, err := reporthtml.Build(reporthtml.AnalysisOf(fn, outs, *by, beyond))
 			if err != nil {
 				return err
 			}

@@ -106,12 +106,7 @@ func analyzeFitFlags(fs *flag.FlagSet) func(*call) error {
 			if err != nil {
 				return err
 			}
-			measured = map[string]float64{}
-			for k, name := range out.Rewards {
-				if out.Values[k] != nil {
-					measured[name] = out.Values[k].Initial
-				}
-			}
+			measured = out.Expected()
 		}
 		if *asJSON {
 			return text.FittedJSON(x.stdout, fn.Name, desc, model, preds, measured)

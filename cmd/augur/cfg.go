@@ -3,8 +3,6 @@ package main
 import (
 	"flag"
 	"fmt"
-	"os"
-	"path/filepath"
 
 	"github.com/augur-perf/augur/analyze/decisions"
 	"github.com/augur-perf/augur/analyze/predict"
@@ -52,11 +50,9 @@ func cfgFlags(fs *flag.FlagSet) func(*call) error {
 		if err != nil {
 			return err
 		}
-		var counts *profile.Func
-		if p != nil {
-			if counts = p.Funcs[fn.Name]; counts == nil {
-				return fmt.Errorf("the profile has no counts for %s", fn.Name)
-			}
+		counts, err := decisions.Counts(fn, p)
+		if err != nil {
+			return err
 		}
 		if *dot {
 			return decisions.WriteDOT(x.stdout, fn, counts)
@@ -68,11 +64,7 @@ func cfgFlags(fs *flag.FlagSet) func(*call) error {
 		if *asJSON {
 			return decisions.WriteJSON(x.stdout, fn, ds)
 		}
-		base, _ := os.Getwd()
-		if *dir != "" {
-			base, _ = filepath.Abs(*dir)
-		}
 		fmt.Fprintf(x.stdout, "Function: %s (%d nodes, %d decisions)\n", fn.Name, len(fn.CFG.Nodes), len(ds))
-		return decisions.WriteText(x.stdout, ds, base)
+		return decisions.WriteText(x.stdout, ds, baseDir(*dir))
 	}
 }

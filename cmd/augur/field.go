@@ -103,9 +103,9 @@ func fieldPlanFlags(fs *flag.FlagSet) func(*call) error {
 		}
 		target := -1.0
 		if *overhead != "" {
-			v, err := strconv.ParseFloat(strings.TrimSuffix(*overhead, "%"), 64)
-			if err != nil || v < 0 || !strings.HasSuffix(*overhead, "%") {
-				return usagef("--overhead %q: want a percentage such as 5%%", *overhead)
+			var err error
+			if target, err = calibrate.ParseTarget(*overhead); err != nil {
+				return usagef("--overhead %v", err)
 			}
 			if *mainPkg == "" || len(x.workload) == 0 {
 				return usagef("--overhead calibrates on the program itself: give --main PKG and a WORKLOAD after -- that runs $%s", calibrate.EnvBinary)
@@ -115,7 +115,6 @@ func fieldPlanFlags(fs *flag.FlagSet) func(*call) error {
 			if probesSet {
 				return usagef("give --probes or --overhead, not both")
 			}
-			target = v / 100
 		}
 		st, err := plan.ParseStrategy(*strategy)
 		if err != nil {
@@ -125,16 +124,11 @@ func fieldPlanFlags(fs *flag.FlagSet) func(*call) error {
 			return usagef("--strategy grb groups units by their in-house frequency: give --profile (augur profile of the in-house tests)")
 		}
 		var ws []float64
-		if *weights != "" {
-			if st != plan.GroupedRB {
-				return usagef("--weights share probes among Grouped RB's groups: give --strategy grb")
-			}
-			for _, f := range strings.Split(*weights, ",") {
-				w, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-				if err != nil {
-					return usagef("--weights: %q is not a number", f)
-				}
-				ws = append(ws, w)
+		if *weights != "" && st != plan.GroupedRB {
+			return usagef("--weights share probes among Grouped RB's groups: give --strategy grb")
+		} else if *weights != "" {
+			if ws, err = plan.ParseWeights(*weights); err != nil {
+				return usagef("--weights: %v", err)
 			}
 		}
 		_, fns, err := loadAll(*dir, x.args)
@@ -154,7 +148,7 @@ func fieldPlanFlags(fs *flag.FlagSet) func(*call) error {
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(x.stdout, "Calibrated: %d probes per variant cost at most %s on the x.workload (uninstrumented %.3f CPU-s)\n", res.Bound, *overhead, res.Plain)
+			fmt.Fprintf(x.stdout, "Calibrated: %d probes per variant cost at most %s on the workload (uninstrumented %.3f CPU-s)\n", res.Bound, *overhead, res.Plain)
 			*probes = res.Bound
 		}
 		o := plan.Options{Variants: *variants, Bound: *probes, Strategy: st, Seed: *seed, Weights: ws}
@@ -181,57 +175,44 @@ func fieldSimulateFlags(fs *flag.FlagSet) func(*call) error {
 	strategies := fs.String("strategies", "p,r,rb,grb", "the strategies to compare")
 	bounds := fs.String("bounds", "10,25,50,100", "probes per variant")
 	variants := fs.String("variants", "6,12,18", "numbers of variants")
-	repeat := fs.Int("repeat", 20, "random assignments of sites to variants per configuration")
-	sites := fs.Int("sites", 0, "sites deployed per repeat, drawn at random from the traces' sites (default: all)")
+	c := sim.Config{}
+	fs.IntVar(&c.Repeats, "repeat", 20, "random assignments of sites to variants per configuration")
+	fs.IntVar(&c.Sites, "sites", 0, "sites deployed per repeat, drawn at random from the traces' sites (default: all)")
 	asJSON := fs.Bool("json", false, "print the study's rows as JSON (for plotting)")
 	asCSV := fs.Bool("csv", false, "print the study's rows as CSV (for plotting)")
 	prof := fs.String("profile", "", "an augur profile of the in-house tests, for grb")
-	seed := fs.Uint64("seed", 1, "seed of the allocations and assignments")
+	fs.Uint64Var(&c.Seed, "seed", 1, "seed of the allocations and assignments")
 	memory := fs.String("memory", "", "also the memory study: bounds of an earlier release (each site's first run), the second release's from --bounds")
 	rates := fs.String("rates", "", "also check the CBI estimator on the traces at these sampling rates")
 	return func(x *call) error {
-		if *traces == "" {
+		switch {
+		case *traces == "":
 			return usagef("--traces DIR is required")
-		}
-		if *asJSON && *asCSV {
+		case *asJSON && *asCSV:
 			return usagef("give --json or --csv, not both")
-		}
-		if (*asJSON || *asCSV) && (*memory != "" || *rates != "") {
+		case (*asJSON || *asCSV) && (*memory != "" || *rates != ""):
 			return usagef("--json and --csv print the study's rows: run --memory and --rates without them")
+		case c.Sites < 0:
+			return usagef("--sites %d: want a number of sites", c.Sites)
 		}
-		if *sites < 0 {
-			return usagef("--sites %d: want a number of sites", *sites)
+		var err error
+		if c.Strategies, err = plan.ParseStrategies(*strategies); err != nil {
+			return usageError{err}
 		}
-		var sts []plan.Strategy
-		for _, s := range strings.Split(*strategies, ",") {
-			st, err := plan.ParseStrategy(strings.TrimSpace(s))
-			if err != nil {
-				return usageError{err}
-			}
-			sts = append(sts, st)
-		}
-		bs, err := ints(*bounds)
-		if err != nil {
+		if c.Bounds, err = ints(*bounds); err != nil {
 			return usagef("--bounds: %v", err)
 		}
-		vs, err := ints(*variants)
-		if err != nil {
+		if c.Variants, err = ints(*variants); err != nil {
 			return usagef("--variants: %v", err)
 		}
-		var firsts []int
 		if *memory != "" {
-			if firsts, err = ints(*memory); err != nil {
+			if c.Memory, err = ints(*memory); err != nil {
 				return usagef("--memory: %v", err)
 			}
 		}
-		var rs []float64
 		if *rates != "" {
-			for _, f := range strings.Split(*rates, ",") {
-				r, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-				if err != nil || r <= 0 || r > 1 {
-					return usagef("--rates: %q is not a rate in (0, 1]", f)
-				}
-				rs = append(rs, r)
+			if c.Rates, err = sim.ParseRates(*rates); err != nil {
+				return usagef("--rates: %v", err)
 			}
 		}
 		var inhouse *profile.Profile
@@ -240,74 +221,34 @@ func fieldSimulateFlags(fs *flag.FlagSet) func(*call) error {
 				return err
 			}
 		}
-		st, err := os.Stat(*traces)
-		if err != nil {
+		if st, err := os.Stat(*traces); err != nil {
 			return usagef("--traces: %v", err)
+		} else if !st.IsDir() && inhouse != nil {
+			return usagef("--profile is for a directory of traces: %s carries its in-house counts", *traces)
 		}
-		var tr *sim.Traces
-		if !st.IsDir() {
-			if inhouse != nil {
-				return usagef("--profile is for a directory of traces: %s carries its in-house counts", *traces)
-			}
-			f, err := os.Open(*traces)
-			if err != nil {
-				return err
-			}
-			tr, err = sim.ReadTraces(f)
-			f.Close()
-			if err != nil {
-				return fmt.Errorf("%s: %v", *traces, err)
-			}
-		} else if tr, err = sim.LoadTraces(*traces, inhouse); err != nil {
+		tr, err := sim.OpenTraces(*traces, inhouse)
+		if err != nil {
 			return err
 		}
 		if *save != "" {
-			f, err := os.Create(*save)
-			if err != nil {
-				return err
-			}
-			if err := tr.Write(f); err != nil {
-				f.Close()
-				return err
-			}
-			if err := f.Close(); err != nil {
+			if err := tr.WriteFile(*save); err != nil {
 				return err
 			}
 		}
-		if *sites > tr.Sites {
-			return usagef("--sites %d: the traces have %d sites", *sites, tr.Sites)
+		if c.Sites > tr.Sites {
+			return usagef("--sites %d: the traces have %d sites", c.Sites, tr.Sites)
 		}
-		rows, err := sim.Study(tr.Units, tr.Runs, sts, bs, vs, *sites, *repeat, *seed)
-		if err != nil {
-			return err
-		}
+		rows, err := sim.Study(tr.Units, tr.Runs, c.Strategies, c.Bounds, c.Variants, c.Sites, c.Repeats, c.Seed)
 		switch {
+		case err != nil:
+			return err
 		case *asJSON:
 			return text.JSON(x.stdout, rows)
 		case *asCSV:
 			_, err := io.WriteString(x.stdout, sim.CSV(rows))
 			return err
 		}
-		deployed := ""
-		if *sites > 0 && *sites < tr.Sites {
-			deployed = fmt.Sprintf(", %d of them deployed per repeat", *sites)
-		}
-		fmt.Fprintf(x.stdout, "%d site-runs from %d sites%s, %d units; %d repeats per configuration\n\n%s", len(tr.Runs), tr.Sites, deployed, len(tr.Units), *repeat, sim.Table(rows))
-		if len(firsts) > 0 {
-			for _, v := range vs {
-				for _, b := range bs {
-					mrows, err := sim.MemoryStudy(tr.Units, tr.Runs, sts, v, firsts, b, *repeat, *seed)
-					if err != nil {
-						return err
-					}
-					fmt.Fprintf(x.stdout, "\n%s", sim.MemoryTable(mrows))
-				}
-			}
-		}
-		if len(rs) > 0 {
-			fmt.Fprintf(x.stdout, "\n%s", sim.SamplingTable(sim.SamplingStudy(tr.Runs, rs, *repeat, *seed)))
-		}
-		return nil
+		return c.Report(x.stdout, tr, rows)
 	}
 }
 

@@ -69,19 +69,8 @@ func fitFlags(fs *flag.FlagSet) func(*call) error {
 			return text.JSON(x.stdout, res)
 		}
 		text.Fit(x.stdout, res)
-		failed := 0
-		for _, l := range res.Laws {
-			for _, w := range l.Warnings {
-				fmt.Fprintf(x.stderr, "augur fit: warning: %s: %s\n", l.Quantity, w)
-			}
-			if l.Error != "" {
-				failed++
-			}
-		}
-		if failed == len(res.Laws) {
-			return fmt.Errorf("no quantity could be fitted")
-		}
-		return nil
+		text.FitWarnings(x.stderr, res)
+		return res.Err()
 	}
 }
 

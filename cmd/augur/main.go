@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -267,6 +268,18 @@ func splitWorkload(args []string) (own, workload []string) {
 		}
 	}
 	return args, nil
+}
+
+// baseDir is the absolute path of a --dir (default: the working directory), which positions
+// are printed relative to.
+func baseDir(dir string) string {
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
 }
 
 // multi is a repeatable string flag.

@@ -86,17 +86,7 @@ func (a *analysisFlags) analyse(pkgs []string, stderr io.Writer) (*taint.Result,
 }
 
 // base is the directory positions are printed relative to.
-func (a *analysisFlags) base() string {
-	dir := a.dir
-	if dir == "" {
-		dir, _ = os.Getwd()
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return dir
-	}
-	return abs
-}
+func (a *analysisFlags) base() string { return baseDir(a.dir) }
 
 func optionsInfluenceFlags(fs *flag.FlagSet) func(*call) error {
 	a := addAnalysisFlags(fs)
