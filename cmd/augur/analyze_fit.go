@@ -7,7 +7,6 @@ import (
 
 	"github.com/augur-perf/augur/analyze/fitted"
 	"github.com/augur-perf/augur/analyze/predict"
-	"github.com/augur-perf/augur/fit/board"
 	"github.com/augur-perf/augur/fit/inputs"
 	"github.com/augur-perf/augur/report/text"
 )
@@ -60,31 +59,15 @@ func analyzeFitFlags(fs *flag.FlagSet) func(*call) error {
 				return err
 			}
 		}
-		res, err := board.ReadResult(*fitFile)
-		if err != nil {
-			return usageError{err}
-		}
-		_, fn, err := predict.LoadFunc(*dir, x.args[0])
-		if err != nil {
-			return usageError{err}
-		}
-		p, err := predict.ReadProfile(*prof, fn)
-		if err != nil {
-			return usageError{err}
-		}
-		base, err := predict.Baseline(fn, p, *prof)
-		if err != nil {
-			return err
-		}
-		model, err := fitted.New(fn, res, p, base.Rewards)
+		l, err := fitted.Load(*dir, x.args[0], *fitFile, *prof)
 		if err != nil {
 			return err
 		}
 		if *emitKind != "" {
 			if *out == "" {
-				*out = fn.Decl.Name.Name
+				*out = l.Fn.Decl.Name.Name
 			}
-			files, err := model.WritePRISM(*out)
+			files, err := l.Model.WritePRISM(*out)
 			if err != nil {
 				return err
 			}
@@ -93,25 +76,25 @@ func analyzeFitFlags(fs *flag.FlagSet) func(*call) error {
 				return nil
 			}
 		}
-		if err := model.CheckInputs(ds); err != nil {
+		if err := l.Model.CheckInputs(ds); err != nil {
 			return err
 		}
-		preds, err := model.Expect(ds, *n, *seed)
+		preds, err := l.Model.Expect(ds, *n, *seed)
 		if err != nil {
 			return err
 		}
 		var measured map[string]float64
 		if *compare {
-			out, err := base.Predict(fn, predict.Options{})
+			out, err := l.Base.Predict(l.Fn, predict.Options{})
 			if err != nil {
 				return err
 			}
 			measured = out.Expected()
 		}
 		if *asJSON {
-			return text.FittedJSON(x.stdout, fn.Name, desc, model, preds, measured)
+			return text.FittedJSON(x.stdout, l.Fn.Name, desc, l.Model, preds, measured)
 		}
-		text.Fitted(x.stdout, fn.Name, desc, *prof, model, preds, measured)
+		text.Fitted(x.stdout, l.Fn.Name, desc, *prof, l.Model, preds, measured)
 		return nil
 	}
 }

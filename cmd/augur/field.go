@@ -13,7 +13,6 @@ import (
 	"github.com/augur-perf/augur/field/calibrate"
 	"github.com/augur-perf/augur/field/plan"
 	"github.com/augur-perf/augur/field/sim"
-	"github.com/augur-perf/augur/probe/profile"
 	"github.com/augur-perf/augur/report/text"
 )
 
@@ -135,11 +134,9 @@ func fieldPlanFlags(fs *flag.FlagSet) func(*call) error {
 		if err != nil {
 			return err
 		}
-		var p *profile.Profile
-		if *prof != "" {
-			if p, err = profile.Read(*prof); err != nil {
-				return err
-			}
+		p, err := readProfile(*prof)
+		if err != nil {
+			return err
 		}
 		units := plan.Units(fns, p, text.RelPosition)
 		if target >= 0 {
@@ -215,11 +212,9 @@ func fieldSimulateFlags(fs *flag.FlagSet) func(*call) error {
 				return usagef("--rates: %v", err)
 			}
 		}
-		var inhouse *profile.Profile
-		if *prof != "" {
-			if inhouse, err = profile.Read(*prof); err != nil {
-				return err
-			}
+		inhouse, err := readProfile(*prof)
+		if err != nil {
+			return err
 		}
 		if st, err := os.Stat(*traces); err != nil {
 			return usagef("--traces: %v", err)

@@ -17,7 +17,6 @@ import (
 	fieldest "github.com/augur-perf/augur/field/estimate"
 	"github.com/augur-perf/augur/field/plan"
 	"github.com/augur-perf/augur/field/store"
-	"github.com/augur-perf/augur/probe/profile"
 )
 
 // storeFlags are the flags naming a collector's store.
@@ -162,11 +161,9 @@ func fieldReportFlags(fs *flag.FlagSet) func(*call) error {
 			return err
 		}
 		var ref *fieldest.Reference
-		if *reference != "" {
-			p, err := profile.Read(*reference)
-			if err != nil {
-				return err
-			}
+		if p, err := readProfile(*reference); err != nil {
+			return err
+		} else if p != nil {
 			r := e.AgainstProfile(m, p)
 			ref = &r
 		}
@@ -210,11 +207,9 @@ func fieldProfileFlags(fs *flag.FlagSet) func(*call) error {
 		if err != nil {
 			return err
 		}
-		var b *profile.Profile
-		if *base != "" {
-			if b, err = profile.Read(*base); err != nil {
-				return err
-			}
+		b, err := readProfile(*base)
+		if err != nil {
+			return err
 		}
 		p, notes, err := e.Profile(fns, b)
 		if err != nil {

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/augur-perf/augur/probe/instrument"
+	"github.com/augur-perf/augur/probe/profile"
 )
 
 // command is one subcommand, or a group of them (augur options, field, fit).
@@ -66,14 +67,6 @@ type usageError struct{ error }
 func (e usageError) Unwrap() error { return e.error }
 
 func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
-
-// asUsage marks a library error as the caller's mistake (exit 2).
-func asUsage(err error) error {
-	if err == nil {
-		return nil
-	}
-	return usageError{err}
-}
 
 // exitCode maps an error to augur's exit status.
 func exitCode(err error) int {
@@ -170,14 +163,14 @@ func (c *command) exec(h *command, top string, args []string, stdout, stderr io.
 	}
 	fs := h.flagSet(stderr)
 	if c.flags == nil { // a group named with no subcommand, or an unknown one
-		return c.noSub(fs, args, stdout)
+		return c.noSub(h, fs, args, stdout)
 	}
 	run := c.flags(fs)
 	own, workload := args, []string(nil)
 	if c.workload {
 		own, workload = splitWorkload(args)
 	}
-	pos, err := parse(fs, own, stdout)
+	pos, err := h.parse(fs, own, stdout)
 	if err != nil {
 		return err
 	}
@@ -186,12 +179,12 @@ func (c *command) exec(h *command, top string, args []string, stdout, stderr io.
 
 // noSub answers a group called without a known subcommand: its help when asked for, else a
 // usage error.
-func (c *command) noSub(fs *flag.FlagSet, args []string, stdout io.Writer) error {
+func (c *command) noSub(h *command, fs *flag.FlagSet, args []string, stdout io.Writer) error {
 	if len(args) == 0 {
 		return usagef("%s", c.missing)
 	}
-	if a := args[0]; a == "-h" || a == "--help" || a == "-help" || a == "help" && c.helpWord {
-		_, err := parse(fs, []string{"--help"}, stdout)
+	if isHelp(args[0]) || args[0] == "help" && c.helpWord {
+		_, err := h.parse(fs, []string{"--help"}, stdout)
 		return err
 	}
 	return usagef(c.unknown, args[0])
@@ -210,36 +203,29 @@ func (x *call) run(dir string, stdout io.Writer) instrument.Workload {
 	return instrument.Workload{Args: x.workload, Dir: dir, Stdin: os.Stdin, Stdout: stdout, Stderr: x.stderr}
 }
 
-// flagSet makes a FlagSet whose usage message shows the command's synopsis, help and defaults.
+// flagSet makes a FlagSet for c whose mistakes get a pointer to its help, not all of it
+// (--help prints it all: parse).
 func (c *command) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("augur "+c.name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	// A mistake gets a pointer to the help, not all of it; --help prints it all (parse).
 	fs.Usage = func() { fmt.Fprintf(fs.Output(), "Run 'augur %s --help' for its usage and examples.\n", c.name) }
-	fullUsage[fs] = func() {
-		out := fs.Output()
-		fmt.Fprintf(out, "Usage: augur %s %s\n\n%s\n\nOptions:\n", c.name, c.usage, strings.TrimSpace(c.help))
-		fs.PrintDefaults()
-	}
 	return fs
 }
 
-// fullUsage prints a flag set's whole usage message, for --help.
-var fullUsage = map[*flag.FlagSet]func(){}
+func isHelp(arg string) bool { return arg == "-h" || arg == "--help" || arg == "-help" }
 
 // parse parses flags anywhere among the positional arguments (augur check model.json --prop ...),
-// which the standard flag package alone does not allow. "--" ends flag parsing. --help prints the
-// command's usage to stdout, as asked for rather than as an error.
-func parse(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) {
+// which the standard flag package alone does not allow. "--" ends flag parsing. --help prints
+// c's synopsis, help and flags to stdout, as asked for rather than as an error.
+func (c *command) parse(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) {
 	for _, a := range args {
 		if a == "--" {
 			break
 		}
-		if a == "-h" || a == "--help" || a == "-help" {
-			out := fs.Output()
+		if isHelp(a) {
+			fmt.Fprintf(stdout, "Usage: augur %s %s\n\n%s\n\nOptions:\n", c.name, c.usage, strings.TrimSpace(c.help))
 			fs.SetOutput(stdout)
-			fullUsage[fs]()
-			fs.SetOutput(out)
+			fs.PrintDefaults()
 			return nil, flag.ErrHelp
 		}
 	}
@@ -280,6 +266,14 @@ func baseDir(dir string) string {
 		return abs
 	}
 	return dir
+}
+
+// readProfile reads the profile an optional flag names: none when it names none.
+func readProfile(path string) (*profile.Profile, error) {
+	if path == "" {
+		return nil, nil
+	}
+	return profile.Read(path)
 }
 
 // multi is a repeatable string flag.
