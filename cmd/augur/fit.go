@@ -128,11 +128,7 @@ func fitRecordFlags(fs *flag.FlagSet) func(*call) error {
 		if err != nil {
 			return usageError{err}
 		}
-		plan, n, err := record.Trace(fn, record.Options{Rate: *rate, Time: *timed, Fields: fields},
-			instrument.Workload{Args: x.workload, Dir: *dir, Stdin: os.Stdin, Stdout: x.stderr, Stderr: x.stderr}, *out)
-		if err != nil && strings.HasPrefix(err.Error(), "--param") {
-			return usageError{err}
-		}
+		plan, n, err := record.Trace(fn, record.Options{Rate: *rate, Time: *timed, Fields: fields}, x.run(*dir, x.stderr), *out)
 		if err != nil {
 			return err
 		}

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -152,10 +151,7 @@ func optionsPredictFlags(fs *flag.FlagSet) func(*call) error {
 		if *asJSON {
 			return text.JSON(x.stdout, p)
 		}
-		for _, name := range p.Extrapolated {
-			xs := mf.Numeric[name]
-			fmt.Fprintf(x.stderr, "augur options: warning: %s=%v lies outside the measured values [%v, %v]: the prediction extrapolates\n", name, p.Values[name], slices.Min(xs), slices.Max(xs))
-		}
+		text.OptionsExtrapolation(x.stderr, mf, p)
 		return text.OptionsPrediction(x.stdout, p)
 	}
 }
