@@ -25,7 +25,6 @@ func init() {
 	register(&command{
 		name:     "analyze",
 		summary:  "predict a Go function's expected time, cost, energy… from its Markov model and a usage profile",
-		usage:    "FUNC (--profile PROFILE | -- WORKLOAD) [--set NAME@FILE:LINE=VALUE]... [--rewards FILE]... [--compare] [--emit FORMAT] [--html FILE [--open]] [options]",
 		help:     helpText("analyze"),
 		flags:    analyzeFlags,
 		workload: true,

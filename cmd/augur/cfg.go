@@ -14,7 +14,6 @@ func init() {
 	register(&command{
 		name:     "cfg",
 		summary:  "show a function's decisions (positions, outcomes, counts) or its control-flow graph as DOT",
-		usage:    "FUNC [--profile FILE] [--dot] [--json] [--dir DIR] [-- WORKLOAD]",
 		help:     helpText("cfg"),
 		flags:    cfgFlags,
 		workload: true,

@@ -12,7 +12,6 @@ func init() {
 	register(&command{
 		name:    "check",
 		summary: "check PCTL and LTL properties of a Markov chain (PRISM models, augur JSON, PRISM or Storm explicit files)",
-		usage:   "MODEL [--prop 'PROPERTY']... [--props FILE] [--const name=value,...] [options]",
 		help:    helpText("check"),
 		flags:   checkFlags,
 	})

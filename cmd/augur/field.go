@@ -20,7 +20,6 @@ func init() {
 	register(&command{
 		name:    "field",
 		summary: "plan probes for deployed variants, build the variants, replay plans on field traces (Diep, Elbaum, Cohen)",
-		usage:   "plan PKGS... --variants N (--probes B | --overhead 5% --main PKG_MAIN) [--strategy p|r|rb|grb [--weights 4,3,2,1,0]] [--seed S] [--profile inhouse.json] [--previous old.json] -o release.json [-- WORKLOAD]\n       augur field build release.json -o dist/ [--url URL] [--token T] [--site S] [--spool DIR] [--flush 60s] [--spool-max 16MB] [--rate R] PKG_MAIN\n       augur field simulate --traces DIR|FILE [--save FILE] [--strategies p,r,rb,grb] [--bounds 10,25,50,100] [--variants 6,12,18] [--sites N] [--repeat 20] [--profile inhouse.json] [--memory 10,50] [--rates 0.1,0.01] [--json | --csv]\n       augur field release add release.json [--db field.sqlite | --postgres DSN]\n       augur field token --release R | --revoke ID | --list [--db field.sqlite | --postgres DSN]\n       augur field serve [--db field.sqlite | --postgres DSN] [--addr :8417] [--tls-cert C --tls-key K]\n       augur field report --release release.json [--db field.sqlite | --postgres DSN] [--json out.json] [--reference full.json]\n       augur field profile --release release.json [--db field.sqlite | --postgres DSN] -o field.json [--base inhouse.json] [PKGS...]",
 		help:    helpText("field"),
 		missing: "expected a subcommand: plan, build, simulate, release, token, serve, report or profile",
 		unknown: "unknown subcommand %q (plan, build, simulate, release, token, serve, report, profile)",

@@ -114,11 +114,8 @@ func fieldTokenFlags(fs *flag.FlagSet) func(*call) error {
 			}
 			text.FieldTokens(x.stdout, ts)
 		case *release != "":
-			id, token, hash, err := store.NewToken()
+			id, token, err := store.IssueToken(ctx, st, *release)
 			if err != nil {
-				return err
-			}
-			if err := st.AddToken(ctx, id, *release, hash); err != nil {
 				return err
 			}
 			fmt.Fprintf(x.stderr, "token %s for release %s (shown once: only its hash is stored; revoke with --revoke %s)\n", id, *release, id)

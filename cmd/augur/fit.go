@@ -20,7 +20,6 @@ func init() {
 	register(&command{
 		name:    "fit",
 		summary: "learn loop counts, probabilities and demands as laws of input sizes (Beagle); predict for input distributions",
-		usage:   "TRACE [-o fit.json] [--state board.json] [--resume board.json] [--rounds N] [--json]\n       augur fit record FUNC [-o trace.jsonl] [--param req.Items=len]... [--rate R] [--time] [--dir DIR] -- WORKLOAD\n       augur fit predict FIT (--inputs 'n~lognormal(8,1.2), m=5' | --at n=1e6) [--quantity Q] [--json]",
 		help:    helpText("fit"),
 		flags:   fitFlags,
 		subs: []*command{

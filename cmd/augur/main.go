@@ -22,8 +22,9 @@ import (
 type command struct {
 	name    string
 	summary string
-	usage   string // the argument synopsis; empty for a subcommand that shares its group's help
-	help    string // what it does, with examples
+	// help is the synopsis, what it does and examples (help/NAME.txt); empty for a subcommand
+	// that shares its group's.
+	help string
 	// flags declares the command's flags on fs and returns what runs once they are parsed.
 	flags func(fs *flag.FlagSet) func(x *call) error
 	// workload: the arguments after the first "--" are a workload to run, not positional.
@@ -154,8 +155,8 @@ func (c *command) exec(h *command, top string, args []string, stdout, stderr io.
 	if len(c.subs) > 0 && len(args) > 0 {
 		for _, s := range c.subs {
 			if s.name == args[0] {
-				if s.usage != "" {
-					h = &command{name: c.name + " " + s.name, usage: s.usage, help: s.help}
+				if s.help != "" {
+					h = &command{name: c.name + " " + s.name, help: s.help}
 				}
 				return s.exec(h, top, args[1:], stdout, stderr)
 			}
@@ -216,14 +217,14 @@ func isHelp(arg string) bool { return arg == "-h" || arg == "--help" || arg == "
 
 // parse parses flags anywhere among the positional arguments (augur check model.json --prop ...),
 // which the standard flag package alone does not allow. "--" ends flag parsing. --help prints
-// c's synopsis, help and flags to stdout, as asked for rather than as an error.
+// c's help and flags to stdout, as asked for rather than as an error.
 func (c *command) parse(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) {
 	for _, a := range args {
 		if a == "--" {
 			break
 		}
 		if isHelp(a) {
-			fmt.Fprintf(stdout, "Usage: augur %s %s\n\n%s\n\nOptions:\n", c.name, c.usage, strings.TrimSpace(c.help))
+			fmt.Fprintf(stdout, "%s\n\nOptions:\n", strings.TrimSpace(c.help))
 			fs.SetOutput(stdout)
 			fs.PrintDefaults()
 			return nil, flag.ErrHelp

@@ -12,7 +12,6 @@ func init() {
 	register(&command{
 		name:    "param",
 		summary: "a property as a rational function of the model's branch probabilities, its value anywhere and its sensitivities",
-		usage:   "MODEL --prop 'R{\"time\"}=? [ F \"end\" ]' [--at name=value,...] [--json]",
 		help:    helpText("param"),
 		flags:   paramFlags,
 	})

@@ -17,7 +17,6 @@ func init() {
 	register(&command{
 		name:     "profile",
 		summary:  "measure a usage profile: run a go workload with counting probes in chosen functions",
-		usage:    "PKGS... [--func SPEC]... [-o FILE] [--merge] -- go test|run ARGS...",
 		help:     helpText("profile"),
 		flags:    profileFlags,
 		workload: true,

@@ -17,7 +17,6 @@ func init() {
 	register(&command{
 		name:     "validate",
 		summary:  "check a time prediction against reality: predict a workload's time per call from a saved time, then measure it",
-		usage:    "FUNC --rewards FILE.time.json [--profile PROFILE] [--precision P] [--json] -- go test ARGS...",
 		help:     helpText("validate"),
 		flags:    validateFlags,
 		workload: true,
