@@ -52,9 +52,6 @@ func fieldServeFlags(fs *flag.FlagSet) func(*call) error {
 		}
 		defer st.Close()
 		o := collect.Options{Queue: *queue, Committers: *committers}
-		if o.Committers == 0 && *sf.postgres != "" {
-			o.Committers = 4
-		}
 		scheme := "http"
 		if *cert != "" {
 			scheme = "https"
