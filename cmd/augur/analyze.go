@@ -39,6 +39,7 @@ func init() {
 		},
 	})
 }
+
 func analyzeFlags(fs *flag.FlagSet) func(*call) error {
 	dir := fs.String("dir", "", "the module directory FUNC is loaded from and the workload runs in (default: the current directory)")
 	var profiles, sets, rewards, props multi
@@ -97,7 +98,7 @@ func analyzeFlags(fs *flag.FlagSet) func(*call) error {
 		var intr *instrument.InterruptedError
 		if len(x.workload) > 0 {
 			// The workload's output goes to stderr: stdout is the analysis.
-			p, err := runWorkload(prog, []*frontend.Func{fn}, x.run(*dir, x.stderr), x.stderr)
+			p, err := runWorkload(prog, []*frontend.Func{fn}, x.job(*dir, x.stderr), x.stderr)
 			if err != nil && !(errors.As(err, &intr) && p != nil) {
 				return err
 			}
@@ -119,7 +120,7 @@ func analyzeFlags(fs *flag.FlagSet) func(*call) error {
 			Options: predict.Options{Synth: synth.Options{Unseen: un, Compact: *compact}, Checker: checker.Options{Method: meth}, Props: props}}
 		if *timed && intr == nil {
 			req.Time = func() (*profile.NodeTime, error) {
-				t, err := measureTime(prog, []*frontend.Func{fn}, profs[0], x.run(*dir, x.stderr), topt, timing.ScenarioTargets(fn, profs, profiles))
+				t, err := measureTime(prog, []*frontend.Func{fn}, profs[0], x.job(*dir, x.stderr), topt, timing.ScenarioTargets(fn, profs, profiles))
 				if err != nil {
 					return nil, err
 				}

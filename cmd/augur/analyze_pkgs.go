@@ -57,7 +57,7 @@ func analyzePkgsFlags(fs *flag.FlagSet) func(*call) error {
 		var p *profile.Profile
 		name := *prof
 		if len(x.workload) > 0 {
-			if p, err = runWorkload(prog, fns, x.run(*dir, x.stderr), x.stderr); err != nil {
+			if p, err = runWorkload(prog, fns, x.job(*dir, x.stderr), x.stderr); err != nil {
 				return err
 			}
 			name = "workload: " + strings.Join(x.workload, " ")

@@ -42,7 +42,7 @@ func cfgFlags(fs *flag.FlagSet) func(*call) error {
 		var p *profile.Profile
 		switch {
 		case len(x.workload) > 0:
-			p, err = runWorkload(prog, []*frontend.Func{fn}, x.run(*dir, x.stderr), x.stderr)
+			p, err = runWorkload(prog, []*frontend.Func{fn}, x.job(*dir, x.stderr), x.stderr)
 		case *prof != "":
 			p, err = predict.ReadProfile(*prof, fn)
 		}

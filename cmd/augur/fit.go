@@ -127,7 +127,7 @@ func fitRecordFlags(fs *flag.FlagSet) func(*call) error {
 		if err != nil {
 			return usageError{err}
 		}
-		plan, n, err := record.Trace(fn, record.Options{Rate: *rate, Time: *timed, Fields: fields}, x.run(*dir, x.stderr), *out)
+		plan, n, err := record.Trace(fn, record.Options{Rate: *rate, Time: *timed, Fields: fields}, x.job(*dir, x.stderr), *out)
 		if err != nil {
 			return err
 		}

@@ -198,9 +198,9 @@ func (x *call) usage(format string, a ...any) error {
 	return errUsage
 }
 
-// run is the workload of the call, run in dir, its output to stdout (or stderr when stdout is
-// the analysis).
-func (x *call) run(dir string, stdout io.Writer) instrument.Workload {
+// job is the call's workload as it runs: in dir, its output to stdout (or to stderr, when
+// stdout is the analysis).
+func (x *call) job(dir string, stdout io.Writer) instrument.Workload {
 	return instrument.Workload{Args: x.workload, Dir: dir, Stdin: os.Stdin, Stdout: stdout, Stderr: x.stderr}
 }
 
@@ -290,22 +290,17 @@ func version() string {
 	if !ok {
 		return "augur (no build information)"
 	}
-	v := bi.Main.Version
-	var rev, when, dirty string
+	vcs := map[string]string{}
 	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.time":
-			when = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = ", modified"
-			}
-		}
+		vcs[s.Key] = s.Value
 	}
-	if rev != "" && (v == "" || v == "(devel)") {
-		v = fmt.Sprintf("commit %.12s (%s%s)", rev, when, dirty)
+	v := bi.Main.Version
+	if rev := vcs["vcs.revision"]; rev != "" && (v == "" || v == "(devel)") {
+		dirty := ""
+		if vcs["vcs.modified"] == "true" {
+			dirty = ", modified"
+		}
+		v = fmt.Sprintf("commit %.12s (%s%s)", rev, vcs["vcs.time"], dirty)
 	}
 	if v == "" {
 		v = "(devel)"

@@ -51,7 +51,7 @@ func profileFlags(fs *flag.FlagSet) func(*call) error {
 		if err != nil {
 			return usageError{err}
 		}
-		w := x.run(*dir, x.stdout)
+		w := x.job(*dir, x.stdout)
 		w.Keep = *keep
 		p, err := runWorkload(prog, fns, w, x.stderr)
 		var intr *instrument.InterruptedError
@@ -82,7 +82,7 @@ func profileFlags(fs *flag.FlagSet) func(*call) error {
 		}
 		// The counts are written first: they stand even if timing fails. The time is of this
 		// run's workload, so its counts (not merged ones) scale it.
-		t, err := measureTime(prog, fns, fresh, x.run(*dir, x.stdout), topt, timing.FuncTargets(fns, fresh, named))
+		t, err := measureTime(prog, fns, fresh, x.job(*dir, x.stdout), topt, timing.FuncTargets(fns, fresh, named))
 		if err != nil {
 			return err
 		}

@@ -59,10 +59,10 @@ func validateFlags(fs *flag.FlagSet) func(*call) error {
 				return err
 			}
 			name = profs[0]
-		} else if counted, err = runWorkload(prog, []*frontend.Func{fn}, x.run(*dir, x.stderr), x.stderr); err != nil {
+		} else if counted, err = runWorkload(prog, []*frontend.Func{fn}, x.job(*dir, x.stderr), x.stderr); err != nil {
 			return err
 		}
-		w := x.run(*dir, x.stderr)
+		w := x.job(*dir, x.stderr)
 		defer forwardSignals(&w)()
 		v, err := timing.Validate(prog, fn, tf, rewards[0], counted, name, w, *topt, x.stderr)
 		if err != nil {
