@@ -82,6 +82,18 @@ func (d Decision) Probability(o Outcome) (float64, bool) {
 	return float64(o.Count) / float64(sum), true
 }
 
+// Counts are fn's counts in the profile p, for List and WriteDOT: nil without a profile, an
+// error when p holds none for fn.
+func Counts(fn *frontend.Func, p *profile.Profile) (*profile.Func, error) {
+	if p == nil {
+		return nil, nil
+	}
+	if c := p.Funcs[fn.Name]; c != nil {
+		return c, nil
+	}
+	return nil, fmt.Errorf("the profile has no counts for %s", fn.Name)
+}
+
 // WriteText writes decisions as a table: position, kind, source, and each outcome with its
 // count and share when counted. Positions are shown relative to base (a directory) when they lie
 // under it.

@@ -97,3 +97,22 @@ func TestL1(t *testing.T) {
 		t.Errorf("text without counts:\n%s", text.String())
 	}
 }
+
+// Counts: none without a profile, fn's with one, an error when the profile lacks fn.
+func TestCounts(t *testing.T) {
+	_, fn, err := predict.LoadFunc("../..", "github.com/augur-perf/augur/examples/distance.L1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := decisions.Counts(fn, nil); c != nil || err != nil {
+		t.Errorf("no profile: %v, %v", c, err)
+	}
+	want := &profile.Func{Invocations: 1}
+	if c, err := decisions.Counts(fn, &profile.Profile{Funcs: map[string]*profile.Func{fn.Name: want}}); c != want || err != nil {
+		t.Errorf("with counts: %v, %v", c, err)
+	}
+	_, err = decisions.Counts(fn, &profile.Profile{Funcs: map[string]*profile.Func{}})
+	if err == nil || err.Error() != "the profile has no counts for "+fn.Name {
+		t.Errorf("without fn: %v", err)
+	}
+}

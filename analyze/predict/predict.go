@@ -406,6 +406,18 @@ func measuredSE(fn *frontend.Func, t *profile.NodeTime, r []float64, f *profile.
 	return value, math.Sqrt(t.Variance(w)), unknown
 }
 
+// Expected gives each reward's expected value from the initial distribution, by name
+// (rewards whose property has no value left out).
+func (o *Outcome) Expected() map[string]float64 {
+	m := map[string]float64{}
+	for k, name := range o.Rewards {
+		if o.Values[k] != nil {
+			m[name] = o.Values[k].Initial
+		}
+	}
+	return m
+}
+
 // DefaultSort is the reward hot spots are sorted by unless the caller says: measured time
 // first, then an annotated "time", then the first reward ("" when there is none).
 func (o *Outcome) DefaultSort() string {

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/augur-perf/augur/markov/checker"
 	"github.com/augur-perf/augur/probe/profile"
 )
 
@@ -93,5 +94,28 @@ func TestMeasuredEveryScenario(t *testing.T) {
 	}
 	if why := o.Unanswered["time_measured"]; !strings.Contains(why, "line 21") || o.StdErr != nil {
 		t.Errorf("unknown time: unanswered %q, stderr %v", why, o.StdErr)
+	}
+}
+
+// --below's thresholds: comma-separated finite numbers.
+func TestParseThresholds(t *testing.T) {
+	if ts, err := ParseThresholds("20, 50,-1.5"); err != nil || len(ts) != 3 || ts[1] != 50 || ts[2] != -1.5 {
+		t.Errorf("20, 50,-1.5: %v %v", ts, err)
+	}
+	if ts, err := ParseThresholds(""); ts != nil || err != nil {
+		t.Errorf("empty: %v %v", ts, err)
+	}
+	for _, s := range []string{" ", "x", "1,NaN", "Inf", "1,"} {
+		if _, err := ParseThresholds(s); err == nil {
+			t.Errorf("%q accepted", s)
+		}
+	}
+}
+
+// Expected: each reward's value from the initial distribution, by name; none where no value.
+func TestExpected(t *testing.T) {
+	o := &Outcome{Rewards: []string{"a", "b"}, Values: []*checker.Result{{Initial: 2.5}, nil}}
+	if m := o.Expected(); len(m) != 1 || m["a"] != 2.5 {
+		t.Errorf("%v", m)
 	}
 }

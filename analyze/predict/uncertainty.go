@@ -2,6 +2,9 @@ package predict
 
 import (
 	"fmt"
+	"math"
+	"strconv"
+	"strings"
 
 	"github.com/augur-perf/augur/markov/checker"
 	"github.com/augur-perf/augur/markov/dist"
@@ -107,6 +110,23 @@ func (o *Outcome) Spreads(opt checker.Options, below ...float64) ([]Spread, erro
 type Uncertainty struct {
 	Intervals []Interval `json:"intervals,omitempty"`
 	Spreads   []Spread   `json:"spreads,omitempty"`
+}
+
+// ParseThresholds reads the thresholds t of P(reward per call ≤ t), comma-separated (20,50),
+// for Uncertainty's below; none when list is empty.
+func ParseThresholds(list string) ([]float64, error) {
+	var ts []float64
+	if list == "" {
+		return nil, nil
+	}
+	for _, f := range strings.Split(list, ",") {
+		t, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || math.IsNaN(t) || math.IsInf(t, 0) {
+			return nil, fmt.Errorf("want comma-separated numbers such as 20,50")
+		}
+		ts = append(ts, t)
+	}
+	return ts, nil
 }
 
 // Uncertainty gives the outcome's intervals at level ci (none when 0) and, with spread or any

@@ -62,6 +62,36 @@ type Target struct {
 	Optional bool
 }
 
+// FuncTargets are the targets of a profiling run that also times its workload: every function
+// of fns the counts p saw invoked. Functions the user named (named, by name) must reach the
+// precision; when none is named, each is optional, so that the most sampled one sets the pace.
+func FuncTargets(fns []*frontend.Func, p *profile.Profile, named map[string]bool) []Target {
+	var ts []Target
+	for _, fn := range fns {
+		if f := p.Funcs[fn.Name]; f != nil && f.Invocations > 0 && (len(named) == 0 || named[fn.Name]) {
+			ts = append(ts, Target{Fn: fn, F: f, Label: fn.Name, Optional: len(named) == 0})
+		}
+	}
+	return ts
+}
+
+// ScenarioTargets are the targets of an analysis of fn under several profiles (the baseline
+// first, then what-if scenarios, named by names): each profile that invoked fn must reach the
+// precision.
+func ScenarioTargets(fn *frontend.Func, profs []*profile.Profile, names []string) []Target {
+	var ts []Target
+	for i, p := range profs {
+		if f := p.Funcs[fn.Name]; f != nil && f.Invocations > 0 {
+			label := names[i]
+			if i == 0 {
+				label = "baseline"
+			}
+			ts = append(ts, Target{Fn: fn, F: f, Label: label})
+		}
+	}
+	return ts
+}
+
 // Timed is what the timed runs of a workload add up to.
 type Timed struct {
 	Runs int

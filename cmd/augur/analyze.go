@@ -2,12 +2,9 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
-	"io"
-	"math"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/augur-perf/augur/analyze/predict"
@@ -23,224 +20,165 @@ import (
 )
 
 func init() {
+	pkgs := &command{flags: analyzePkgsFlags, workload: true}
+	fit := &command{flags: analyzeFitFlags}
 	register(&command{
-		name:    "analyze",
-		summary: "predict a Go function's expected time, cost, energy… from its Markov model and a usage profile",
-		usage:   "FUNC (--profile PROFILE | -- WORKLOAD) [--set NAME@FILE:LINE=VALUE]... [--rewards FILE]... [--compare] [--emit FORMAT] [--html FILE [--open]] [options]",
-		help:    helpText("analyze"),
-		run:     runAnalyze,
+		name:     "analyze",
+		summary:  "predict a Go function's expected time, cost, energy… from its Markov model and a usage profile",
+		help:     helpText("analyze"),
+		flags:    analyzeFlags,
+		workload: true,
+		route: func(args []string) *command {
+			switch {
+			case isPackageArgs(args):
+				return pkgs
+			case hasFitFlag(args):
+				return fit
+			}
+			return nil
+		},
 	})
 }
 
-type analyzeFlags struct {
-	dir      string
-	profiles multi
-	sets     multi
-	rewards  multi
-	props    multi
-	compare  bool
-	emit     string
-	out      string
-	param    bool
-	unseen   string
-	compact  bool
-	method   string
-	asJSON   bool
-	time     bool
-	uninvok  bool
-	all      bool
-	by       string
-	timing   *timing.Options
-	ci       float64
-	spread   bool
-	below    string
-	html     string
-	open     bool
-}
-
-func runAnalyze(args []string, stdout, stderr io.Writer) error {
-	if isPackageArgs(args) {
-		return runAnalyzePkgs(args, stdout, stderr)
-	}
-	if hasFitFlag(args) {
-		return runAnalyzeFit(args, stdout, stderr)
-	}
-	c := commandNamed("analyze")
-	fs := c.flags(stderr)
-	var fl analyzeFlags
-	fs.StringVar(&fl.dir, "dir", "", "the module directory FUNC is loaded from and the workload runs in (default: the current directory)")
-	fs.Var(&fl.profiles, "profile", "a usage profile (augur-profile/1 or augur-usage/1); the first is the baseline, others are scenarios for --compare")
-	fs.Var(&fl.sets, "set", "what-if: NAME@FILE:LINE=VALUE sets reward NAME of the statement at FILE:LINE (repeatable)")
-	fs.Var(&fl.rewards, "rewards", "what-if: a rewards file (augur-rewards/1: name → position → value) (repeatable)")
-	fs.Var(&fl.props, "prop", "an extra property to check, in PRISM syntax (repeatable)")
-	fs.BoolVar(&fl.compare, "compare", false, "show the baseline and every what-if scenario side by side")
-	fs.StringVar(&fl.emit, "emit", "", "write the model: prism, storm, dot or json")
-	fs.StringVar(&fl.out, "o", "", "base path for --emit (default: the function's name)")
-	fs.BoolVar(&fl.param, "parametric", false, "with --emit prism: probabilities as named constants, values given separately (PROPER-style)")
-	fs.StringVar(&fl.unseen, "unseen", "uniform", "decisions the profile never reached: uniform, first or error")
-	fs.BoolVar(&fl.compact, "compact", false, "merge straight-line statements into one state (for large functions)")
-	fs.StringVar(&fl.method, "method", "direct", "checker method: direct, gauss-seidel, interval, prism or exact")
-	fs.BoolVar(&fl.asJSON, "json", false, "print results as JSON")
-	fs.BoolVar(&fl.time, "time", false, "with a go test WORKLOAD: time it on the code as it is and add a measured \"time\" reward (CPU ns per execution)")
-	fl.timing = timeFlags(fs)
-	fs.BoolVar(&fl.uninvok, "allow-uninvoked", false, "analyse even when the profile never invoked FUNC (every decision then follows --unseen)")
-	fs.BoolVar(&fl.all, "all", false, "list every statement in the hot spots, not only the top 20")
-	fs.StringVar(&fl.by, "by", "", "the reward hot spots are sorted by (default: measured time, else \"time\", else the first)")
-	fs.Float64Var(&fl.ci, "ci", 0, "error bars: Bayesian and bootstrap intervals at this level (0.95) from the counts the model was estimated on")
-	fs.BoolVar(&fl.spread, "spread", false, "each reward's standard deviation and percentiles (p50, p90, p99) per call, not only its mean")
-	fs.StringVar(&fl.below, "below", "", "with the spread, P(reward per call ≤ t) for each t of a comma-separated list (20,50)")
-	registerHTML(fs, &fl.html, &fl.open)
-	flagArgs, workload := splitWorkload(args)
-	pos, err := parse(fs, flagArgs, stdout)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		fmt.Fprintf(stderr, "augur analyze: expected one FUNC argument, got %d\n", len(pos))
-		fs.Usage()
-		return errUsage
-	}
-	if fl.open && fl.html == "" {
-		return usagef("--open opens the --html report: give --html FILE")
-	}
-	if fl.out != "" && fl.emit == "" {
-		return usagef("-o %s names the files --emit writes: give --emit prism, storm, dot or json", fl.out)
-	}
-	if len(fl.profiles) == 0 && len(workload) == 0 {
-		return usagef("no usage profile: give --profile FILE (from 'augur profile') or a workload after \"--\" (go test ... or go run ...)")
-	}
-	if fl.time && len(workload) == 0 {
-		return usagef("--time needs a workload after \"--\" (or record it with 'augur profile --time')")
-	}
-	if fl.time {
-		if err := instrument.CheckTimed(workload); err != nil {
+func analyzeFlags(fs *flag.FlagSet) func(*call) error {
+	dir := fs.String("dir", "", "the module directory FUNC is loaded from and the workload runs in (default: the current directory)")
+	var profiles, sets, rewards, props multi
+	fs.Var(&profiles, "profile", "a usage profile (augur-profile/1 or augur-usage/1); the first is the baseline, others are scenarios for --compare")
+	fs.Var(&sets, "set", "what-if: NAME@FILE:LINE=VALUE sets reward NAME of the statement at FILE:LINE (repeatable)")
+	fs.Var(&rewards, "rewards", "what-if: a rewards file (augur-rewards/1: name → position → value) (repeatable)")
+	fs.Var(&props, "prop", "an extra property to check, in PRISM syntax (repeatable)")
+	compare := fs.Bool("compare", false, "show the baseline and every what-if scenario side by side")
+	emit := fs.String("emit", "", "write the model: prism, storm, dot or json")
+	out := fs.String("o", "", "base path for --emit (default: the function's name)")
+	parametric := fs.Bool("parametric", false, "with --emit prism: probabilities as named constants, values given separately (PROPER-style)")
+	unseen := fs.String("unseen", "uniform", "decisions the profile never reached: uniform, first or error")
+	compact := fs.Bool("compact", false, "merge straight-line statements into one state (for large functions)")
+	method := fs.String("method", "direct", "checker method: direct, gauss-seidel, interval, prism or exact")
+	asJSON := fs.Bool("json", false, "print results as JSON")
+	timed := fs.Bool("time", false, "with a go test WORKLOAD: time it on the code as it is and add a measured \"time\" reward (CPU ns per execution)")
+	topt := timeFlags(fs)
+	uninvoked := fs.Bool("allow-uninvoked", false, "analyse even when the profile never invoked FUNC (every decision then follows --unseen)")
+	all := fs.Bool("all", false, "list every statement in the hot spots, not only the top 20")
+	by := fs.String("by", "", "the reward hot spots are sorted by (default: measured time, else \"time\", else the first)")
+	ci := fs.Float64("ci", 0, "error bars: Bayesian and bootstrap intervals at this level (0.95) from the counts the model was estimated on")
+	spread := fs.Bool("spread", false, "each reward's standard deviation and percentiles (p50, p90, p99) per call, not only its mean")
+	below := fs.String("below", "", "with the spread, P(reward per call ≤ t) for each t of a comma-separated list (20,50)")
+	htmlOut, open := htmlFlags(fs)
+	return func(x *call) error {
+		switch {
+		case len(x.args) != 1:
+			return x.usage("expected one FUNC argument, got %d", len(x.args))
+		case *open && *htmlOut == "":
+			return usagef("--open opens the --html report: give --html FILE")
+		case *out != "" && *emit == "":
+			return usagef("-o %s names the files --emit writes: give --emit prism, storm, dot or json", *out)
+		case len(profiles) == 0 && len(x.workload) == 0:
+			return usagef("no usage profile: give --profile FILE (from 'augur profile') or a workload after \"--\" (go test ... or go run ...)")
+		case *timed && len(x.workload) == 0:
+			return usagef("--time needs a workload after \"--\" (or record it with 'augur profile --time')")
+		}
+		if *timed {
+			if err := instrument.CheckTimed(x.workload); err != nil {
+				return usageError{err}
+			}
+		}
+		un, err := synth.ParseUnseen(*unseen)
+		if err != nil {
 			return usageError{err}
 		}
-	}
-	unseen, err := synth.ParseUnseen(fl.unseen)
-	if err != nil {
-		return usageError{err}
-	}
-	meth, err := checker.ParseMethod(fl.method)
-	if err != nil {
-		return usageError{err}
-	}
-	prog, fn, err := predict.LoadFunc(fl.dir, pos[0])
-	if err != nil {
-		return usageError{err}
-	}
-	var profs []*profile.Profile
-	var intr *instrument.InterruptedError
-	if len(workload) > 0 {
-		// The workload's output goes to stderr: stdout is the analysis.
-		p, err := runWorkload(prog, []*frontend.Func{fn}, instrument.Workload{Args: workload, Dir: fl.dir,
-			Stdin: os.Stdin, Stdout: stderr, Stderr: stderr}, stderr)
-		if err != nil && !(errors.As(err, &intr) && p != nil) {
-			return err
-		}
-		profs = append(profs, p)
-		name := "workload: " + strings.Join(workload, " ")
-		if intr != nil {
-			name += " (PARTIAL: interrupted)"
-		}
-		fl.profiles = append([]string{name}, fl.profiles...)
-	}
-	for _, path := range fl.profiles[len(profs):] {
-		p, err := predict.ReadProfile(path, fn)
+		meth, err := checker.ParseMethod(*method)
 		if err != nil {
-			return err
+			return usageError{err}
 		}
-		profs = append(profs, p)
-	}
-	req := predict.Request{Profiles: profs, Names: fl.profiles, AllowUninvoked: fl.uninvok, Rewards: fl.rewards, Sets: fl.sets, Compare: fl.compare,
-		Options: predict.Options{Synth: synth.Options{Unseen: unseen, Compact: fl.compact}, Checker: checker.Options{Method: meth}, Props: fl.props}}
-	if fl.time && intr == nil {
-		req.Time = func() (*profile.NodeTime, error) {
-			var targets []timing.Target
-			for i, p := range profs {
-				if f := p.Funcs[fn.Name]; f != nil && f.Invocations > 0 {
-					label := fl.profiles[i]
-					if i == 0 {
-						label = "baseline"
-					}
-					targets = append(targets, timing.Target{Fn: fn, F: f, Label: label})
-				}
+		prog, fn, err := predict.LoadFunc(*dir, x.args[0])
+		if err != nil {
+			return usageError{err}
+		}
+		var profs []*profile.Profile
+		var intr *instrument.InterruptedError
+		if len(x.workload) > 0 {
+			// The workload's output goes to stderr: stdout is the analysis.
+			p, err := runWorkload(prog, []*frontend.Func{fn}, x.job(*dir, x.stderr), x.stderr)
+			if err != nil && !(errors.As(err, &intr) && p != nil) {
+				return err
 			}
-			t, err := measureTime(prog, []*frontend.Func{fn}, profs[0], instrument.Workload{Args: workload, Dir: fl.dir,
-				Stdin: os.Stdin, Stdout: stderr, Stderr: stderr}, fl.timing, targets)
+			profs = append(profs, p)
+			name := "workload: " + strings.Join(x.workload, " ")
+			if intr != nil {
+				name += " (PARTIAL: interrupted)"
+			}
+			profiles = append([]string{name}, profiles...)
+		}
+		for _, path := range profiles[len(profs):] {
+			p, err := predict.ReadProfile(path, fn)
 			if err != nil {
-				return nil, err
+				return err
 			}
-			return t.NodeTime(fn, profs[0].Funcs[fn.Name]), nil
+			profs = append(profs, p)
 		}
-	}
-	outs, err := predict.Analyse(fn, req)
-	if err != nil {
-		return err
-	}
-	if fl.by != "" && !slices.Contains(outs[0].Rewards, fl.by) {
-		return usagef("--by %s: no such reward (the model has %s)", fl.by, strings.Join(outs[0].Rewards, ", "))
-	}
-	for _, w := range outs[0].Synth.Warnings {
-		fmt.Fprintf(stderr, "warning: %s\n", w)
-	}
-	if fl.emit != "" {
-		base := fl.out
-		if base == "" {
-			base = fn.Decl.Name.Name
+		req := predict.Request{Profiles: profs, Names: profiles, AllowUninvoked: *uninvoked, Rewards: rewards, Sets: sets, Compare: *compare,
+			Options: predict.Options{Synth: synth.Options{Unseen: un, Compact: *compact}, Checker: checker.Options{Method: meth}, Props: props}}
+		if *timed && intr == nil {
+			req.Time = func() (*profile.NodeTime, error) {
+				t, err := measureTime(prog, []*frontend.Func{fn}, profs[0], x.job(*dir, x.stderr), topt, timing.ScenarioTargets(fn, profs, profiles))
+				if err != nil {
+					return nil, err
+				}
+				return t.NodeTime(fn, profs[0].Funcs[fn.Name]), nil
+			}
 		}
-		written, err := export.WriteFiles(base, fl.emit, outs[0].Synth.Model, outs[0].Props, fl.param)
+		outs, err := predict.Analyse(fn, req)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "wrote %s\n", strings.Join(written, ", "))
-	}
-	var below []float64
-	if fl.below != "" {
-		for _, f := range strings.Split(fl.below, ",") {
-			t, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-			if err != nil || math.IsNaN(t) || math.IsInf(t, 0) {
-				return usagef("--below %q: want comma-separated numbers such as 20,50", fl.below)
+		if *by != "" && !slices.Contains(outs[0].Rewards, *by) {
+			return usagef("--by %s: no such reward (the model has %s)", *by, strings.Join(outs[0].Rewards, ", "))
+		}
+		for _, w := range outs[0].Synth.Warnings {
+			fmt.Fprintf(x.stderr, "warning: %s\n", w)
+		}
+		if *emit != "" {
+			if *out == "" {
+				*out = fn.Decl.Name.Name
 			}
-			below = append(below, t)
+			written, err := export.WriteFiles(*out, *emit, outs[0].Synth.Model, outs[0].Props, *parametric)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(x.stderr, "wrote %s\n", strings.Join(written, ", "))
 		}
-	}
-	if fl.ci < 0 || fl.ci >= 1 {
-		return usagef("--ci %v: want a level between 0 and 1, such as 0.95", fl.ci)
-	}
-	beyond, err := outs[0].Uncertainty(fl.ci, fl.spread, below, req.Options.Checker)
-	if err != nil {
-		return err
-	}
-	if fl.html != "" {
-		by := fl.by
-		if by == "" {
-			by = outs[0].DefaultSort()
+		thresholds, err := predict.ParseThresholds(*below)
+		if err != nil {
+			return usagef("--below %q: %v", *below, err)
 		}
-		a := reporthtml.Analysis{Func: fn, Outcomes: outs, By: by}
-		if beyond != nil {
-			a.Intervals, a.Spreads = beyond.Intervals, beyond.Spreads
+		if *ci < 0 || *ci >= 1 {
+			return usagef("--ci %v: want a level between 0 and 1, such as 0.95", *ci)
 		}
-		a.Root, _ = os.Getwd()
-		r, err := reporthtml.Build(a)
+		beyond, err := outs[0].Uncertainty(*ci, *spread, thresholds, req.Options.Checker)
 		if err != nil {
 			return err
 		}
-		if err := writeHTML(fl.html, fl.open, r, stderr); err != nil {
-			return err
+		if *htmlOut != "" {
+			r, err := reporthtml.Build(reporthtml.AnalysisOf(fn, outs, *by, beyond))
+			if err != nil {
+				return err
+			}
+			if err := writeHTML(*htmlOut, *open, r, x.stderr); err != nil {
+				return err
+			}
 		}
-	}
-	if fl.asJSON {
-		if err := text.AnalysisJSON(stdout, fn, outs, beyond); err != nil {
-			return err
+		if *asJSON {
+			if err := text.AnalysisJSON(x.stdout, fn, outs, beyond); err != nil {
+				return err
+			}
+		} else {
+			text.Analysis(x.stdout, fn, outs, *by, *all)
+			text.Uncertainty(x.stdout, beyond, outs[0].Func.Invocations)
 		}
-	} else {
-		text.Analysis(stdout, fn, outs, fl.by, fl.all)
-		text.Uncertainty(stdout, beyond, outs[0].Func.Invocations)
+		if intr != nil {
+			intr.What = "the analysis above is of the counts gathered until then (partial)"
+			return intr
+		}
+		return nil
 	}
-	if intr != nil {
-		intr.What = "the analysis above is of the counts gathered until then (partial)"
-		return intr
-	}
-	return nil
 }

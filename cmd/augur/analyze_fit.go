@@ -1,13 +1,12 @@
 package main
 
 import (
+	"flag"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/augur-perf/augur/analyze/fitted"
 	"github.com/augur-perf/augur/analyze/predict"
-	"github.com/augur-perf/augur/fit/board"
 	"github.com/augur-perf/augur/fit/inputs"
 	"github.com/augur-perf/augur/report/text"
 )
@@ -25,11 +24,10 @@ func hasFitFlag(args []string) bool {
 	return false
 }
 
-// runAnalyzeFit is analyze FUNC --fit FIT --profile P (--inputs SPEC | --at POINT): the expected
-// rewards for inputs never run, the loops following the laws, the other decisions the profile.
-func runAnalyzeFit(args []string, stdout, stderr io.Writer) error {
-	c := commandNamed("analyze")
-	fs := c.flags(stderr)
+// analyzeFitFlags is analyze FUNC --fit FIT --profile P (--inputs SPEC | --at POINT): the
+// expected rewards for inputs never run, the loops following the laws, the other decisions the
+// profile.
+func analyzeFitFlags(fs *flag.FlagSet) func(*call) error {
 	dir := fs.String("dir", "", "the module directory FUNC is loaded from")
 	fitFile := fs.String("fit", "", "the laws of FUNC's loops (augur-fit/1, from augur fit)")
 	prof := fs.String("profile", "", "a measured profile of FUNC: the probabilities of its other decisions")
@@ -41,86 +39,62 @@ func runAnalyzeFit(args []string, stdout, stderr io.Writer) error {
 	asJSON := fs.Bool("json", false, "print the predictions as JSON")
 	emitKind := fs.String("emit", "", "write the model with its laws as a parametric DTMC: prism (BASE.pm, BASE.props)")
 	out := fs.String("o", "", "base path for --emit (default: the function's name)")
-	pos, err := parse(fs, args, stdout)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usagef("expected one FUNC")
-	}
-	if *prof == "" {
-		return usagef("--fit needs --profile: a measured profile of %s gives the decisions the laws do not cover", pos[0])
-	}
-	if *emitKind != "" && *emitKind != "prism" {
-		return usagef("--emit %q: with --fit, the parametric model is written as prism", *emitKind)
-	}
-	if *out != "" && *emitKind == "" {
-		return usagef("-o %s names the files --emit writes: give --emit prism", *out)
-	}
-	onlyEmit := *emitKind != "" && *spec == "" && *at == ""
-	var desc string
-	var ds []inputs.Dist
-	if !onlyEmit {
-		if desc, ds, err = parseInputs(*spec, *at); err != nil {
-			return err
+	return func(x *call) error {
+		switch {
+		case len(x.args) != 1:
+			return usagef("expected one FUNC")
+		case *prof == "":
+			return usagef("--fit needs --profile: a measured profile of %s gives the decisions the laws do not cover", x.args[0])
+		case *emitKind != "" && *emitKind != "prism":
+			return usagef("--emit %q: with --fit, the parametric model is written as prism", *emitKind)
+		case *out != "" && *emitKind == "":
+			return usagef("-o %s names the files --emit writes: give --emit prism", *out)
 		}
-	}
-	res, err := board.ReadResult(*fitFile)
-	if err != nil {
-		return usageError{err}
-	}
-	_, fn, err := predict.LoadFunc(*dir, pos[0])
-	if err != nil {
-		return usageError{err}
-	}
-	p, err := predict.ReadProfile(*prof, fn)
-	if err != nil {
-		return usageError{err}
-	}
-	base, err := predict.Baseline(fn, p, *prof)
-	if err != nil {
-		return err
-	}
-	model, err := fitted.New(fn, res, p, base.Rewards)
-	if err != nil {
-		return err
-	}
-	if *emitKind != "" {
-		if *out == "" {
-			*out = fn.Decl.Name.Name
-		}
-		files, err := model.WritePRISM(*out)
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(stderr, "wrote %s\n", strings.Join(files, ", "))
-		if onlyEmit {
-			return nil
-		}
-	}
-	if err := model.CheckInputs(ds); err != nil {
-		return err
-	}
-	preds, err := model.Expect(ds, *n, *seed)
-	if err != nil {
-		return err
-	}
-	var measured map[string]float64
-	if *compare {
-		out, err := base.Predict(fn, predict.Options{})
-		if err != nil {
-			return err
-		}
-		measured = map[string]float64{}
-		for k, name := range out.Rewards {
-			if out.Values[k] != nil {
-				measured[name] = out.Values[k].Initial
+		onlyEmit := *emitKind != "" && *spec == "" && *at == ""
+		var desc string
+		var ds []inputs.Dist
+		var err error
+		if !onlyEmit {
+			if desc, ds, err = parseInputs(*spec, *at); err != nil {
+				return err
 			}
 		}
+		l, err := fitted.Load(*dir, x.args[0], *fitFile, *prof)
+		if err != nil {
+			return err
+		}
+		if *emitKind != "" {
+			if *out == "" {
+				*out = l.Fn.Decl.Name.Name
+			}
+			files, err := l.Model.WritePRISM(*out)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(x.stderr, "wrote %s\n", strings.Join(files, ", "))
+			if onlyEmit {
+				return nil
+			}
+		}
+		if err := l.Model.CheckInputs(ds); err != nil {
+			return err
+		}
+		preds, err := l.Model.Expect(ds, *n, *seed)
+		if err != nil {
+			return err
+		}
+		var measured map[string]float64
+		if *compare {
+			out, err := l.Base.Predict(l.Fn, predict.Options{})
+			if err != nil {
+				return err
+			}
+			measured = out.Expected()
+		}
+		if *asJSON {
+			return text.FittedJSON(x.stdout, l.Fn.Name, desc, l.Model, preds, measured)
+		}
+		text.Fitted(x.stdout, l.Fn.Name, desc, *prof, l.Model, preds, measured)
+		return nil
 	}
-	if *asJSON {
-		return text.FittedJSON(stdout, fn.Name, desc, model, preds, measured)
-	}
-	text.Fitted(stdout, fn.Name, desc, *prof, model, preds, measured)
-	return nil
 }

@@ -1,84 +1,69 @@
 package main
 
 import (
+	"flag"
 	"fmt"
-	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/augur-perf/augur/analyze/decisions"
 	"github.com/augur-perf/augur/analyze/predict"
-	"github.com/augur-perf/augur/probe/instrument"
 	"github.com/augur-perf/augur/probe/profile"
 	"github.com/augur-perf/augur/source/frontend"
 )
 
 func init() {
 	register(&command{
-		name:    "cfg",
-		summary: "show a function's decisions (positions, outcomes, counts) or its control-flow graph as DOT",
-		usage:   "FUNC [--profile FILE] [--dot] [--json] [--dir DIR] [-- WORKLOAD]",
-		help:    helpText("cfg"),
-		run:     runCFG,
+		name:     "cfg",
+		summary:  "show a function's decisions (positions, outcomes, counts) or its control-flow graph as DOT",
+		help:     helpText("cfg"),
+		flags:    cfgFlags,
+		workload: true,
 	})
 }
 
-func runCFG(args []string, stdout, stderr io.Writer) error {
-	c := commandNamed("cfg")
-	fs := c.flags(stderr)
+func cfgFlags(fs *flag.FlagSet) func(*call) error {
 	prof := fs.String("profile", "", "a measured (augur-profile/1) or stated (augur-usage/1) profile to take counts from")
 	dot := fs.Bool("dot", false, "write the control-flow graph in DOT instead of the list of decisions")
 	asJSON := fs.Bool("json", false, "write the decisions as JSON")
 	dir := fs.String("dir", "", "the module directory FUNC is loaded from and the workload runs in (default: the current directory)")
-	flagArgs, workload := splitWorkload(args)
-	pos, err := parse(fs, flagArgs, stdout)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usagef("expected one function (import/path.Func), got %d arguments", len(pos))
-	}
-	if *prof != "" && len(workload) > 0 {
-		return usagef("give --profile or a workload, not both")
-	}
-	if *dot && *asJSON {
-		return usagef("give --dot or --json, not both")
-	}
-	prog, fn, err := predict.LoadFunc(*dir, pos[0])
-	if err != nil {
-		return usageError{err}
-	}
-	var p *profile.Profile
-	switch {
-	case len(workload) > 0:
-		p, err = runWorkload(prog, []*frontend.Func{fn}, instrument.Workload{Args: workload, Dir: *dir,
-			Stdin: os.Stdin, Stdout: stderr, Stderr: stderr}, stderr)
-	case *prof != "":
-		p, err = predict.ReadProfile(*prof, fn)
-	}
-	if err != nil {
-		return err
-	}
-	var counts *profile.Func
-	if p != nil {
-		if counts = p.Funcs[fn.Name]; counts == nil {
-			return fmt.Errorf("the profile has no counts for %s", fn.Name)
+	return func(x *call) error {
+		if len(x.args) != 1 {
+			return usagef("expected one function (import/path.Func), got %d arguments", len(x.args))
 		}
+		if *prof != "" && len(x.workload) > 0 {
+			return usagef("give --profile or a workload, not both")
+		}
+		if *dot && *asJSON {
+			return usagef("give --dot or --json, not both")
+		}
+		prog, fn, err := predict.LoadFunc(*dir, x.args[0])
+		if err != nil {
+			return usageError{err}
+		}
+		var p *profile.Profile
+		switch {
+		case len(x.workload) > 0:
+			p, err = runWorkload(prog, []*frontend.Func{fn}, x.job(*dir, x.stderr), x.stderr)
+		case *prof != "":
+			p, err = predict.ReadProfile(*prof, fn)
+		}
+		if err != nil {
+			return err
+		}
+		counts, err := decisions.Counts(fn, p)
+		if err != nil {
+			return err
+		}
+		if *dot {
+			return decisions.WriteDOT(x.stdout, fn, counts)
+		}
+		ds, err := decisions.List(fn, counts)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return decisions.WriteJSON(x.stdout, fn, ds)
+		}
+		fmt.Fprintf(x.stdout, "Function: %s (%d nodes, %d decisions)\n", fn.Name, len(fn.CFG.Nodes), len(ds))
+		return decisions.WriteText(x.stdout, ds, baseDir(*dir))
 	}
-	if *dot {
-		return decisions.WriteDOT(stdout, fn, counts)
-	}
-	ds, err := decisions.List(fn, counts)
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		return decisions.WriteJSON(stdout, fn, ds)
-	}
-	base, _ := os.Getwd()
-	if *dir != "" {
-		base, _ = filepath.Abs(*dir)
-	}
-	fmt.Fprintf(stdout, "Function: %s (%d nodes, %d decisions)\n", fn.Name, len(fn.CFG.Nodes), len(ds))
-	return decisions.WriteText(stdout, ds, base)
 }

@@ -1,8 +1,7 @@
 package main
 
 import (
-	"fmt"
-	"io"
+	"flag"
 
 	"github.com/augur-perf/augur/markov/checker"
 	"github.com/augur-perf/augur/markov/experiment"
@@ -13,15 +12,12 @@ func init() {
 	register(&command{
 		name:    "check",
 		summary: "check PCTL and LTL properties of a Markov chain (PRISM models, augur JSON, PRISM or Storm explicit files)",
-		usage:   "MODEL [--prop 'PROPERTY']... [--props FILE] [--const name=value,...] [options]",
 		help:    helpText("check"),
-		run:     runCheck,
+		flags:   checkFlags,
 	})
 }
 
-func runCheck(args []string, stdout, stderr io.Writer) error {
-	c := commandNamed("check")
-	fs := c.flags(stderr)
+func checkFlags(fs *flag.FlagSet) func(*call) error {
 	var req experiment.Request
 	fs.Var((*multi)(&req.Props), "prop", "a property to check (repeatable)")
 	fs.Var((*multi)(&req.Consts), "const", "constant values, `name=value,...`; a range `n=1:5` or `T=0:10:100` (start:step:end) checks every value (repeatable)")
@@ -31,29 +27,26 @@ func runCheck(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&req.Options.MaxIter, "max-iter", 0, "iteration limit for iterative methods (0: the method's default)")
 	allStates := fs.Bool("all-states", false, "print the value of every state, not only the initial distribution's")
 	asJSON := fs.Bool("json", false, "print results as JSON")
-	pos, err := parse(fs, args, stdout)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		fmt.Fprintf(stderr, "augur check: expected one MODEL argument, got %d\n", len(pos))
-		fs.Usage()
-		return errUsage
-	}
-	if req.Options.Method, err = checker.ParseMethod(*method); err != nil {
-		return err
-	}
-	req.Model = pos[0]
-	res, err := experiment.Do(req)
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		if err := text.CheckJSON(stdout, res, *allStates); err != nil {
+	return func(x *call) error {
+		if len(x.args) != 1 {
+			return x.usage("expected one MODEL argument, got %d", len(x.args))
+		}
+		var err error
+		if req.Options.Method, err = checker.ParseMethod(*method); err != nil {
 			return err
 		}
-	} else {
-		text.Check(stdout, res, *allStates)
+		req.Model = x.args[0]
+		res, err := experiment.Do(req)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			if err := text.CheckJSON(x.stdout, res, *allStates); err != nil {
+				return err
+			}
+		} else {
+			text.Check(x.stdout, res, *allStates)
+		}
+		return res.Err()
 	}
-	return res.Err()
 }

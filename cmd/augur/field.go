@@ -13,7 +13,6 @@ import (
 	"github.com/augur-perf/augur/field/calibrate"
 	"github.com/augur-perf/augur/field/plan"
 	"github.com/augur-perf/augur/field/sim"
-	"github.com/augur-perf/augur/probe/profile"
 	"github.com/augur-perf/augur/report/text"
 )
 
@@ -21,35 +20,23 @@ func init() {
 	register(&command{
 		name:    "field",
 		summary: "plan probes for deployed variants, build the variants, replay plans on field traces (Diep, Elbaum, Cohen)",
-		usage:   "plan PKGS... --variants N (--probes B | --overhead 5% --main PKG_MAIN) [--strategy p|r|rb|grb [--weights 4,3,2,1,0]] [--seed S] [--profile inhouse.json] [--previous old.json] -o release.json [-- WORKLOAD]\n       augur field build release.json -o dist/ [--url URL] [--token T] [--site S] [--spool DIR] [--flush 60s] [--spool-max 16MB] [--rate R] PKG_MAIN\n       augur field simulate --traces DIR|FILE [--save FILE] [--strategies p,r,rb,grb] [--bounds 10,25,50,100] [--variants 6,12,18] [--sites N] [--repeat 20] [--profile inhouse.json] [--memory 10,50] [--rates 0.1,0.01] [--json | --csv]\n       augur field release add release.json [--db field.sqlite | --postgres DSN]\n       augur field token --release R | --revoke ID | --list [--db field.sqlite | --postgres DSN]\n       augur field serve [--db field.sqlite | --postgres DSN] [--addr :8417] [--tls-cert C --tls-key K]\n       augur field report --release release.json [--db field.sqlite | --postgres DSN] [--json out.json] [--reference full.json]\n       augur field profile --release release.json [--db field.sqlite | --postgres DSN] -o field.json [--base inhouse.json] [PKGS...]",
 		help:    helpText("field"),
-		run:     runField,
+		missing: "expected a subcommand: plan, build, simulate, release, token, serve, report or profile",
+		unknown: "unknown subcommand %q (plan, build, simulate, release, token, serve, report, profile)",
+		subs: []*command{
+			{name: "plan", flags: fieldPlanFlags, workload: true},
+			{name: "build", flags: fieldBuildFlags},
+			{name: "simulate", flags: fieldSimulateFlags},
+			{name: "release", flags: fieldReleaseFlags},
+			{name: "token", flags: fieldTokenFlags},
+			{name: "serve", flags: fieldServeFlags},
+			{name: "report", flags: fieldReportFlags},
+			{name: "profile", flags: fieldProfileFlags},
+		},
 	})
 }
 
-func runField(args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		return usagef("expected a subcommand: plan, build, simulate, release, token, serve, report or profile")
-	}
-	if run, ok := fieldCollectors[args[0]]; ok {
-		return run(args[1:], stdout, stderr)
-	}
-	switch args[0] {
-	case "plan":
-		return runFieldPlan(args[1:], stdout, stderr)
-	case "build":
-		return runFieldBuild(args[1:], stdout, stderr)
-	case "simulate":
-		return runFieldSimulate(args[1:], stdout, stderr)
-	case "-h", "--help", "-help":
-		_, err := parse(commandNamed("field").flags(stderr), args, stdout)
-		return err
-	}
-	return usagef("unknown subcommand %q (plan, build, simulate, release, token, serve, report, profile)", args[0])
-}
-
-func runFieldBuild(args []string, stdout, stderr io.Writer) error {
-	fs := commandNamed("field").flags(stderr)
+func fieldBuildFlags(fs *flag.FlagSet) func(*call) error {
 	o := build.Options{}
 	fs.StringVar(&o.Out, "o", "dist", "the directory the binaries are written to")
 	fs.StringVar(&o.URL, "url", "", "the collector's URL stamped as the default of AUGUR_FIELD_URL")
@@ -61,43 +48,40 @@ func runFieldBuild(args []string, stdout, stderr io.Writer) error {
 	spoolMax := fs.String("spool-max", "16MB", "the most bytes the spool holds (B, KB, MB, GB: powers of 1024)")
 	fs.StringVar(&o.Dir, "dir", "", "the module directory PKG_MAIN is built in")
 	variants := fs.String("variants", "", "build only these variants (comma-separated ids)")
-	pos, err := parse(fs, args, stdout)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 2 {
-		return usagef("expected release.json and PKG_MAIN")
-	}
-	if o.Flush <= 0 {
-		return usagef("--flush %v: want a positive period", o.Flush)
-	}
-	if !(o.Rate > 0 && o.Rate <= 1) {
-		return usagef("--rate %v: want a probability in (0, 1]", o.Rate)
-	}
-	if o.SpoolMax, err = build.ParseSize(*spoolMax); err != nil {
-		return usagef("--spool-max: %v", err)
-	}
-	if *variants != "" {
-		if o.Variants, err = ints(*variants); err != nil {
-			return usagef("--variants: %v", err)
+	return func(x *call) error {
+		if len(x.args) != 2 {
+			return usagef("expected release.json and PKG_MAIN")
 		}
+		if o.Flush <= 0 {
+			return usagef("--flush %v: want a positive period", o.Flush)
+		}
+		if !(o.Rate > 0 && o.Rate <= 1) {
+			return usagef("--rate %v: want a probability in (0, 1]", o.Rate)
+		}
+		var err error
+		if o.SpoolMax, err = build.ParseSize(*spoolMax); err != nil {
+			return usagef("--spool-max: %v", err)
+		}
+		if *variants != "" {
+			if o.Variants, err = ints(*variants); err != nil {
+				return usagef("--variants: %v", err)
+			}
+		}
+		m, err := plan.Read(x.args[0])
+		if err != nil {
+			return err
+		}
+		o.Main = x.args[1]
+		bins, err := build.Build(m, o)
+		if err != nil {
+			return err
+		}
+		text.FieldBuild(x.stdout, bins)
+		return nil
 	}
-	m, err := plan.Read(pos[0])
-	if err != nil {
-		return err
-	}
-	o.Main = pos[1]
-	bins, err := build.Build(m, o)
-	if err != nil {
-		return err
-	}
-	text.FieldBuild(stdout, bins)
-	return nil
 }
 
-func runFieldPlan(args []string, stdout, stderr io.Writer) error {
-	c := commandNamed("field")
-	fs := c.flags(stderr)
+func fieldPlanFlags(fs *flag.FlagSet) func(*call) error {
 	variants := fs.Int("variants", 12, "the number of deployed variants")
 	probes := fs.Int("probes", 100, "the most probes a variant carries")
 	strategy := fs.String("strategy", "rb", "p, r, rb or grb")
@@ -111,224 +95,155 @@ func runFieldPlan(args []string, stdout, stderr io.Writer) error {
 	overhead := fs.String("overhead", "", "instead of --probes, the slowdown allowed (5%): calibrated by running the WORKLOAD after -- on variants of --main with more and more probes")
 	mainPkg := fs.String("main", "", "with --overhead: the main package the variants are built from")
 	runs := fs.Int("runs", 3, "with --overhead: runs of the workload per build (the least CPU time is kept)")
-	flagArgs, workload := splitWorkload(args)
-	pkgs, err := parse(fs, flagArgs, stdout)
-	if err != nil {
-		return err
-	}
-	if len(pkgs) == 0 {
-		return usagef("expected PKGS")
-	}
-	target := -1.0
-	if *overhead != "" {
-		v, err := strconv.ParseFloat(strings.TrimSuffix(*overhead, "%"), 64)
-		if err != nil || v < 0 || !strings.HasSuffix(*overhead, "%") {
-			return usagef("--overhead %q: want a percentage such as 5%%", *overhead)
+	return func(x *call) error {
+		if len(x.args) == 0 {
+			return usagef("expected PKGS")
 		}
-		if *mainPkg == "" || len(workload) == 0 {
-			return usagef("--overhead calibrates on the program itself: give --main PKG and a WORKLOAD after -- that runs $%s", calibrate.EnvBinary)
-		}
-		probesSet := false
-		fs.Visit(func(f *flag.Flag) { probesSet = probesSet || f.Name == "probes" })
-		if probesSet {
-			return usagef("give --probes or --overhead, not both")
-		}
-		target = v / 100
-	}
-	st, err := plan.ParseStrategy(*strategy)
-	if err != nil {
-		return usageError{err}
-	}
-	if st == plan.GroupedRB && *prof == "" {
-		return usagef("--strategy grb groups units by their in-house frequency: give --profile (augur profile of the in-house tests)")
-	}
-	var ws []float64
-	if *weights != "" {
-		if st != plan.GroupedRB {
-			return usagef("--weights share probes among Grouped RB's groups: give --strategy grb")
-		}
-		for _, f := range strings.Split(*weights, ",") {
-			w, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-			if err != nil {
-				return usagef("--weights: %q is not a number", f)
+		target := -1.0
+		if *overhead != "" {
+			var err error
+			if target, err = calibrate.ParseTarget(*overhead); err != nil {
+				return usagef("--overhead %v", err)
 			}
-			ws = append(ws, w)
+			if *mainPkg == "" || len(x.workload) == 0 {
+				return usagef("--overhead calibrates on the program itself: give --main PKG and a WORKLOAD after -- that runs $%s", calibrate.EnvBinary)
+			}
+			probesSet := false
+			fs.Visit(func(f *flag.Flag) { probesSet = probesSet || f.Name == "probes" })
+			if probesSet {
+				return usagef("give --probes or --overhead, not both")
+			}
 		}
-	}
-	_, fns, err := loadAll(*dir, pkgs)
-	if err != nil {
-		return err
-	}
-	var p *profile.Profile
-	if *prof != "" {
-		if p, err = profile.Read(*prof); err != nil {
-			return err
+		st, err := plan.ParseStrategy(*strategy)
+		if err != nil {
+			return usageError{err}
 		}
-	}
-	units := plan.Units(fns, p, text.RelPosition)
-	if target >= 0 {
-		res, err := calibrate.Calibrate(calibrate.Options{Dir: *dir, Main: *mainPkg, Units: units, Strategy: st, Weights: ws, Seed: *seed,
-			Variants: *variants, Target: target, Workload: workload, Runs: *runs}, stderr)
+		if st == plan.GroupedRB && *prof == "" {
+			return usagef("--strategy grb groups units by their in-house frequency: give --profile (augur profile of the in-house tests)")
+		}
+		var ws []float64
+		if *weights != "" && st != plan.GroupedRB {
+			return usagef("--weights share probes among Grouped RB's groups: give --strategy grb")
+		} else if *weights != "" {
+			if ws, err = plan.ParseWeights(*weights); err != nil {
+				return usagef("--weights: %v", err)
+			}
+		}
+		_, fns, err := loadAll(*dir, x.args)
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "Calibrated: %d probes per variant cost at most %s on the workload (uninstrumented %.3f CPU-s)\n", res.Bound, *overhead, res.Plain)
-		*probes = res.Bound
-	}
-	o := plan.Options{Variants: *variants, Bound: *probes, Strategy: st, Seed: *seed, Weights: ws}
-	if *previous != "" {
-		if o.Previous, err = plan.Read(*previous); err != nil {
+		p, err := readProfile(*prof)
+		if err != nil {
 			return err
 		}
+		units := plan.Units(fns, p, text.RelPosition)
+		if target >= 0 {
+			res, err := calibrate.Calibrate(calibrate.Options{Dir: *dir, Main: *mainPkg, Units: units, Strategy: st, Weights: ws, Seed: *seed,
+				Variants: *variants, Target: target, Workload: x.workload, Runs: *runs}, x.stderr)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(x.stdout, "Calibrated: %d probes per variant cost at most %s on the workload (uninstrumented %.3f CPU-s)\n", res.Bound, *overhead, res.Plain)
+			*probes = res.Bound
+		}
+		o := plan.Options{Variants: *variants, Bound: *probes, Strategy: st, Seed: *seed, Weights: ws}
+		if *previous != "" {
+			if o.Previous, err = plan.Read(*previous); err != nil {
+				return err
+			}
+		}
+		m, err := plan.Allocate(*release, units, o)
+		if err != nil {
+			return usageError{err}
+		}
+		if err := m.Write(*out); err != nil {
+			return err
+		}
+		text.FieldPlan(x.stdout, m, st, *seed, len(units), strings.Join(x.args, " "), *out)
+		return nil
 	}
-	m, err := plan.Allocate(*release, units, o)
-	if err != nil {
-		return usageError{err}
-	}
-	if err := m.Write(*out); err != nil {
-		return err
-	}
-	text.FieldPlan(stdout, m, st, *seed, len(units), strings.Join(pkgs, " "), *out)
-	return nil
 }
 
-func runFieldSimulate(args []string, stdout, stderr io.Writer) error {
-	c := commandNamed("field")
-	fs := c.flags(stderr)
+func fieldSimulateFlags(fs *flag.FlagSet) func(*call) error {
 	traces := fs.String("traces", "", "a directory of augur-profile/1 files, one per site-run, named SITE.RUN.json, or a file --save wrote")
 	save := fs.String("save", "", "also write the traces (units, in-house counts, every run's counts) to this file, "+sim.TracesFormat+", for --traces")
 	strategies := fs.String("strategies", "p,r,rb,grb", "the strategies to compare")
 	bounds := fs.String("bounds", "10,25,50,100", "probes per variant")
 	variants := fs.String("variants", "6,12,18", "numbers of variants")
-	repeat := fs.Int("repeat", 20, "random assignments of sites to variants per configuration")
-	sites := fs.Int("sites", 0, "sites deployed per repeat, drawn at random from the traces' sites (default: all)")
+	c := sim.Config{}
+	fs.IntVar(&c.Repeats, "repeat", 20, "random assignments of sites to variants per configuration")
+	fs.IntVar(&c.Sites, "sites", 0, "sites deployed per repeat, drawn at random from the traces' sites (default: all)")
 	asJSON := fs.Bool("json", false, "print the study's rows as JSON (for plotting)")
 	asCSV := fs.Bool("csv", false, "print the study's rows as CSV (for plotting)")
 	prof := fs.String("profile", "", "an augur profile of the in-house tests, for grb")
-	seed := fs.Uint64("seed", 1, "seed of the allocations and assignments")
+	fs.Uint64Var(&c.Seed, "seed", 1, "seed of the allocations and assignments")
 	memory := fs.String("memory", "", "also the memory study: bounds of an earlier release (each site's first run), the second release's from --bounds")
 	rates := fs.String("rates", "", "also check the CBI estimator on the traces at these sampling rates")
-	if _, err := parse(fs, args, stdout); err != nil {
-		return err
-	}
-	if *traces == "" {
-		return usagef("--traces DIR is required")
-	}
-	if *asJSON && *asCSV {
-		return usagef("give --json or --csv, not both")
-	}
-	if (*asJSON || *asCSV) && (*memory != "" || *rates != "") {
-		return usagef("--json and --csv print the study's rows: run --memory and --rates without them")
-	}
-	if *sites < 0 {
-		return usagef("--sites %d: want a number of sites", *sites)
-	}
-	var sts []plan.Strategy
-	for _, s := range strings.Split(*strategies, ",") {
-		st, err := plan.ParseStrategy(strings.TrimSpace(s))
-		if err != nil {
+	return func(x *call) error {
+		switch {
+		case *traces == "":
+			return usagef("--traces DIR is required")
+		case *asJSON && *asCSV:
+			return usagef("give --json or --csv, not both")
+		case (*asJSON || *asCSV) && (*memory != "" || *rates != ""):
+			return usagef("--json and --csv print the study's rows: run --memory and --rates without them")
+		case c.Sites < 0:
+			return usagef("--sites %d: want a number of sites", c.Sites)
+		}
+		var err error
+		if c.Strategies, err = plan.ParseStrategies(*strategies); err != nil {
 			return usageError{err}
 		}
-		sts = append(sts, st)
-	}
-	bs, err := ints(*bounds)
-	if err != nil {
-		return usagef("--bounds: %v", err)
-	}
-	vs, err := ints(*variants)
-	if err != nil {
-		return usagef("--variants: %v", err)
-	}
-	var firsts []int
-	if *memory != "" {
-		if firsts, err = ints(*memory); err != nil {
-			return usagef("--memory: %v", err)
+		if c.Bounds, err = ints(*bounds); err != nil {
+			return usagef("--bounds: %v", err)
 		}
-	}
-	var rs []float64
-	if *rates != "" {
-		for _, f := range strings.Split(*rates, ",") {
-			r, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-			if err != nil || r <= 0 || r > 1 {
-				return usagef("--rates: %q is not a rate in (0, 1]", f)
+		if c.Variants, err = ints(*variants); err != nil {
+			return usagef("--variants: %v", err)
+		}
+		if *memory != "" {
+			if c.Memory, err = ints(*memory); err != nil {
+				return usagef("--memory: %v", err)
 			}
-			rs = append(rs, r)
 		}
-	}
-	var inhouse *profile.Profile
-	if *prof != "" {
-		if inhouse, err = profile.Read(*prof); err != nil {
+		if *rates != "" {
+			if c.Rates, err = sim.ParseRates(*rates); err != nil {
+				return usagef("--rates: %v", err)
+			}
+		}
+		inhouse, err := readProfile(*prof)
+		if err != nil {
 			return err
 		}
-	}
-	st, err := os.Stat(*traces)
-	if err != nil {
-		return usagef("--traces: %v", err)
-	}
-	var tr *sim.Traces
-	if !st.IsDir() {
-		if inhouse != nil {
+		if st, err := os.Stat(*traces); err != nil {
+			return usagef("--traces: %v", err)
+		} else if !st.IsDir() && inhouse != nil {
 			return usagef("--profile is for a directory of traces: %s carries its in-house counts", *traces)
 		}
-		f, err := os.Open(*traces)
+		tr, err := sim.OpenTraces(*traces, inhouse)
 		if err != nil {
 			return err
 		}
-		tr, err = sim.ReadTraces(f)
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("%s: %v", *traces, err)
-		}
-	} else if tr, err = sim.LoadTraces(*traces, inhouse); err != nil {
-		return err
-	}
-	if *save != "" {
-		f, err := os.Create(*save)
-		if err != nil {
-			return err
-		}
-		if err := tr.Write(f); err != nil {
-			f.Close()
-			return err
-		}
-		if err := f.Close(); err != nil {
-			return err
-		}
-	}
-	if *sites > tr.Sites {
-		return usagef("--sites %d: the traces have %d sites", *sites, tr.Sites)
-	}
-	rows, err := sim.Study(tr.Units, tr.Runs, sts, bs, vs, *sites, *repeat, *seed)
-	if err != nil {
-		return err
-	}
-	switch {
-	case *asJSON:
-		return text.JSON(stdout, rows)
-	case *asCSV:
-		_, err := io.WriteString(stdout, sim.CSV(rows))
-		return err
-	}
-	deployed := ""
-	if *sites > 0 && *sites < tr.Sites {
-		deployed = fmt.Sprintf(", %d of them deployed per repeat", *sites)
-	}
-	fmt.Fprintf(stdout, "%d site-runs from %d sites%s, %d units; %d repeats per configuration\n\n%s", len(tr.Runs), tr.Sites, deployed, len(tr.Units), *repeat, sim.Table(rows))
-	if len(firsts) > 0 {
-		for _, v := range vs {
-			for _, b := range bs {
-				mrows, err := sim.MemoryStudy(tr.Units, tr.Runs, sts, v, firsts, b, *repeat, *seed)
-				if err != nil {
-					return err
-				}
-				fmt.Fprintf(stdout, "\n%s", sim.MemoryTable(mrows))
+		if *save != "" {
+			if err := tr.WriteFile(*save); err != nil {
+				return err
 			}
 		}
+		if c.Sites > tr.Sites {
+			return usagef("--sites %d: the traces have %d sites", c.Sites, tr.Sites)
+		}
+		rows, err := sim.Study(tr.Units, tr.Runs, c.Strategies, c.Bounds, c.Variants, c.Sites, c.Repeats, c.Seed)
+		switch {
+		case err != nil:
+			return err
+		case *asJSON:
+			return text.JSON(x.stdout, rows)
+		case *asCSV:
+			_, err := io.WriteString(x.stdout, sim.CSV(rows))
+			return err
+		}
+		return c.Report(x.stdout, tr, rows)
 	}
-	if len(rs) > 0 {
-		fmt.Fprintf(stdout, "\n%s", sim.SamplingTable(sim.SamplingStudy(tr.Runs, rs, *repeat, *seed)))
-	}
-	return nil
 }
 
 func ints(s string) ([]int, error) {

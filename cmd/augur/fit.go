@@ -1,8 +1,8 @@
 package main
 
 import (
+	"flag"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 
@@ -20,152 +20,121 @@ func init() {
 	register(&command{
 		name:    "fit",
 		summary: "learn loop counts, probabilities and demands as laws of input sizes (Beagle); predict for input distributions",
-		usage:   "TRACE [-o fit.json] [--state board.json] [--resume board.json] [--rounds N] [--json]\n       augur fit record FUNC [-o trace.jsonl] [--param req.Items=len]... [--rate R] [--time] [--dir DIR] -- WORKLOAD\n       augur fit predict FIT (--inputs 'n~lognormal(8,1.2), m=5' | --at n=1e6) [--quantity Q] [--json]",
 		help:    helpText("fit"),
-		run:     runFit,
+		flags:   fitFlags,
+		subs: []*command{
+			{name: "predict", flags: fitPredictFlags},
+			{name: "record", flags: fitRecordFlags, workload: true},
+		},
 	})
 }
 
-func runFit(args []string, stdout, stderr io.Writer) error {
-	if len(args) > 0 && args[0] == "predict" {
-		return runFitPredict(args[1:], stdout, stderr)
-	}
-	if len(args) > 0 && args[0] == "record" {
-		return runFitRecord(args[1:], stdout, stderr)
-	}
-	c := commandNamed("fit")
-	fs := c.flags(stderr)
+func fitFlags(fs *flag.FlagSet) func(*call) error {
 	out := fs.String("o", "", "write the laws (augur-fit/1) to this file")
 	statePath := fs.String("state", "", "write the blackboard (augur-fit-board/1) to this file")
 	resume := fs.String("resume", "", "continue the blackboard saved in this file")
 	rounds := fs.Int("rounds", 10, "the most rounds of the loop")
 	asJSON := fs.Bool("json", false, "print the laws as JSON")
 	htmlOut := fs.String("html", "", "also write the laws, each beside its measurements, as a self-contained HTML page to this file")
-	pos, err := parse(fs, args, stdout)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 {
-		return usagef("expected one TRACE file (augur-trace/1), got %d arguments", len(pos))
-	}
-	f, err := os.Open(pos[0])
-	if err != nil {
-		return usageError{err}
-	}
-	defer f.Close()
-	st, res, samples, err := board.FitTrace(f, pos[0], *resume, *rounds)
-	if err != nil {
-		return err
-	}
-	if *statePath != "" {
-		if err := board.WriteJSON(*statePath, st); err != nil {
+	return func(x *call) error {
+		if len(x.args) != 1 {
+			return usagef("expected one TRACE file (augur-trace/1), got %d arguments", len(x.args))
+		}
+		f, err := os.Open(x.args[0])
+		if err != nil {
+			return usageError{err}
+		}
+		defer f.Close()
+		st, res, samples, err := board.FitTrace(f, x.args[0], *resume, *rounds)
+		if err != nil {
 			return err
 		}
-	}
-	if *out != "" {
-		if err := board.WriteJSON(*out, res); err != nil {
-			return err
+		if *statePath != "" {
+			if err := board.WriteJSON(*statePath, st); err != nil {
+				return err
+			}
 		}
-	}
-	if *htmlOut != "" {
-		if err := html.WriteFile(*htmlOut, html.BuildFit(&res, samples)); err != nil {
-			return err
+		if *out != "" {
+			if err := board.WriteJSON(*out, res); err != nil {
+				return err
+			}
 		}
-	}
-	if *asJSON {
-		return text.JSON(stdout, res)
-	}
-	text.Fit(stdout, res)
-	failed := 0
-	for _, l := range res.Laws {
-		for _, w := range l.Warnings {
-			fmt.Fprintf(stderr, "augur fit: warning: %s: %s\n", l.Quantity, w)
+		if *htmlOut != "" {
+			if err := html.WriteFile(*htmlOut, html.BuildFit(&res, samples)); err != nil {
+				return err
+			}
 		}
-		if l.Error != "" {
-			failed++
+		if *asJSON {
+			return text.JSON(x.stdout, res)
 		}
+		text.Fit(x.stdout, res)
+		text.FitWarnings(x.stderr, res)
+		return res.Err()
 	}
-	if failed == len(res.Laws) {
-		return fmt.Errorf("no quantity could be fitted")
-	}
-	return nil
 }
 
-func runFitPredict(args []string, stdout, stderr io.Writer) error {
-	c := commandNamed("fit")
-	fs := c.flags(stderr)
+func fitPredictFlags(fs *flag.FlagSet) func(*call) error {
 	spec := fs.String("inputs", "", "the input distribution: 'n~lognormal(8,1.2), m=5' (uniform, normal, lognormal, choice(v:p,...), NAME=VALUE)")
 	at := fs.String("at", "", "one point instead: 'n=1e6, m=5'")
 	quantity := fs.String("quantity", "", "predict only this quantity (default: all)")
 	n := fs.Int("samples", 200000, "Monte Carlo samples for continuous distributions")
 	seed := fs.Uint64("seed", 1, "seed of the Monte Carlo samples")
 	asJSON := fs.Bool("json", false, "print the predictions as JSON")
-	pos, err := parse(fs, args, stdout)
-	if err != nil {
-		return err
+	return func(x *call) error {
+		if len(x.args) != 1 {
+			return usagef("expected one FIT file (augur-fit/1)")
+		}
+		desc, ds, err := parseInputs(*spec, *at)
+		if err != nil {
+			return err
+		}
+		res, err := board.ReadResult(x.args[0])
+		if err != nil {
+			return err
+		}
+		preds, err := res.Predict(ds, *quantity, *n, *seed)
+		if err != nil {
+			return err
+		}
+		if len(preds) == 0 {
+			return usagef("no law of quantity %q in %s", *quantity, x.args[0])
+		}
+		if *asJSON {
+			return text.JSON(x.stdout, preds)
+		}
+		if extrap := text.FitPredictions(x.stdout, res.Function, desc, preds); len(extrap) > 0 {
+			fmt.Fprintf(x.stderr, "augur fit: warning: extrapolating beyond the parameters the laws were fitted on: %s\n", strings.Join(extrap, "; "))
+		}
+		return nil
 	}
-	if len(pos) != 1 {
-		return usagef("expected one FIT file (augur-fit/1)")
-	}
-	desc, ds, err := parseInputs(*spec, *at)
-	if err != nil {
-		return err
-	}
-	res, err := board.ReadResult(pos[0])
-	if err != nil {
-		return err
-	}
-	preds, err := res.Predict(ds, *quantity, *n, *seed)
-	if err != nil {
-		return err
-	}
-	if len(preds) == 0 {
-		return usagef("no law of quantity %q in %s", *quantity, pos[0])
-	}
-	if *asJSON {
-		return text.JSON(stdout, preds)
-	}
-	if extrap := text.FitPredictions(stdout, res.Function, desc, preds); len(extrap) > 0 {
-		fmt.Fprintf(stderr, "augur fit: warning: extrapolating beyond the parameters the laws were fitted on: %s\n", strings.Join(extrap, "; "))
-	}
-	return nil
 }
 
-func runFitRecord(args []string, stdout, stderr io.Writer) error {
-	c := commandNamed("fit")
-	fs := c.flags(stderr)
+func fitRecordFlags(fs *flag.FlagSet) func(*call) error {
 	out := fs.String("o", "augur.trace.jsonl", "the trace to write (augur-trace/1)")
 	rate := fs.Float64("rate", 1, "record each invocation with this probability")
 	timed := fs.Bool("time", false, "record each invocation's wall time (time_ns)")
 	dir := fs.String("dir", "", "the module directory FUNC is loaded from and the workload runs in")
 	var fields multi
 	fs.Var(&fields, "param", "also record a field of a struct parameter: PARAM.FIELD=len or =value (req.Items=len; through pointers: an invocation with a nil one on the way is not recorded) (repeatable)")
-	flagArgs, workload := splitWorkload(args)
-	pos, err := parse(fs, flagArgs, stdout)
-	if err != nil {
-		return err
+	return func(x *call) error {
+		if len(x.args) != 1 || len(x.workload) == 0 {
+			return usagef("expected FUNC -- WORKLOAD (a go test or go run command)")
+		}
+		if err := instrument.CheckWorkload(x.workload); err != nil {
+			return usageError{err}
+		}
+		_, fn, err := predict.LoadFunc(*dir, x.args[0])
+		if err != nil {
+			return usageError{err}
+		}
+		plan, n, err := record.Trace(fn, record.Options{Rate: *rate, Time: *timed, Fields: fields}, x.job(*dir, x.stderr), *out)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(x.stdout, "recorded %d invocations of %s: parameters %s; quantities %s\nwrote %s\n", n, fn.Name,
+			strings.Join(plan.Header.Params, ", "), strings.Join(plan.Header.Quantities, ", "), *out)
+		return nil
 	}
-	if len(pos) != 1 || len(workload) == 0 {
-		return usagef("expected FUNC -- WORKLOAD (a go test or go run command)")
-	}
-	if err := instrument.CheckWorkload(workload); err != nil {
-		return usageError{err}
-	}
-	_, fn, err := predict.LoadFunc(*dir, pos[0])
-	if err != nil {
-		return usageError{err}
-	}
-	plan, n, err := record.Trace(fn, record.Options{Rate: *rate, Time: *timed, Fields: fields},
-		instrument.Workload{Args: workload, Dir: *dir, Stdin: os.Stdin, Stdout: stderr, Stderr: stderr}, *out)
-	if err != nil && strings.HasPrefix(err.Error(), "--param") {
-		return usageError{err}
-	}
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "recorded %d invocations of %s: parameters %s; quantities %s\nwrote %s\n", n, fn.Name,
-		strings.Join(plan.Header.Params, ", "), strings.Join(plan.Header.Quantities, ", "), *out)
-	return nil
 }
 
 // parseInputs reads --inputs SPEC or --at POINT (one of them) into distributions.

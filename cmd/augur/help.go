@@ -8,9 +8,9 @@ import (
 	"github.com/augur-perf/augur/probe/profile"
 )
 
-// The long help of each subcommand, help/NAME.txt ("options-influence" for a subcommand of
-// options), kept out of the Go code; {EnvDir} and {profile.Format} name the constants they
-// stand for, so that the text cannot drift from them.
+// The help of each subcommand, its synopsis first, help/NAME.txt ("options-influence" for a
+// subcommand of options), kept out of the Go code; {EnvDir} and {profile.Format} name the
+// constants they stand for, so that the text cannot drift from them.
 //
 //go:embed help/*.txt
 var helpFiles embed.FS

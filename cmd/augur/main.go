@@ -1,5 +1,5 @@
 // Command augur predicts how Go code performs from probabilistic models of it. This file is the
-// thin dispatcher: each subcommand lives in its own file and only parses flags, calls the
+// thin dispatcher: each subcommand lives in its own file and only declares its flags, calls the
 // library packages and prints.
 package main
 
@@ -9,20 +9,42 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
 
 	"github.com/augur-perf/augur/probe/instrument"
+	"github.com/augur-perf/augur/probe/profile"
 )
 
-// command is one subcommand.
+// command is one subcommand, or a group of them (augur options, field, fit).
 type command struct {
 	name    string
 	summary string
-	usage   string // the argument synopsis
-	help    string // what it does, with examples
-	run     func(args []string, stdout, stderr io.Writer) error
+	// help is the synopsis, what it does and examples (help/NAME.txt); empty for a subcommand
+	// that shares its group's.
+	help string
+	// flags declares the command's flags on fs and returns what runs once they are parsed.
+	flags func(fs *flag.FlagSet) func(x *call) error
+	// workload: the arguments after the first "--" are a workload to run, not positional.
+	workload bool
+	// route picks another form of the command when its arguments ask for one (analyze PKGS,
+	// analyze --fit); nil keeps this one.
+	route func(args []string) *command
+	// A group's subcommands, and what it says when none (missing) or an unknown one is named;
+	// helpWord: "augur GROUP help" shows the group's help.
+	subs             []*command
+	missing, unknown string
+	helpWord         bool
+}
+
+// call is one run of a command: its parsed positional arguments, workload and output.
+type call struct {
+	name           string // the top-level command, prefixed to its messages
+	fs             *flag.FlagSet
+	args, workload []string
+	stdout, stderr io.Writer
 }
 
 var commands []*command
@@ -97,7 +119,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	}
 	for _, c := range commands {
 		if c.name == name {
-			err := c.run(args[1:], stdout, stderr)
+			err := c.exec(c, name, args[1:], stdout, stderr)
 			code := exitCode(err)
 			if code != exitOK && !errors.Is(err, errUsage) {
 				fmt.Fprintf(stderr, "augur %s: %v\n", name, err)
@@ -124,40 +146,87 @@ Commands:
 	fmt.Fprint(w, "\nRun 'augur <command> --help' for a command's options and examples; 'augur --version' for this build.\n")
 }
 
-// flags makes a FlagSet whose usage message shows the command's synopsis, help and defaults.
-func (c *command) flags(stderr io.Writer) *flag.FlagSet {
+// exec runs c (or the subcommand of the group c its arguments name); h is the command whose
+// synopsis and help its --help shows, top the top-level command's name.
+func (c *command) exec(h *command, top string, args []string, stdout, stderr io.Writer) error {
+	if c.route != nil && c.route(args) != nil {
+		c = c.route(args)
+	}
+	if len(c.subs) > 0 && len(args) > 0 {
+		for _, s := range c.subs {
+			if s.name == args[0] {
+				if s.help != "" {
+					h = &command{name: c.name + " " + s.name, help: s.help}
+				}
+				return s.exec(h, top, args[1:], stdout, stderr)
+			}
+		}
+	}
+	fs := h.flagSet(stderr)
+	if c.flags == nil { // a group named with no subcommand, or an unknown one
+		return c.noSub(h, fs, args, stdout)
+	}
+	run := c.flags(fs)
+	own, workload := args, []string(nil)
+	if c.workload {
+		own, workload = splitWorkload(args)
+	}
+	pos, err := h.parse(fs, own, stdout)
+	if err != nil {
+		return err
+	}
+	return run(&call{name: top, fs: fs, args: pos, workload: workload, stdout: stdout, stderr: stderr})
+}
+
+// noSub answers a group called without a known subcommand: its help when asked for, else a
+// usage error.
+func (c *command) noSub(h *command, fs *flag.FlagSet, args []string, stdout io.Writer) error {
+	if len(args) == 0 {
+		return usagef("%s", c.missing)
+	}
+	if isHelp(args[0]) || args[0] == "help" && c.helpWord {
+		_, err := h.parse(fs, []string{"--help"}, stdout)
+		return err
+	}
+	return usagef(c.unknown, args[0])
+}
+
+// usage reports a mistake in how the command was called, with a pointer to its help.
+func (x *call) usage(format string, a ...any) error {
+	fmt.Fprintf(x.stderr, "augur %s: %s\n", x.name, fmt.Sprintf(format, a...))
+	x.fs.Usage()
+	return errUsage
+}
+
+// job is the call's workload as it runs: in dir, its output to stdout (or to stderr, when
+// stdout is the analysis).
+func (x *call) job(dir string, stdout io.Writer) instrument.Workload {
+	return instrument.Workload{Args: x.workload, Dir: dir, Stdin: os.Stdin, Stdout: stdout, Stderr: x.stderr}
+}
+
+// flagSet makes a FlagSet for c whose mistakes get a pointer to its help, not all of it
+// (--help prints it all: parse).
+func (c *command) flagSet(stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("augur "+c.name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	// A mistake gets a pointer to the help, not all of it; --help prints it all (parse).
 	fs.Usage = func() { fmt.Fprintf(fs.Output(), "Run 'augur %s --help' for its usage and examples.\n", c.name) }
-	fullUsage[fs] = func() {
-		out := fs.Output()
-		fmt.Fprintf(out, "Usage: augur %s %s\n\n%s\n\nOptions:\n", c.name, c.usage, strings.TrimSpace(c.help))
-		fs.PrintDefaults()
-	}
 	return fs
 }
 
-// fullUsage prints a flag set's whole usage message, for --help.
-var fullUsage = map[*flag.FlagSet]func(){}
+func isHelp(arg string) bool { return arg == "-h" || arg == "--help" || arg == "-help" }
 
 // parse parses flags anywhere among the positional arguments (augur check model.json --prop ...),
-// which the standard flag package alone does not allow. "--" ends flag parsing. --help prints the
-// command's usage to stdout, as asked for rather than as an error.
-func parse(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) {
+// which the standard flag package alone does not allow. "--" ends flag parsing. --help prints
+// c's help and flags to stdout, as asked for rather than as an error.
+func (c *command) parse(fs *flag.FlagSet, args []string, stdout io.Writer) ([]string, error) {
 	for _, a := range args {
 		if a == "--" {
 			break
 		}
-		if a == "-h" || a == "--help" || a == "-help" {
-			out := fs.Output()
+		if isHelp(a) {
+			fmt.Fprintf(stdout, "%s\n\nOptions:\n", strings.TrimSpace(c.help))
 			fs.SetOutput(stdout)
-			if full, ok := fullUsage[fs]; ok {
-				full()
-			} else {
-				fs.Usage()
-			}
-			fs.SetOutput(out)
+			fs.PrintDefaults()
 			return nil, flag.ErrHelp
 		}
 	}
@@ -188,6 +257,26 @@ func splitWorkload(args []string) (own, workload []string) {
 	return args, nil
 }
 
+// baseDir is the absolute path of a --dir (default: the working directory), which positions
+// are printed relative to.
+func baseDir(dir string) string {
+	if dir == "" {
+		dir, _ = os.Getwd()
+	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		return abs
+	}
+	return dir
+}
+
+// readProfile reads the profile an optional flag names: none when it names none.
+func readProfile(path string) (*profile.Profile, error) {
+	if path == "" {
+		return nil, nil
+	}
+	return profile.Read(path)
+}
+
 // multi is a repeatable string flag.
 type multi []string
 
@@ -201,34 +290,20 @@ func version() string {
 	if !ok {
 		return "augur (no build information)"
 	}
-	v := bi.Main.Version
-	var rev, when, dirty string
+	vcs := map[string]string{}
 	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.time":
-			when = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = ", modified"
-			}
-		}
+		vcs[s.Key] = s.Value
 	}
-	if rev != "" && (v == "" || v == "(devel)") {
-		v = fmt.Sprintf("commit %.12s (%s%s)", rev, when, dirty)
+	v := bi.Main.Version
+	if rev := vcs["vcs.revision"]; rev != "" && (v == "" || v == "(devel)") {
+		dirty := ""
+		if vcs["vcs.modified"] == "true" {
+			dirty = ", modified"
+		}
+		v = fmt.Sprintf("commit %.12s (%s%s)", rev, vcs["vcs.time"], dirty)
 	}
 	if v == "" {
 		v = "(devel)"
 	}
 	return fmt.Sprintf("augur %s, %s %s/%s", v, bi.GoVersion, runtime.GOOS, runtime.GOARCH)
-}
-
-func commandNamed(name string) *command {
-	for _, c := range commands {
-		if c.name == name {
-			return c
-		}
-	}
-	panic("no command " + name)
 }

@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -22,66 +21,21 @@ import (
 
 func init() {
 	register(&command{
-		name:    "options",
-		summary: "white-box performance-influence models of configurable Go programs (ConfigCrusher)",
-		usage:   "SUBCOMMAND PKGS... [options]",
-		help:    helpText("options"),
-		run:     runOptions,
+		name:     "options",
+		summary:  "white-box performance-influence models of configurable Go programs (ConfigCrusher)",
+		help:     helpText("options"),
+		missing:  "expected a subcommand\nRun 'augur options --help' for its usage and examples.",
+		unknown:  "unknown subcommand %q (want influence, regions, configs, measure, predict or evaluate)",
+		helpWord: true,
+		subs: []*command{
+			{name: "influence", help: helpText("options-influence"), flags: optionsInfluenceFlags},
+			{name: "regions", help: helpText("options-regions"), flags: optionsRegionsFlags},
+			{name: "configs", help: helpText("options-configs"), flags: optionsConfigsFlags},
+			{name: "measure", help: helpText("options-measure"), flags: optionsMeasureFlags},
+			{name: "predict", help: helpText("options-predict"), flags: optionsPredictFlags},
+			{name: "evaluate", help: helpText("options-evaluate"), flags: optionsEvaluateFlags},
+		},
 	})
-}
-
-// optionsSub is one subcommand of augur options.
-type optionsSub struct {
-	name, usage, help string
-	run               func(c *command, args []string, stdout, stderr io.Writer) error
-}
-
-var optionsSubs []*optionsSub
-
-func runOptions(args []string, stdout, stderr io.Writer) error {
-	top := commandNamed("options")
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "-help" || args[0] == "help" {
-		if len(args) == 0 {
-			fmt.Fprintf(stderr, "augur options: expected a subcommand\n")
-			fs := top.flags(stderr)
-			fs.Usage()
-			return errUsage
-		}
-		fs := top.flags(stdout)
-		fullUsage[fs]()
-		return nil
-	}
-	for _, s := range optionsSubs {
-		if s.name == args[0] {
-			c := &command{name: "options " + s.name, usage: s.usage, help: s.help}
-			return s.run(c, args[1:], stdout, stderr)
-		}
-	}
-	fmt.Fprintf(stderr, "augur options: unknown subcommand %q (want influence, regions, configs, measure, predict or evaluate)\n", args[0])
-	return errUsage
-}
-
-func init() {
-	optionsSubs = []*optionsSub{
-		{name: "influence", usage: "PKGS... [--source pkg.F]... [--source-field pkg.T.F]... [--values name=v1,v2]... [--deps] [--json] [--all]",
-			help: helpText("options-influence"),
-			run:  runOptionsInfluence},
-		{name: "regions", usage: "PKGS... [analysis options] [--json]",
-			help: helpText("options-regions"),
-			run:  runOptionsRegions},
-		{name: "configs", usage: "PKGS... [analysis options] [--method auto|exact|greedy|pivot] [--json]",
-			help: helpText("options-configs"),
-			run:  runOptionsConfigs},
-		{name: "measure", usage: "PKGS... --run 'TARGET / ARGS' [--reps 5] [--warmup 1] [--cache DIR] [-o model.json] [--json]",
-			help: helpText("options-measure"),
-			run:  runOptionsMeasure},
-		{name: "predict", usage: "MODEL [NAME=0|1]... [NUMERIC=VALUE]... [--config 'A,C'] [--json]",
-			help: helpText("options-predict"),
-			run:  runOptionsPredict},
-		{name: "evaluate", usage: "PKGS... --run 'TARGET / ARGS' [--model model.json] [--held-out 50] [--random K] [--reps 1] [--json]",
-			help: helpText("options-evaluate"),
-			run:  runOptionsEvaluate},
-	}
 }
 
 // analysisFlags are the flags every subcommand that analyses source shares.
@@ -91,16 +45,15 @@ type analysisFlags struct {
 	sources, fields, values, fixed multi
 }
 
-func addAnalysisFlags(c *command, stderr io.Writer) (*flag.FlagSet, *analysisFlags) {
+func addAnalysisFlags(fs *flag.FlagSet) *analysisFlags {
 	a := &analysisFlags{}
-	fs := c.flags(stderr)
 	fs.StringVar(&a.dir, "dir", "", "the module directory to load PKGS from (default: the current directory)")
 	fs.BoolVar(&a.deps, "deps", false, "analyse dependencies from source too (finds decisions libraries take on the options)")
 	fs.Var(&a.sources, "source", "declare a function whose result is an option: `import/path.Func[=Name][@env:NAME|@flag:-name|@key:name]` or import/path.Type.Method (repeatable)")
 	fs.Var(&a.fields, "source-field", "declare a struct field whose reads are an option: `import/path.Type.Field[=Name][@...]` (repeatable)")
 	fs.Var(&a.values, "values", "the values of a non-boolean option: `name=v1,v2[,...]` (repeatable)")
 	fs.Var(&a.fixed, "fixed", "an option held at one value for the experiment (an output path, a scale knob): not analysed, not varied; give its value in --run's ARGS (repeatable)")
-	return fs, a
+	return a
 }
 
 // request turns the flags and package patterns into the library's request.
@@ -125,113 +78,91 @@ func (a *analysisFlags) analyse(pkgs []string, stderr io.Writer) (*taint.Result,
 }
 
 // base is the directory positions are printed relative to.
-func (a *analysisFlags) base() string {
-	dir := a.dir
-	if dir == "" {
-		dir, _ = os.Getwd()
-	}
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return dir
-	}
-	return abs
-}
+func (a *analysisFlags) base() string { return baseDir(a.dir) }
 
-func runOptionsInfluence(c *command, args []string, stdout, stderr io.Writer) error {
-	fs, a := addAnalysisFlags(c, stderr)
+func optionsInfluenceFlags(fs *flag.FlagSet) func(*call) error {
+	a := addAnalysisFlags(fs)
 	asJSON := fs.Bool("json", false, "print the map as JSON")
 	all := fs.Bool("all", false, "list decisions no option influences too")
-	pos, err := parse(fs, args, stdout)
-	if err != nil {
-		return err
+	return func(x *call) error {
+		res, err := a.analyse(x.args, x.stderr)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return res.WriteJSON(x.stdout, a.base())
+		}
+		return res.WriteText(x.stdout, taint.TextOptions{Base: a.base(), OnlyInfluenced: !*all})
 	}
-	res, err := a.analyse(pos, stderr)
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		return res.WriteJSON(stdout, a.base())
-	}
-	return res.WriteText(stdout, taint.TextOptions{Base: a.base(), OnlyInfluenced: !*all})
 }
 
-func runOptionsConfigs(c *command, args []string, stdout, stderr io.Writer) error {
-	fs, a := addAnalysisFlags(c, stderr)
+func optionsConfigsFlags(fs *flag.FlagSet) func(*call) error {
+	a := addAnalysisFlags(fs)
 	method := fs.String("method", "auto", "compression: auto, exact, greedy or pivot")
 	asJSON := fs.Bool("json", false, "print the configurations as JSON")
-	pos, err := parse(fs, args, stdout)
-	if err != nil {
-		return err
+	return func(x *call) error {
+		res, err := a.analyse(x.args, x.stderr)
+		if err != nil {
+			return err
+		}
+		sp, err := study.NewSpace(res)
+		if err != nil {
+			return err
+		}
+		start := time.Now()
+		cr, err := sp.Compress(*method)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return text.OptionsConfigsJSON(x.stdout, res, sp, cr)
+		}
+		text.OptionsConfigs(x.stdout, res, sp, cr, time.Since(start))
+		return nil
 	}
-	res, err := a.analyse(pos, stderr)
-	if err != nil {
-		return err
-	}
-	sp, err := study.NewSpace(res)
-	if err != nil {
-		return err
-	}
-	start := time.Now()
-	cr, err := sp.Compress(*method)
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		return text.OptionsConfigsJSON(stdout, res, sp, cr)
-	}
-	text.OptionsConfigs(stdout, res, sp, cr, time.Since(start))
-	return nil
 }
 
-func runOptionsPredict(c *command, args []string, stdout, stderr io.Writer) error {
-	fs := c.flags(stderr)
+func optionsPredictFlags(fs *flag.FlagSet) func(*call) error {
 	config := fs.String("config", "", "the options that are on, comma-separated: `A,C` (others are off)")
 	asJSON := fs.Bool("json", false, "print the prediction as JSON")
-	pos, err := parse(fs, args, stdout)
-	if err != nil {
-		return err
+	return func(x *call) error {
+		if len(x.args) == 0 {
+			return usagef("expected a MODEL argument (a file written by 'augur options measure -o')")
+		}
+		mf, err := study.ReadModel(x.args[0])
+		if err != nil {
+			return err
+		}
+		on, num, err := mf.ParseSetting(*config, x.args[1:])
+		if err != nil {
+			return err
+		}
+		p, err := mf.PredictAt(on, num)
+		if err != nil {
+			return usageError{err}
+		}
+		if *asJSON {
+			return text.JSON(x.stdout, p)
+		}
+		text.OptionsExtrapolation(x.stderr, mf, p)
+		return text.OptionsPrediction(x.stdout, p)
 	}
-	if len(pos) == 0 {
-		return usagef("expected a MODEL argument (a file written by 'augur options measure -o')")
-	}
-	mf, err := study.ReadModel(pos[0])
-	if err != nil {
-		return err
-	}
-	on, num, err := mf.ParseSetting(*config, pos[1:])
-	if err != nil {
-		return err
-	}
-	p, err := mf.PredictAt(on, num)
-	if err != nil {
-		return usageError{err}
-	}
-	if *asJSON {
-		return text.JSON(stdout, p)
-	}
-	for _, name := range p.Extrapolated {
-		xs := mf.Numeric[name]
-		fmt.Fprintf(stderr, "augur options: warning: %s=%v lies outside the measured values [%v, %v]: the prediction extrapolates\n", name, p.Values[name], slices.Min(xs), slices.Max(xs))
-	}
-	return text.OptionsPrediction(stdout, p)
 }
 
-func runOptionsRegions(c *command, args []string, stdout, stderr io.Writer) error {
-	fs, a := addAnalysisFlags(c, stderr)
+func optionsRegionsFlags(fs *flag.FlagSet) func(*call) error {
+	a := addAnalysisFlags(fs)
 	asJSON := fs.Bool("json", false, "print the regions as JSON: {\"before\": [...], \"after\": [...]}")
-	pos, err := parse(fs, args, stdout)
-	if err != nil {
-		return err
+	return func(x *call) error {
+		res, err := a.analyse(x.args, x.stderr)
+		if err != nil {
+			return err
+		}
+		before, after, err := regions.Find(res)
+		if err != nil {
+			return err
+		}
+		return text.OptionsRegions(x.stdout, before, after, regions.TextOptions{Base: a.base()}, *asJSON)
 	}
-	res, err := a.analyse(pos, stderr)
-	if err != nil {
-		return err
-	}
-	before, after, err := regions.Find(res)
-	if err != nil {
-		return err
-	}
-	return text.OptionsRegions(stdout, before, after, regions.TextOptions{Base: a.base()}, *asJSON)
 }
 
 // runFlag is the --run flag measure and evaluate share, and the configuration-file template
@@ -260,8 +191,8 @@ func (r *runFlag) target() (study.Target, string, string, error) {
 	return t, string(data), filepath.Base(r.config), nil
 }
 
-func runOptionsMeasure(c *command, args []string, stdout, stderr io.Writer) error {
-	fs, a := addAnalysisFlags(c, stderr)
+func optionsMeasureFlags(fs *flag.FlagSet) func(*call) error {
+	a := addAnalysisFlags(fs)
 	rf := addRunFlag(fs)
 	reps := fs.Int("reps", 5, "runs per configuration")
 	warmup := fs.Int("warmup", 1, "unrecorded runs per configuration before the measured ones")
@@ -271,48 +202,46 @@ func runOptionsMeasure(c *command, args []string, stdout, stderr io.Writer) erro
 	out := fs.String("o", "", "write the model to this `file` (augur-options-model/1)")
 	asJSON := fs.Bool("json", false, "print the model as JSON")
 	htmlOut := fs.String("html", "", "also write the model as a self-contained HTML report to this `file`")
-	pos, err := parse(fs, args, stdout)
-	if err != nil {
-		return err
-	}
-	t, tmpl, tmplName, err := rf.target()
-	if err != nil {
-		return err
-	}
-	req, err := a.request(pos)
-	if err != nil {
-		return err
-	}
-	res, before, after, err := study.Regions(req)
-	if err != nil {
-		return err
-	}
-	start := time.Now()
-	m, err := study.Measure(context.Background(), a.dir, res, before, after, study.MeasureOptions{
-		Target: t, Method: *method, ConfigTemplate: tmpl, ConfigName: tmplName, Log: stderr,
-		Run: runner.Options{Reps: *reps, WarmUp: *warmup, Seed: *seed, CacheDir: *cache, Progress: stderr}})
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stderr, "augur options: %d runs measured, %d from the cache, in %s\n", m.Runs.Measured, m.Runs.Cached, time.Since(start).Round(time.Millisecond))
-	if *out != "" {
-		if err := m.Model.WriteFile(*out); err != nil {
+	return func(x *call) error {
+		t, tmpl, tmplName, err := rf.target()
+		if err != nil {
 			return err
 		}
-	}
-	if *htmlOut != "" {
-		if err := html.WriteFile(*htmlOut, html.BuildOptions(m.Model)); err != nil {
+		req, err := a.request(x.args)
+		if err != nil {
 			return err
 		}
+		res, before, after, err := study.Regions(req)
+		if err != nil {
+			return err
+		}
+		start := time.Now()
+		m, err := study.Measure(context.Background(), a.dir, res, before, after, study.MeasureOptions{
+			Target: t, Method: *method, ConfigTemplate: tmpl, ConfigName: tmplName, Log: x.stderr,
+			Run: runner.Options{Reps: *reps, WarmUp: *warmup, Seed: *seed, CacheDir: *cache, Progress: x.stderr}})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(x.stderr, "augur options: %d runs measured, %d from the cache, in %s\n", m.Runs.Measured, m.Runs.Cached, time.Since(start).Round(time.Millisecond))
+		if *out != "" {
+			if err := m.Model.WriteFile(*out); err != nil {
+				return err
+			}
+		}
+		if *htmlOut != "" {
+			if err := html.WriteFile(*htmlOut, html.BuildOptions(m.Model)); err != nil {
+				return err
+			}
+		}
+		if *asJSON {
+			return text.JSON(x.stdout, m.Model)
+		}
+		return text.OptionsModel(x.stdout, m.Model)
 	}
-	if *asJSON {
-		return text.JSON(stdout, m.Model)
-	}
-	return text.OptionsModel(stdout, m.Model)
 }
 
-func runOptionsEvaluate(c *command, args []string, stdout, stderr io.Writer) error {
-	fs, a := addAnalysisFlags(c, stderr)
+func optionsEvaluateFlags(fs *flag.FlagSet) func(*call) error {
+	a := addAnalysisFlags(fs)
 	rf := addRunFlag(fs)
 	modelPath := fs.String("model", "", "a model written by 'augur options measure -o' to add as ConfigCrusher's row")
 	heldOut := fs.Int("held-out", 50, "held-out configurations measured for the ground truth (0: all 2^n when n ≤ 16)")
@@ -324,44 +253,42 @@ func runOptionsEvaluate(c *command, args []string, stdout, stderr io.Writer) err
 	asJSON := fs.Bool("json", false, "print the table as JSON")
 	var heldValues multi
 	fs.Var(&heldValues, "held-out-values", "`NAME=v1,v2,...`: check the --model's predictions at values of a numeric option it never measured, instead of the baselines (repeatable)")
-	pos, err := parse(fs, args, stdout)
-	if err != nil {
-		return err
-	}
-	t, tmpl, tmplName, err := rf.target()
-	if err != nil {
-		return err
-	}
-	if *reps < 1 {
-		return usagef("--reps %d: want at least 1", *reps)
-	}
-	res, err := a.analyse(pos, stderr)
-	if err != nil {
-		return err
-	}
-	system := strings.Join(pos, " ")
-	o := study.EvaluateOptions{Target: t, System: system, HeldOut: *heldOut, RandomK: *randomK, Reps: *reps, Seed: *seed, NoBrute: *noBrute,
-		ConfigTemplate: tmpl, ConfigName: tmplName}
-	if !*quiet {
-		o.Progress = stderr
-	}
-	if *modelPath != "" {
-		if o.Model, err = study.ReadModel(*modelPath); err != nil {
+	return func(x *call) error {
+		t, tmpl, tmplName, err := rf.target()
+		if err != nil {
 			return err
 		}
+		if *reps < 1 {
+			return usagef("--reps %d: want at least 1", *reps)
+		}
+		res, err := a.analyse(x.args, x.stderr)
+		if err != nil {
+			return err
+		}
+		system := strings.Join(x.args, " ")
+		o := study.EvaluateOptions{Target: t, System: system, HeldOut: *heldOut, RandomK: *randomK, Reps: *reps, Seed: *seed, NoBrute: *noBrute,
+			ConfigTemplate: tmpl, ConfigName: tmplName}
+		if !*quiet {
+			o.Progress = x.stderr
+		}
+		if *modelPath != "" {
+			if o.Model, err = study.ReadModel(*modelPath); err != nil {
+				return err
+			}
+		}
+		if len(heldValues) > 0 {
+			return evaluateValues(x.stdout, a.dir, res, o, heldValues, *asJSON)
+		}
+		ev, err := study.Evaluate(context.Background(), a.dir, res, o)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return text.JSON(x.stdout, ev)
+		}
+		text.OptionsEvaluation(x.stdout, system, ev)
+		return nil
 	}
-	if len(heldValues) > 0 {
-		return evaluateValues(stdout, a.dir, res, o, heldValues, *asJSON)
-	}
-	ev, err := study.Evaluate(context.Background(), a.dir, res, o)
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		return text.JSON(stdout, ev)
-	}
-	text.OptionsEvaluation(stdout, system, ev)
-	return nil
 }
 
 // evaluateValues is evaluate --held-out-values: the model against fresh runs at numeric values

@@ -2,9 +2,8 @@ package main
 
 import (
 	"errors"
+	"flag"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/augur-perf/augur/analyze/timing"
@@ -16,17 +15,15 @@ import (
 
 func init() {
 	register(&command{
-		name:    "profile",
-		summary: "measure a usage profile: run a go workload with counting probes in chosen functions",
-		usage:   "PKGS... [--func SPEC]... [-o FILE] [--merge] -- go test|run ARGS...",
-		help:    helpText("profile"),
-		run:     runProfile,
+		name:     "profile",
+		summary:  "measure a usage profile: run a go workload with counting probes in chosen functions",
+		help:     helpText("profile"),
+		flags:    profileFlags,
+		workload: true,
 	})
 }
 
-func runProfile(args []string, stdout, stderr io.Writer) error {
-	c := commandNamed("profile")
-	fs := c.flags(stderr)
+func profileFlags(fs *flag.FlagSet) func(*call) error {
 	var specs multi
 	fs.Var(&specs, "func", "a function or package to instrument (repeatable; default: every function of PKGS)")
 	out := fs.String("o", "augur.profile.json", "the profile to write")
@@ -36,77 +33,64 @@ func runProfile(args []string, stdout, stderr io.Writer) error {
 	topt := timeFlags(fs)
 	dir := fs.String("dir", "", "the module directory PKGS are loaded from and the workload runs in (default: the current directory)")
 	allowUninvoked := fs.Bool("allow-uninvoked", false, "write the profile even when a function named by --func was never invoked")
-	flagArgs, workload := splitWorkload(args)
-	pkgs, err := parse(fs, flagArgs, stdout)
-	if err != nil {
-		return err
-	}
-	if len(pkgs) == 0 || len(workload) == 0 {
-		fmt.Fprintln(stderr, "augur profile: expected PKGS... -- WORKLOAD (a go test or go run command)")
-		fs.Usage()
-		return errUsage
-	}
-	if err := instrument.CheckWorkload(workload); err != nil {
-		return usageError{err}
-	}
-	if err := instrument.CheckTimed(workload); *cpu && err != nil {
-		return usageError{err}
-	}
-	prog, err := frontend.Load(*dir, pkgs...)
-	if err != nil {
-		return usageError{err}
-	}
-	fns, named, err := prog.SelectAll(specs)
-	if err != nil {
-		return usageError{err}
-	}
-	p, err := runWorkload(prog, fns, instrument.Workload{Args: workload, Dir: *dir, Keep: *keep,
-		Stdin: os.Stdin, Stdout: stdout, Stderr: stderr}, stderr)
-	var intr *instrument.InterruptedError
-	if err != nil && !(errors.As(err, &intr) && p != nil) {
-		return err
-	}
-	if never := p.Never(named); intr == nil && !*allowUninvoked && len(never) > 0 {
-		return fmt.Errorf("the workload never invoked %s: no profile written (--allow-uninvoked writes it anyway)", strings.Join(never, ", "))
-	}
-	fresh := p // this run's counts
-	if *merge {
-		if p, err = profile.MergeInto(*out, p, workload); err != nil {
+	return func(x *call) error {
+		if len(x.args) == 0 || len(x.workload) == 0 {
+			return x.usage("expected PKGS... -- WORKLOAD (a go test or go run command)")
+		}
+		if err := instrument.CheckWorkload(x.workload); err != nil {
+			return usageError{err}
+		}
+		if err := instrument.CheckTimed(x.workload); *cpu && err != nil {
+			return usageError{err}
+		}
+		prog, err := frontend.Load(*dir, x.args...)
+		if err != nil {
+			return usageError{err}
+		}
+		fns, named, err := prog.SelectAll(specs)
+		if err != nil {
+			return usageError{err}
+		}
+		w := x.job(*dir, x.stdout)
+		w.Keep = *keep
+		p, err := runWorkload(prog, fns, w, x.stderr)
+		var intr *instrument.InterruptedError
+		if err != nil && !(errors.As(err, &intr) && p != nil) {
 			return err
 		}
-	}
-	if err := p.Write(*out); err != nil {
-		return err
-	}
-	if intr != nil {
-		intr.What = "wrote the counts gathered until then to " + *out + ", marked partial"
-		return intr
-	}
-	invoked, total := p.Invoked()
-	fmt.Fprintf(stderr, "augur profile: %s, %d invoked, %s; wrote %s (%s)\n",
-		text.Plural(len(p.Funcs), "function"), invoked, text.Plural(int(total), "invocation"), *out, text.Plural(p.Runs, "run"))
-	if *cpu {
-		// The counts are written first: they stand even if timing fails. The time is of this
-		// run's workload, so its counts (not merged ones) scale it. Named functions must reach
-		// the precision; without --func, the most sampled one.
-		var targets []timing.Target
-		for _, fn := range fns {
-			if f := fresh.Funcs[fn.Name]; f != nil && f.Invocations > 0 && (len(named) == 0 || named[fn.Name]) {
-				targets = append(targets, timing.Target{Fn: fn, F: f, Label: fn.Name, Optional: len(named) == 0})
+		if never := p.Never(named); intr == nil && !*allowUninvoked && len(never) > 0 {
+			return fmt.Errorf("the workload never invoked %s: no profile written (--allow-uninvoked writes it anyway)", strings.Join(never, ", "))
+		}
+		fresh := p // this run's counts
+		if *merge {
+			if p, err = profile.MergeInto(*out, p, x.workload); err != nil {
+				return err
 			}
 		}
-		t, err := measureTime(prog, fns, fresh, instrument.Workload{Args: workload, Dir: *dir,
-			Stdin: os.Stdin, Stdout: stdout, Stderr: stderr}, topt, targets)
+		if err := p.Write(*out); err != nil {
+			return err
+		}
+		if intr != nil {
+			intr.What = "wrote the counts gathered until then to " + *out + ", marked partial"
+			return intr
+		}
+		invoked, total := p.Invoked()
+		fmt.Fprintf(x.stderr, "augur profile: %s, %d invoked, %s; wrote %s (%s)\n",
+			text.Plural(len(p.Funcs), "function"), invoked, text.Plural(int(total), "invocation"), *out, text.Plural(p.Runs, "run"))
+		if !*cpu {
+			return nil
+		}
+		// The counts are written first: they stand even if timing fails. The time is of this
+		// run's workload, so its counts (not merged ones) scale it.
+		t, err := measureTime(prog, fns, fresh, x.job(*dir, x.stdout), topt, timing.FuncTargets(fns, fresh, named))
 		if err != nil {
 			return err
 		}
 		tpath := strings.TrimSuffix(*out, ".json") + ".time.json"
-		if err := t.TimeFile(fns, fresh, workload, *dir).Write(tpath); err != nil {
+		if err := t.TimeFile(fns, fresh, x.workload, *dir).Write(tpath); err != nil {
 			return err
 		}
-		fmt.Fprintf(stderr, "augur profile: wrote the measured time to %s (for analyze --rewards)\n", tpath)
+		fmt.Fprintf(x.stderr, "augur profile: wrote the measured time to %s (for analyze --rewards)\n", tpath)
+		return nil
 	}
-	return nil
 }
-
-// plural gives "1 function", "2 functions".

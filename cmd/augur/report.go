@@ -8,10 +8,11 @@ import (
 	reporthtml "github.com/augur-perf/augur/report/html"
 )
 
-// registerHTML adds --html and --open, the report flags every analysis shares.
-func registerHTML(fs *flag.FlagSet, path *string, open *bool) {
-	fs.StringVar(path, "html", "", "also write the analysis as one self-contained HTML report (source heat map, model graph, charts) to this file")
-	fs.BoolVar(open, "open", false, "with --html: open the report in the desktop's browser")
+// htmlFlags declares --html and --open, the report flags every analysis shares.
+func htmlFlags(fs *flag.FlagSet) (path *string, open *bool) {
+	path = fs.String("html", "", "also write the analysis as one self-contained HTML report (source heat map, model graph, charts) to this file")
+	open = fs.Bool("open", false, "with --html: open the report in the desktop's browser")
+	return path, open
 }
 
 // writeHTML writes the report and, with open, shows it; a browser that cannot be started is a

@@ -1,9 +1,8 @@
 package main
 
 import (
+	"flag"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 
 	"github.com/augur-perf/augur/analyze/predict"
@@ -16,73 +15,63 @@ import (
 
 func init() {
 	register(&command{
-		name:    "validate",
-		summary: "check a time prediction against reality: predict a workload's time per call from a saved time, then measure it",
-		usage:   "FUNC --rewards FILE.time.json [--profile PROFILE] [--precision P] [--json] -- go test ARGS...",
-		help:    helpText("validate"),
-		run:     runValidate,
+		name:     "validate",
+		summary:  "check a time prediction against reality: predict a workload's time per call from a saved time, then measure it",
+		help:     helpText("validate"),
+		flags:    validateFlags,
+		workload: true,
 	})
 }
 
-func runValidate(args []string, stdout, stderr io.Writer) error {
-	c := commandNamed("validate")
-	fs := c.flags(stderr)
+func validateFlags(fs *flag.FlagSet) func(*call) error {
 	dir := fs.String("dir", "", "the module directory FUNC is loaded from and the workload runs in (default: the current directory)")
 	var rewards, profs multi
 	fs.Var(&rewards, "rewards", "the measured time to predict from (FILE.time.json, from 'augur profile --time')")
 	fs.Var(&profs, "profile", "the workload's usage profile, if already measured (default: count it first)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	topt := timeFlags(fs)
-	flagArgs, workload := splitWorkload(args)
-	pos, err := parse(fs, flagArgs, stdout)
-	if err != nil {
-		return err
-	}
-	if len(pos) != 1 || len(rewards) != 1 || len(profs) > 1 || len(workload) == 0 {
-		fmt.Fprintln(stderr, "augur validate: expected FUNC --rewards FILE.time.json [--profile PROFILE] -- WORKLOAD")
-		fs.Usage()
-		return errUsage
-	}
-	if err := instrument.CheckTimed(workload); err != nil {
-		return usageError{err}
-	}
-	prog, fn, err := predict.LoadFunc(*dir, pos[0])
-	if err != nil {
-		return usageError{err}
-	}
-	tf, err := profile.ReadTimeFile(rewards[0])
-	if err != nil {
-		return err
-	}
-	if tf == nil {
-		return usagef("--rewards %s holds no measured time (make one with 'augur profile --time')", rewards[0])
-	}
-	// A time file without FUNC fails before the workload is counted, not after.
-	if _, err := tf.For(fn); err != nil {
-		return fmt.Errorf("%s: %v", rewards[0], err)
-	}
-	var counted *profile.Profile
-	name := "workload: " + strings.Join(workload, " ")
-	if len(profs) == 1 {
-		if counted, err = predict.ReadProfile(profs[0], fn); err != nil {
+	return func(x *call) error {
+		if len(x.args) != 1 || len(rewards) != 1 || len(profs) > 1 || len(x.workload) == 0 {
+			return x.usage("expected FUNC --rewards FILE.time.json [--profile PROFILE] -- WORKLOAD")
+		}
+		if err := instrument.CheckTimed(x.workload); err != nil {
+			return usageError{err}
+		}
+		prog, fn, err := predict.LoadFunc(*dir, x.args[0])
+		if err != nil {
+			return usageError{err}
+		}
+		tf, err := profile.ReadTimeFile(rewards[0])
+		if err != nil {
 			return err
 		}
-		name = profs[0]
-	} else {
-		if counted, err = runWorkload(prog, []*frontend.Func{fn}, instrument.Workload{Args: workload, Dir: *dir,
-			Stdin: os.Stdin, Stdout: stderr, Stderr: stderr}, stderr); err != nil {
+		if tf == nil {
+			return usagef("--rewards %s holds no measured time (make one with 'augur profile --time')", rewards[0])
+		}
+		// A time file without FUNC fails before the workload is counted, not after.
+		if _, err := tf.For(fn); err != nil {
+			return fmt.Errorf("%s: %v", rewards[0], err)
+		}
+		var counted *profile.Profile
+		name := "workload: " + strings.Join(x.workload, " ")
+		if len(profs) == 1 {
+			if counted, err = predict.ReadProfile(profs[0], fn); err != nil {
+				return err
+			}
+			name = profs[0]
+		} else if counted, err = runWorkload(prog, []*frontend.Func{fn}, x.job(*dir, x.stderr), x.stderr); err != nil {
 			return err
 		}
+		w := x.job(*dir, x.stderr)
+		defer forwardSignals(&w)()
+		v, err := timing.Validate(prog, fn, tf, rewards[0], counted, name, w, *topt, x.stderr)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			return text.JSON(x.stdout, v)
+		}
+		text.Validation(x.stdout, v, rewards[0], name)
+		return nil
 	}
-	w := instrument.Workload{Args: workload, Dir: *dir, Stdin: os.Stdin, Stdout: stderr, Stderr: stderr}
-	defer forwardSignals(&w)()
-	v, err := timing.Validate(prog, fn, tf, rewards[0], counted, name, w, *topt, stderr)
-	if err != nil {
-		return err
-	}
-	if *asJSON {
-		return text.JSON(stdout, v)
-	}
-	text.Validation(stdout, v, rewards[0], name)
-	return nil
 }

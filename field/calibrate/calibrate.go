@@ -13,6 +13,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/augur-perf/augur/field/build"
@@ -21,6 +23,16 @@ import (
 
 // EnvBinary names the variable that tells the workload which binary to run.
 const EnvBinary = "AUGUR_FIELD_BIN"
+
+// ParseTarget reads an overhead target written as a percentage (5%) into the slowdown it allows
+// (0.05), the form of Options.Target.
+func ParseTarget(s string) (float64, error) {
+	v, err := strconv.ParseFloat(strings.TrimSuffix(s, "%"), 64)
+	if err != nil || !(v >= 0) || !strings.HasSuffix(s, "%") {
+		return 0, fmt.Errorf("%q: want a percentage such as 5%%", s)
+	}
+	return v / 100, nil
+}
 
 // Options control Calibrate.
 type Options struct {

@@ -50,3 +50,15 @@ func TestCalibrate(t *testing.T) {
 		t.Errorf("a failing workload: %v", err)
 	}
 }
+
+// An overhead target is a percentage, never a bare number, a negative one or NaN.
+func TestParseTarget(t *testing.T) {
+	if v, err := ParseTarget("5%"); err != nil || v != 0.05 {
+		t.Errorf("5%%: %v %v", v, err)
+	}
+	for _, s := range []string{"5", "-1%", "NaN%", "x%", "%"} {
+		if _, err := ParseTarget(s); err == nil {
+			t.Errorf("%q accepted", s)
+		}
+	}
+}

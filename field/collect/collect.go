@@ -68,8 +68,8 @@ type Options struct {
 	// MaxBatch is the most packages committed in one transaction (default 2048); a request's
 	// packages are never split between transactions, so one may exceed it by a batch request.
 	MaxBatch int
-	// Committers is the number of transactions under way at once (default 1, right for SQLite,
-	// which has one writer; more help a PostgreSQL server).
+	// Committers is the number of transactions under way at once (default 1 for SQLite, which
+	// has one writer; 4 for a PostgreSQL server, which more help).
 	Committers int
 	// Budget is the most request-body bytes held at once (default 64 MiB).
 	Budget int64
@@ -80,14 +80,16 @@ type Options struct {
 	RetryAfter time.Duration
 }
 
-func (o *Options) defaults() {
+func (o *Options) defaults(st store.Store) {
 	if o.Queue <= 0 {
 		o.Queue = 16384
 	}
 	if o.MaxBatch <= 0 {
 		o.MaxBatch = 2048
 	}
-	if o.Committers <= 0 {
+	if _, pg := st.(*store.Postgres); o.Committers == 0 && pg {
+		o.Committers = 4
+	} else if o.Committers <= 0 {
 		o.Committers = 1
 	}
 	if o.Budget <= 0 {
@@ -142,7 +144,7 @@ type job struct {
 // New makes a server on st; reg receives its metrics (nil: a registry of its own, served on
 // /metrics either way).
 func New(st store.Store, o Options, reg *prometheus.Registry) *Server {
-	o.defaults()
+	o.defaults(st)
 	if reg == nil {
 		reg = prometheus.NewRegistry()
 	}

@@ -468,3 +468,23 @@ func TestBatchLargerThanQueue(t *testing.T) {
 		t.Errorf("%d %s; want 5 accepted", code, text)
 	}
 }
+
+// The committers default to one for SQLite's single writer, to four for a PostgreSQL server;
+// a number given is kept.
+func TestCommittersDefault(t *testing.T) {
+	var o Options
+	o.defaults(&store.SQLite{})
+	if o.Committers != 1 {
+		t.Errorf("SQLite: %d committers", o.Committers)
+	}
+	o = Options{}
+	o.defaults(&store.Postgres{})
+	if o.Committers != 4 {
+		t.Errorf("PostgreSQL: %d committers", o.Committers)
+	}
+	o = Options{Committers: 2}
+	o.defaults(&store.Postgres{})
+	if o.Committers != 2 {
+		t.Errorf("given 2: %d committers", o.Committers)
+	}
+}

@@ -19,6 +19,8 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 
 	"github.com/augur-perf/augur/probe/profile"
 	"github.com/augur-perf/augur/source/frontend"
@@ -87,6 +89,32 @@ func ParseStrategy(s string) (Strategy, error) {
 		}
 	}
 	return "", fmt.Errorf("unknown strategy %q (p, r, rb, grb)", s)
+}
+
+// ParseStrategies reads a comma-separated list of strategies (p,r,rb,grb).
+func ParseStrategies(list string) ([]Strategy, error) {
+	var sts []Strategy
+	for _, s := range strings.Split(list, ",") {
+		st, err := ParseStrategy(strings.TrimSpace(s))
+		if err != nil {
+			return nil, err
+		}
+		sts = append(sts, st)
+	}
+	return sts, nil
+}
+
+// ParseWeights reads Grouped RB's shares per group (Options.Weights), comma-separated: 4,3,2,1,0.
+func ParseWeights(list string) ([]float64, error) {
+	var ws []float64
+	for _, f := range strings.Split(list, ",") {
+		w, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			return nil, fmt.Errorf("%q is not a number", f)
+		}
+		ws = append(ws, w)
+	}
+	return ws, nil
 }
 
 // Options control Allocate.

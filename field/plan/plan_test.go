@@ -111,3 +111,19 @@ func TestGroupedWeights(t *testing.T) {
 		}
 	}
 }
+
+// The list flags of augur field: strategies and Grouped RB's weights, comma-separated.
+func TestParseLists(t *testing.T) {
+	if sts, err := ParseStrategies("r, grb"); err != nil || len(sts) != 2 || sts[0] != Random || sts[1] != GroupedRB {
+		t.Errorf("r, grb: %v %v", sts, err)
+	}
+	if _, err := ParseStrategies("r,q"); err == nil || err.Error() != `unknown strategy "q" (p, r, rb, grb)` {
+		t.Errorf("r,q: %v", err)
+	}
+	if ws, err := ParseWeights("4, 3,0.5"); err != nil || len(ws) != 3 || ws[2] != 0.5 {
+		t.Errorf("4, 3,0.5: %v %v", ws, err)
+	}
+	if _, err := ParseWeights("1,x"); err == nil || err.Error() != `"x" is not a number` {
+		t.Errorf("1,x: %v", err)
+	}
+}

@@ -94,6 +94,19 @@ func NewToken() (id, token, hash string, err error) {
 	return id, token, HashToken(token), nil
 }
 
+// IssueToken makes a token for release (NewToken) and keeps its hash in st: the token itself is
+// returned once and never stored.
+func IssueToken(ctx context.Context, st Store, release string) (id, token string, err error) {
+	id, token, hash, err := NewToken()
+	if err != nil {
+		return "", "", err
+	}
+	if err := st.AddToken(ctx, id, release, hash); err != nil {
+		return "", "", err
+	}
+	return id, token, nil
+}
+
 // HashToken is the hash under which a token is stored and looked up. The secret carries 144
 // random bits, so an unsalted SHA-256 cannot be reversed by search.
 func HashToken(token string) string {

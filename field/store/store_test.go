@@ -256,3 +256,25 @@ func BenchmarkCommitSQLite(b *testing.B) {
 		}
 	}
 }
+
+// IssueToken keeps only the hash of the token it returns, under the id it returns.
+func TestIssueToken(t *testing.T) {
+	ctx := context.Background()
+	s := openSQLite(t)
+	if _, _, err := IssueToken(ctx, s, "r1"); err == nil {
+		t.Error("a token for an unregistered release")
+	}
+	if err := s.AddRelease(ctx, manifest("r1")); err != nil {
+		t.Fatal(err)
+	}
+	id, token, err := IssueToken(ctx, s, "r1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := s.TokenRelease(ctx, HashToken(token)); err != nil || r != "r1" {
+		t.Errorf("TokenRelease = %q, %v", r, err)
+	}
+	if err := s.RevokeToken(ctx, id); err != nil {
+		t.Errorf("revoke %s: %v", id, err)
+	}
+}

@@ -309,6 +309,16 @@ type Result struct {
 	Laws     []Law    `json:"laws"`
 }
 
+// Err says that nothing was learnt: every quantity's fit failed (or there was none).
+func (r Result) Err() error {
+	for _, l := range r.Laws {
+		if l.Error == "" {
+			return nil
+		}
+	}
+	return fmt.Errorf("no quantity could be fitted")
+}
+
 // Result summarises the board: the law kept per quantity, with the baselines' errors and the
 // range of parameters it was fitted on.
 func (st *State) Result(samples map[string][]pmnf.Sample) Result {

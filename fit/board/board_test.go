@@ -117,3 +117,17 @@ func TestTooFew(t *testing.T) {
 		t.Errorf("%+v", res.Laws)
 	}
 }
+
+// Err: a result fails only when no quantity could be fitted.
+func TestResultErr(t *testing.T) {
+	if (Result{}).Err() == nil {
+		t.Error("no laws: no error")
+	}
+	failed := Law{Quantity: "a", Error: "too few samples"}
+	if (Result{Laws: []Law{failed}}).Err() == nil {
+		t.Error("every law failed: no error")
+	}
+	if err := (Result{Laws: []Law{failed, {Quantity: "b"}}}).Err(); err != nil {
+		t.Errorf("one law stands: %v", err)
+	}
+}

@@ -289,6 +289,17 @@ func Instrument(fn *frontend.Func, work string, o Options) (*Plan, error) {
 	return &Plan{Header: h, Overlay: overlay, work: work}, nil
 }
 
+// ParamError is an Options.Fields entry that names no recordable field of the function: the
+// caller's mistake, which a command line reports as a usage error.
+type ParamError struct{ msg string }
+
+func (e *ParamError) Error() string { return e.msg }
+
+// UsageError says that the caller, not the program, is at fault.
+func (e *ParamError) UsageError() bool { return true }
+
+func paramErrorf(format string, a ...any) error { return &ParamError{fmt.Sprintf(format, a...)} }
+
 // fieldMeasure turns PARAM.FIELD...=len|value into the expression recorded at entry, and its
 // label: through pointers, a function literal called on the spot that gives NaN when one is nil
 // (the program must behave as without augur: no nil dereference of ours), and the invocation is
@@ -297,7 +308,7 @@ func fieldMeasure(fn *frontend.Func, spec string) (expr, label string, err error
 	path, how, ok := strings.Cut(spec, "=")
 	parts := strings.Split(path, ".")
 	if !ok || len(parts) < 2 || how != "len" && how != "value" {
-		return "", "", fmt.Errorf("--param %q: want PARAM.FIELD=len or PARAM.FIELD=value (req.Items=len)", spec)
+		return "", "", paramErrorf("--param %q: want PARAM.FIELD=len or PARAM.FIELD=value (req.Items=len)", spec)
 	}
 	var t types.Type
 	if fn.Sig != nil {
@@ -308,7 +319,7 @@ func fieldMeasure(fn *frontend.Func, spec string) (expr, label string, err error
 		}
 	}
 	if t == nil {
-		return "", "", fmt.Errorf("--param %q: %s has no parameter %s", spec, fn.Name, parts[0])
+		return "", "", paramErrorf("--param %q: %s has no parameter %s", spec, fn.Name, parts[0])
 	}
 	var guards []string
 	for i, f := range parts[1:] {
@@ -319,7 +330,7 @@ func fieldMeasure(fn *frontend.Func, spec string) (expr, label string, err error
 		}
 		st, ok := t.Underlying().(*types.Struct)
 		if !ok {
-			return "", "", fmt.Errorf("--param %q: %s is a %s, not a struct", spec, sofar, t)
+			return "", "", paramErrorf("--param %q: %s is a %s, not a struct", spec, sofar, t)
 		}
 		var field *types.Var
 		for k := 0; k < st.NumFields(); k++ {
@@ -328,14 +339,14 @@ func fieldMeasure(fn *frontend.Func, spec string) (expr, label string, err error
 			}
 		}
 		if field == nil {
-			return "", "", fmt.Errorf("--param %q: %s has no field %s", spec, sofar, f)
+			return "", "", paramErrorf("--param %q: %s has no field %s", spec, sofar, f)
 		}
 		t = field.Type()
 	}
 	value, label, ok := measureOf(path, t)
 	isLen := strings.HasPrefix(label, "len(")
 	if !ok || isLen != (how == "len") {
-		return "", "", fmt.Errorf("--param %q: %s is a %s, which is not measured by %s", spec, path, t, how)
+		return "", "", paramErrorf("--param %q: %s is a %s, which is not measured by %s", spec, path, t, how)
 	}
 	if len(guards) == 0 {
 		return value, label, nil

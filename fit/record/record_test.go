@@ -1,6 +1,7 @@
 package record
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -95,8 +96,10 @@ func TestStructFields(t *testing.T) {
 		"r.Page.X=value": "r.Page has no field X",
 		"r.Items.N=len":  "is a []int, not a struct",
 	} {
-		if _, err := Instrument(fns[0], t.TempDir(), Options{Fields: []string{spec}}); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%s: %v, want %q", spec, err, want)
+		_, err := Instrument(fns[0], t.TempDir(), Options{Fields: []string{spec}})
+		var pe *ParamError
+		if !errors.As(err, &pe) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want a *ParamError %q", spec, err, want)
 		}
 	}
 	tmp := t.TempDir()

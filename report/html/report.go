@@ -197,6 +197,21 @@ type Analysis struct {
 	Root string
 }
 
+// AnalysisOf is the analysis augur analyze reports: fn's outcomes with the heat map of reward
+// by (default: the baseline's DefaultSort), the baseline's error bars and spreads when u holds
+// them (u may be nil), and file names relative to the working directory.
+func AnalysisOf(fn *frontend.Func, outs []*predict.Outcome, by string, u *predict.Uncertainty) Analysis {
+	a := Analysis{Func: fn, Outcomes: outs, By: by}
+	if a.By == "" && len(outs) > 0 {
+		a.By = outs[0].DefaultSort()
+	}
+	if u != nil {
+		a.Intervals, a.Spreads = u.Intervals, u.Spreads
+	}
+	a.Root, _ = os.Getwd()
+	return a
+}
+
 // MaxGraphStates bounds the states drawn: a larger graph is no longer readable in a page.
 const MaxGraphStates = 300
 

@@ -10,6 +10,16 @@ import (
 	"github.com/augur-perf/augur/fit/board"
 )
 
+// FitWarnings writes the warnings of each law (a law fitted on few distinct values, say), one
+// a line, as augur fit prints them to stderr.
+func FitWarnings(w io.Writer, res board.Result) {
+	for _, l := range res.Laws {
+		for _, warn := range l.Warnings {
+			fmt.Fprintf(w, "augur fit: warning: %s: %s\n", l.Quantity, warn)
+		}
+	}
+}
+
 // Fit prints a function's laws as `augur fit` does: each quantity's law with its
 // cross-validated error, the mean's and linear regression's for comparison, and the range it
 // was fitted on (or why none was found).

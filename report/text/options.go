@@ -110,6 +110,15 @@ func OptionsConfigsJSON(w io.Writer, res *taint.Result, sp *study.Space, cr comp
 	return JSON(w, out)
 }
 
+// OptionsExtrapolation warns, one line per numeric option, that the prediction p of model mf
+// lies outside the values the model measured, as augur options predict does on stderr.
+func OptionsExtrapolation(w io.Writer, mf *study.ModelFile, p study.Prediction) {
+	for _, name := range p.Extrapolated {
+		xs := mf.Numeric[name]
+		fmt.Fprintf(w, "augur options: warning: %s=%v lies outside the measured values [%v, %v]: the prediction extrapolates\n", name, p.Values[name], slices.Min(xs), slices.Max(xs))
+	}
+}
+
 // OptionsPrediction prints a configuration's predicted time and each term of it, as `augur
 // options predict` does.
 func OptionsPrediction(w io.Writer, p study.Prediction) error {

@@ -1,0 +1,28 @@
+package text
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/augur-perf/augur/fit/board"
+	"github.com/augur-perf/augur/options/study"
+)
+
+func TestFitWarnings(t *testing.T) {
+	var b bytes.Buffer
+	FitWarnings(&b, board.Result{Laws: []board.Law{{Quantity: "loop@x.go:3", Warnings: []string{"w1", "w2"}}, {Quantity: "q"}}})
+	want := "augur fit: warning: loop@x.go:3: w1\naugur fit: warning: loop@x.go:3: w2\n"
+	if b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
+
+func TestOptionsExtrapolation(t *testing.T) {
+	var b bytes.Buffer
+	mf := &study.ModelFile{Numeric: map[string][]float64{"size": {256, 64, 1024}}}
+	OptionsExtrapolation(&b, mf, study.Prediction{Values: map[string]float64{"size": 4096}, Extrapolated: []string{"size"}})
+	want := "augur options: warning: size=4096 lies outside the measured values [64, 1024]: the prediction extrapolates\n"
+	if b.String() != want {
+		t.Errorf("got %q, want %q", b.String(), want)
+	}
+}
