@@ -169,15 +169,15 @@ func OptionsRegions(w io.Writer, before, after []regions.Region, o regions.TextO
 // OptionsModel prints a measured options model in seconds as `augur options measure` does:
 // the terms beyond three standard errors of zero, each with the regions and positions that
 // cause it; the model of wall time, and when regions ran on several goroutines at once the
-// model of their time summed over goroutines after it, each saying which it is.
+// model of CPU time summed over goroutines after it, each saying which it is.
 func OptionsModel(w io.Writer, mf *study.ModelFile) error {
 	// Three standard errors: a term that small could be the noise of the repetitions.
 	show := influence.FormatOptions{Precision: 3, Noise: 3, Scale: mf.Scales()}
 	if err := mf.Model.WriteText(w, show, "wall time", ShortPath); err != nil || mf.Summed == nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nRegions ran on up to %d goroutines at once. Summed over goroutines (each region's time on every goroutine it ran on; CPU time where they run without waiting):\n", mf.Goroutines)
-	return mf.Summed.Model.WriteText(w, show, "time summed over goroutines", ShortPath)
+	fmt.Fprintf(w, "\nRegions ran on up to %d goroutines at once. CPU time summed over goroutines (each region's CPU time on every goroutine it ran on, from the threads' CPU clocks; the constant is the rest of the process's CPU time):\n", mf.Goroutines)
+	return mf.Summed.Model.WriteText(w, show, "CPU time summed over goroutines", ShortPath)
 }
 
 // OptionsEvaluation prints the comparison with the black-box baselines as `augur options
