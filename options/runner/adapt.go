@@ -209,21 +209,17 @@ func Model(r *Result, regs []regions.Region, t Time) (influence.Model, []influen
 	return influence.Global(locals...), locals, nil
 }
 
-// Oracle returns a baselines.Oracle that measures one configuration end to
-// end (one run, repetition 0, cached in o.CacheDir like Run's runs) with
-// the binary built once here. close removes the binary.
-func Oracle(ctx context.Context, s Setup, o Options) (oracle baselines.Oracle, close func() error, err error) {
+// Oracle returns a baselines.IndexOracle that measures one configuration
+// (the index of each option's value, in Setup.Options order) end to end
+// (one run, repetition 0, cached in o.CacheDir like Run's runs) with the
+// binary built once here. close removes the binary.
+func Oracle(ctx context.Context, s Setup, o Options) (oracle baselines.IndexOracle, close func() error, err error) {
 	b, err := build(ctx, s, o)
 	if err != nil {
 		return nil, nil, err
 	}
-	oracle = func(config []bool) (float64, error) {
-		c := make(compress.Config, len(config))
-		for i, v := range config {
-			if v {
-				c[i] = 1
-			}
-		}
+	oracle = func(config []int) (float64, error) {
+		c := compress.Config(config)
 		in, err := invocation(s, c)
 		if err != nil {
 			return 0, err

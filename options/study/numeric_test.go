@@ -98,3 +98,53 @@ func measureNumeric(t *testing.T, dir string, res *taint.Result, before, after [
 	}
 	return problems
 }
+
+// The black-box baselines vary a numeric option too: on the numeric example (-size at four
+// values, -cache) every approach samples sizes, feature-wise measures the default and each other
+// value alone (1 + 1 + 3 configurations), brute force all 2·4, the held-out sample is the whole
+// space, and brute force's regression, offered linear, logarithmic and quadratic terms in size,
+// predicts it within 10 % (the example sleeps size/256 + log2(size) units).
+func TestEvaluateNumericBaselines(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs the example about 20 times")
+	}
+	dir, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	decls, err := ParseDecls(nil, nil, []string{"size=64,256,1024,4096"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := Request{Dir: dir, Patterns: []string{"./examples/numeric"}, Decls: decls}
+	res, _, _, err := Regions(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	target := Target{Pkg: "./examples/numeric", Args: []string{"-unit=4ms"}}
+	var problems []string
+	for attempt := 1; attempt <= 2; attempt++ {
+		ev, err := Evaluate(context.Background(), dir, res, EvaluateOptions{Target: target, System: "numeric", HeldOut: 0, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s", ev.String())
+		if fmt.Sprint(ev.Numeric["size"]) != "[64 256 1024 4096]" || ev.HeldOut != 8 || len(ev.Rows) != 4 {
+			t.Fatalf("numeric %v, %d held out, %d rows", ev.Numeric, ev.HeldOut, len(ev.Rows))
+		}
+		configs := map[string]int{}
+		for _, r := range ev.Rows {
+			configs[r.Approach] = r.Configs
+		}
+		if configs["brute force"] != 8 || configs["feature-wise"] != 5 || configs["pair-wise"] != 8 {
+			t.Fatalf("configurations per approach: %v", configs)
+		}
+		if mape := ev.Rows[0].MAPE; mape > 10 {
+			problems = []string{fmt.Sprintf("brute force MAPE %.1f%% > 10%%", mape)}
+			t.Logf("attempt %d: %s", attempt, problems[0])
+			continue
+		}
+		return
+	}
+	t.Error(strings.Join(problems, "\n"))
+}

@@ -183,7 +183,23 @@ func OptionsModel(w io.Writer, mf *study.ModelFile) error {
 // OptionsEvaluation prints the comparison with the black-box baselines as `augur options
 // evaluate` does.
 func OptionsEvaluation(w io.Writer, system string, ev *study.Evaluation) {
-	fmt.Fprintf(w, "System: %s (%d boolean options: %s)\n", system, len(ev.Options), strings.Join(ev.Options, ", "))
+	if len(ev.Numeric) == 0 {
+		fmt.Fprintf(w, "System: %s (%d boolean options: %s)\n", system, len(ev.Options), strings.Join(ev.Options, ", "))
+	} else {
+		// Numeric options show the values every approach samples.
+		shown := make([]string, len(ev.Options))
+		for i, name := range ev.Options {
+			shown[i] = name
+			if xs, ok := ev.Numeric[name]; ok {
+				vs := make([]string, len(xs))
+				for k, x := range xs {
+					vs[k] = strconv.FormatFloat(x, 'g', -1, 64)
+				}
+				shown[i] += "=" + strings.Join(vs, "|")
+			}
+		}
+		fmt.Fprintf(w, "System: %s (%d options, %d numeric: %s)\n", system, len(ev.Options), len(ev.Numeric), strings.Join(shown, ", "))
+	}
 	fmt.Fprintf(w, "Ground truth: %d held-out configurations, %d run(s) each, measured end to end\n\n", ev.HeldOut, ev.Reps)
 	fmt.Fprint(w, ev.String())
 }
