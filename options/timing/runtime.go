@@ -22,7 +22,7 @@ const MaxDepth = 256
 const MaxGoroutines = 128
 
 // MaxThreads bounds the OS threads whose CPU clocks are followed; CPU time of
-// further threads is counted (slotThreadsLost), not attributed.
+// further threads is not attributed, and its probes are counted (slotThreads).
 const MaxThreads = 256
 
 // Layout of the timing file: int64 slots in native byte order.
