@@ -127,8 +127,12 @@ type Prediction struct {
 	// range.
 	Values       map[string]float64 `json:"values,omitempty"`
 	Extrapolated []string           `json:"extrapolated,omitempty"`
-	Seconds      float64            `json:"seconds"`
-	Terms        []Contribution     `json:"terms"`
+	// Seconds is the program's wall time (the model's Time); the terms are its.
+	Seconds float64        `json:"seconds"`
+	Terms   []Contribution `json:"terms"`
+	// CPUSeconds, for a model whose regions ran on several goroutines, is the CPU time summed
+	// over the goroutines (the Summed model's prediction).
+	CPUSeconds *float64 `json:"cpu_seconds,omitempty"`
 }
 
 // Contribution is one active term of a prediction: Coef, times Factor = g(value) for a numeric
@@ -214,6 +218,13 @@ func (mf *ModelFile) PredictAt(on map[string]bool, num map[string]float64) (Pred
 		return Prediction{}, err
 	}
 	p.Seconds = secs
+	if mf.Summed != nil {
+		cpu, err := influence.PredictAt(mf.Summed.Model, cfg, num)
+		if err != nil {
+			return Prediction{}, fmt.Errorf("%s: %v", mf.Summed.Time, err)
+		}
+		p.CPUSeconds = &cpu
+	}
 	for _, term := range mf.Model.Terms {
 		active := true
 		for _, o := range term.Options {

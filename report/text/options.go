@@ -141,7 +141,11 @@ func OptionsPrediction(w io.Writer, p study.Prediction) error {
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\n", name, Seconds(coef), strings.Join(where, "; "))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil || p.CPUSeconds == nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "T above is wall time; CPU time summed over goroutines: %s s\n", Seconds(*p.CPUSeconds))
+	return err
 }
 
 // OptionsRegions prints the regions before and after ConfigCrusher's optimisation, as `augur
