@@ -56,7 +56,7 @@ type Evaluation struct {
 }
 
 // Evaluate compares ConfigCrusher's white-box model with black-box baselines as the paper's
-// Tables 5 and 6 do: brute force (for at most baselines.MaxBruteForce options), feature-wise,
+// Tables 5 and 6 do: brute force (for at most 2^baselines.MaxBruteForce configurations), feature-wise,
 // pair-wise and random sampling, each followed by stepwise regression on end-to-end times of
 // the plain program (built once, no timing probes), against fresh runs of held-out
 // configurations. Numeric options are varied over their values by every approach and by the
