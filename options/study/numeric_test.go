@@ -20,19 +20,7 @@ func TestNumericOption(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the example about 40 times")
 	}
-	dir, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	decls, err := ParseDecls(nil, nil, []string{"size=64,256,1024,4096"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req := Request{Dir: dir, Patterns: []string{"./examples/numeric"}, Decls: decls}
-	res, before, after, err := Regions(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, res, before, after := numericRegions(t)
 	// A timed measurement on a shared machine can be swamped by its neighbours: a second, fresh
 	// measurement is taken before the test fails (the figures of both are logged).
 	var problems []string
@@ -43,6 +31,25 @@ func TestNumericOption(t *testing.T) {
 		t.Logf("attempt %d: %s", attempt, strings.Join(problems, "; "))
 	}
 	t.Error(strings.Join(problems, "\n"))
+}
+
+// numericRegions analyses examples/numeric with -size at 64, 256, 1024 and 4096: the module's
+// directory, the analysis and the regions before and after optimisation.
+func numericRegions(t *testing.T) (string, *taint.Result, []regions.Region, []regions.Region) {
+	t.Helper()
+	dir, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	decls, err := ParseDecls(nil, nil, []string{"size=64,256,1024,4096"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, before, after, err := Regions(Request{Dir: dir, Patterns: []string{"./examples/numeric"}, Decls: decls})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, res, before, after
 }
 
 // measureNumeric measures the example, checks the model's terms and its predictions at held-out
@@ -110,19 +117,7 @@ func TestEvaluateNumericBaselines(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs the example about 20 times")
 	}
-	dir, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	decls, err := ParseDecls(nil, nil, []string{"size=64,256,1024,4096"}, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	req := Request{Dir: dir, Patterns: []string{"./examples/numeric"}, Decls: decls}
-	res, _, _, err := Regions(req)
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, res, _, _ := numericRegions(t)
 	target := Target{Pkg: "./examples/numeric", Args: []string{"-unit=10ms"}}
 	var problems []string
 	for attempt := 1; attempt <= 2; attempt++ {
