@@ -1,10 +1,10 @@
 // Command pool is a worker pool whose regions run on several goroutines:
 // 12 jobs on 4 workers, each job compressed (2 units) and checked (1 unit)
 // when those options are on, and a report (3 units) written by main. The
-// work is sleeps, so its costs are known in closed form: summed over the
-// goroutines, compress costs 24 units and check 12; in wall time, 3 rounds
-// of 4 jobs, compress costs 6 units and check 3; the report is 3 units in
-// both.
+// work is sleeps, so its costs are known in closed form: in wall time, 3
+// rounds of 4 jobs, compress costs 6 units, check 3 and the report 3; the
+// goroutines' wall time summed over them is 24, 12 and 3 units, but their
+// CPU time next to nothing: they wait.
 package main
 
 import (

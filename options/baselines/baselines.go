@@ -1,7 +1,10 @@
 // Package baselines owns the black-box baselines that augur's white-box models are compared
 // against, as in ConfigCrusher's evaluation (Velez et al., AUSE 2020, Tables 5 and 6): brute
 // force, feature-wise, pair-wise and random sampling, each followed by SPL Conqueror-style
-// forward stepwise regression on end-to-end times, and the MAPE table comparing them.
+// forward stepwise regression on end-to-end times, and the MAPE table comparing them. Options
+// are boolean or numeric (a Space gives the numeric ones' values): every approach samples the
+// numeric values too, and the regression fits them as SPL Conqueror does, with linear,
+// logarithmic and quadratic terms.
 //
 // It drives a measurement oracle the caller supplies and never runs, builds or instruments a
 // program itself; it must not change how configurations are compressed (package compress) or
@@ -13,15 +16,87 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/augur-perf/augur/options/compress"
 	"github.com/augur-perf/augur/options/influence"
 )
 
-// Oracle measures one configuration (config[o] is option o's value) end to end and returns
-// its time in seconds. The caller runs the program.
+// Oracle measures one configuration of boolean options (config[o] is option o's value) end to
+// end and returns its time in seconds. The caller runs the program.
 type Oracle func(config []bool) (seconds float64, err error)
+
+// IndexOracle measures one configuration of a Space: config[o] is the index of option o's
+// value (0 or 1 for a boolean option, an index into its values for a numeric one).
+type IndexOracle func(config []int) (seconds float64, err error)
+
+// Space is a configuration space: its options, and the values of those that are numeric (in
+// the order their indices count; the first is the numeric option's default, its value when
+// "off"). The rest are boolean.
+type Space struct {
+	Names  []string
+	Values map[string][]float64
+}
+
+// Domain is the number of values option o takes.
+func (s Space) Domain(o int) int {
+	if xs, ok := s.Values[s.Names[o]]; ok {
+		return len(xs)
+	}
+	return 2
+}
+
+// value is option o's value at index v: 0 or 1 for a boolean.
+func (s Space) value(o, v int) float64 {
+	if xs, ok := s.Values[s.Names[o]]; ok {
+		return xs[v]
+	}
+	return float64(v)
+}
+
+// Size is the number of configurations, capped at 2^62.
+func (s Space) Size() uint64 {
+	total := uint64(1)
+	for o := range s.Names {
+		d := uint64(s.Domain(o))
+		if d != 0 && total > (1<<62)/d {
+			return 1 << 62
+		}
+		total *= d
+	}
+	return total
+}
+
+// Setting is configuration c as the influence package predicts it: boolean options on or off,
+// numeric options' values.
+func (s Space) Setting(c []int) (influence.Config, map[string]float64) {
+	on := influence.Config{}
+	var num map[string]float64
+	for o, v := range c {
+		name := s.Names[o]
+		if _, ok := s.Values[name]; ok {
+			if num == nil {
+				num = map[string]float64{}
+			}
+			num[name] = s.value(o, v)
+		} else if v != 0 {
+			on[name] = true
+		}
+	}
+	return on, num
+}
+
+// boolean adapts a boolean oracle to configurations of value indices.
+func boolean(oracle Oracle) IndexOracle {
+	return func(c []int) (float64, error) {
+		b := make([]bool, len(c))
+		for o, v := range c {
+			b[o] = v != 0
+		}
+		return oracle(b)
+	}
+}
 
 // MaxBruteForce is the most options BruteForce enumerates without Options.Force: 2^16 runs is
 // already days of measurement for most programs.
@@ -42,10 +117,11 @@ type Options struct {
 
 // Run is what one approach measured and learned.
 type Run struct {
-	Approach string    `json:"approach"`
-	Names    []string  `json:"options"`
-	Configs  [][]bool  `json:"configurations"`
-	Times    []float64 `json:"times"`
+	Approach string   `json:"approach"`
+	Names    []string `json:"options"`
+	// Configs are the configurations measured, as value indices (see IndexOracle).
+	Configs [][]int   `json:"configurations"`
+	Times   []float64 `json:"times"`
 	// MeasuringTime is the sum of the oracle's times, in seconds.
 	MeasuringTime float64 `json:"measuring_time"`
 	// Wall is the wall-clock time spent in the oracle.
@@ -53,43 +129,79 @@ type Run struct {
 	Model influence.Model `json:"model"`
 }
 
-// BruteForce measures all 2^n configurations.
+// BruteForce measures all 2^n configurations of n boolean options.
 func BruteForce(names []string, oracle Oracle, opts Options) (Run, error) {
-	n := len(names)
+	return Space{Names: names}.BruteForce(boolean(oracle), opts)
+}
+
+// FeatureWise measures the all-off configuration and each boolean option alone.
+func FeatureWise(names []string, oracle Oracle, opts Options) (Run, error) {
+	return Space{Names: names}.FeatureWise(boolean(oracle), opts)
+}
+
+// PairWise measures a t=2 covering array of boolean options.
+func PairWise(names []string, oracle Oracle, opts Options) (Run, error) {
+	return Space{Names: names}.PairWise(boolean(oracle), opts)
+}
+
+// Random measures k distinct configurations of boolean options drawn uniformly.
+func Random(names []string, k int, seed uint64, oracle Oracle, opts Options) (Run, error) {
+	return Space{Names: names}.Random(k, seed, boolean(oracle), opts)
+}
+
+// BruteForce measures every configuration: 2^n for n boolean options, the product of the
+// numbers of values with numeric ones.
+func (s Space) BruteForce(oracle IndexOracle, opts Options) (Run, error) {
+	n := len(s.Names)
 	if n > MaxBruteForce && !opts.Force {
 		return Run{}, fmt.Errorf("baselines: brute force over %d options is 2^%d configurations; more than 2^%d needs Options.Force", n, n, MaxBruteForce)
 	}
-	if n >= 40 {
+	total := s.Size()
+	if total >= 1<<40 {
 		return Run{}, fmt.Errorf("baselines: brute force over %d options cannot be enumerated", n)
 	}
-	total := 1 << n
-	if opts.Budget > 0 && total > opts.Budget {
+	if opts.Budget > 0 && total > uint64(opts.Budget) {
 		return Run{}, fmt.Errorf("baselines: brute force needs %d configurations, budget %d: %w", total, opts.Budget, ErrBudget)
 	}
-	cfgs := make([][]bool, total)
-	for mask := range cfgs {
-		cfgs[mask] = maskConfig(n, uint64(mask))
+	cfgs := make([][]int, total)
+	for k := range cfgs {
+		cfgs[k] = s.Nth(uint64(k))
 	}
-	return Measure("brute force", names, cfgs, oracle, opts)
+	return s.Measure("brute force", cfgs, oracle, opts)
 }
 
-// FeatureWise measures the all-off configuration and each option alone. It cannot see
-// interactions, which is its point as a baseline.
-func FeatureWise(names []string, oracle Oracle, opts Options) (Run, error) {
-	n := len(names)
-	cfgs := [][]bool{make([]bool, n)}
+// Nth is configuration k in mixed-radix order, the first option varying fastest.
+func (s Space) Nth(k uint64) []int {
+	c := make([]int, len(s.Names))
+	for o := range c {
+		d := uint64(s.Domain(o))
+		c[o] = int(k % d)
+		k /= d
+	}
+	return c
+}
+
+// FeatureWise measures the default configuration (every boolean off, every numeric option at
+// its first value), each boolean option alone, and each numeric option alone at each of its
+// other values (one factor at a time, as SPL Conqueror's option-wise sampling for numeric
+// options). It cannot see interactions, which is its point as a baseline.
+func (s Space) FeatureWise(oracle IndexOracle, opts Options) (Run, error) {
+	n := len(s.Names)
+	cfgs := [][]int{make([]int, n)}
 	for o := 0; o < n; o++ {
-		c := make([]bool, n)
-		c[o] = true
-		cfgs = append(cfgs, c)
+		for v := 1; v < s.Domain(o); v++ {
+			c := make([]int, n)
+			c[o] = v
+			cfgs = append(cfgs, c)
+		}
 	}
-	return Measure("feature-wise", names, cfgs, oracle, opts)
+	return s.Measure("feature-wise", cfgs, oracle, opts)
 }
 
-// PairWise measures a t=2 covering array: every pair of options in all four combinations,
-// built by compress.Greedy over all pairs.
-func PairWise(names []string, oracle Oracle, opts Options) (Run, error) {
-	n := len(names)
+// PairWise measures a t=2 covering array: every pair of options in all combinations of their
+// values, built by compress.Greedy over all pairs.
+func (s Space) PairWise(oracle IndexOracle, opts Options) (Run, error) {
+	n := len(s.Names)
 	var sets [][]int
 	for i := 0; i < n; i++ {
 		for j := i + 1; j < n; j++ {
@@ -99,91 +211,88 @@ func PairWise(names []string, oracle Oracle, opts Options) (Run, error) {
 	if n == 1 {
 		sets = [][]int{{0}}
 	}
-	cc, err := compress.Greedy(sets, n, compress.Options{Names: names})
+	domains := make([]int, n)
+	for o := range domains {
+		domains[o] = s.Domain(o)
+	}
+	cc, err := compress.Greedy(sets, n, compress.Options{Names: s.Names, Domains: domains})
 	if err != nil {
 		return Run{}, fmt.Errorf("baselines: pair-wise: %w", err)
 	}
-	cfgs := make([][]bool, len(cc))
+	cfgs := make([][]int, len(cc))
 	for k, c := range cc {
-		cfgs[k] = make([]bool, n)
-		for o := range c {
-			cfgs[k][o] = c.Bool(o)
-		}
+		cfgs[k] = append([]int(nil), c...)
 	}
-	return Measure("pair-wise", names, cfgs, oracle, opts)
+	return s.Measure("pair-wise", cfgs, oracle, opts)
 }
 
-// Random measures k distinct configurations drawn uniformly; equal seeds draw equal samples.
-func Random(names []string, k int, seed uint64, oracle Oracle, opts Options) (Run, error) {
-	n := len(names)
+// Random measures k distinct configurations drawn uniformly (each option's value uniformly
+// among its values); equal seeds draw equal samples.
+func (s Space) Random(k int, seed uint64, oracle IndexOracle, opts Options) (Run, error) {
+	n := len(s.Names)
 	if k <= 0 {
 		return Run{}, fmt.Errorf("baselines: random sampling needs k > 0, got %d", k)
 	}
-	if n < 62 && uint64(k) > uint64(1)<<n {
-		return Run{}, fmt.Errorf("baselines: %d distinct configurations asked of %d options (2^%d)", k, n, n)
+	total := s.Size()
+	if uint64(k) > total {
+		return Run{}, fmt.Errorf("baselines: %d distinct configurations asked of a space of %d", k, total)
 	}
 	if opts.Budget > 0 && k > opts.Budget {
 		return Run{}, fmt.Errorf("baselines: random sampling of %d configurations, budget %d: %w", k, opts.Budget, ErrBudget)
 	}
 	rng := rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d))
-	var cfgs [][]bool
-	if n <= 20 && 2*k > 1<<n {
+	var cfgs [][]int
+	if total <= 1<<20 && uint64(2*k) > total {
 		// Dense samples: a partial Fisher–Yates shuffle avoids endless rejections.
-		all := make([]uint64, 1<<n)
+		all := make([]uint64, total)
 		for i := range all {
 			all[i] = uint64(i)
 		}
 		for i := 0; i < k; i++ {
 			j := i + rng.IntN(len(all)-i)
 			all[i], all[j] = all[j], all[i]
-			cfgs = append(cfgs, maskConfig(n, all[i]))
+			cfgs = append(cfgs, s.Nth(all[i]))
 		}
 	} else {
 		seen := map[string]bool{}
 		for len(cfgs) < k {
-			c := make([]bool, n)
-			key := make([]byte, n)
+			c := make([]int, n)
 			for o := range c {
-				c[o] = rng.IntN(2) == 1
-				key[o] = '0'
-				if c[o] {
-					key[o] = '1'
-				}
+				c[o] = rng.IntN(s.Domain(o))
 			}
-			if seen[string(key)] {
-				continue
+			if key := fmt.Sprint(c); !seen[key] {
+				seen[key] = true
+				cfgs = append(cfgs, c)
 			}
-			seen[string(key)] = true
-			cfgs = append(cfgs, c)
 		}
 	}
-	return Measure(fmt.Sprintf("random (k=%d)", k), names, cfgs, oracle, opts)
+	return s.Measure(fmt.Sprintf("random (k=%d)", k), cfgs, oracle, opts)
 }
 
 // Measure runs the oracle on each configuration, within the budget, and fits a model with
 // Stepwise. The approaches above are thin wrappers choosing configurations for it.
-func Measure(approach string, names []string, cfgs [][]bool, oracle Oracle, opts Options) (Run, error) {
+func (s Space) Measure(approach string, cfgs [][]int, oracle IndexOracle, opts Options) (Run, error) {
 	if opts.Budget > 0 && len(cfgs) > opts.Budget {
 		return Run{}, fmt.Errorf("baselines: %s needs %d configurations, budget %d: %w", approach, len(cfgs), opts.Budget, ErrBudget)
 	}
-	r := Run{Approach: approach, Names: names, Configs: cfgs, Times: make([]float64, len(cfgs))}
+	r := Run{Approach: approach, Names: s.Names, Configs: cfgs, Times: make([]float64, len(cfgs))}
 	start := time.Now()
 	for k, c := range cfgs {
-		if len(c) != len(names) {
-			return Run{}, fmt.Errorf("baselines: %s: configuration %d has %d options, want %d", approach, k, len(c), len(names))
+		if len(c) != len(s.Names) {
+			return Run{}, fmt.Errorf("baselines: %s: configuration %d has %d options, want %d", approach, k, len(c), len(s.Names))
 		}
-		s, err := oracle(c)
+		t, err := oracle(c)
 		if err != nil {
-			return Run{}, fmt.Errorf("baselines: %s: measuring %s: %w", approach, formatConfig(names, c), err)
+			return Run{}, fmt.Errorf("baselines: %s: measuring %s: %w", approach, s.format(c), err)
 		}
-		if math.IsNaN(s) || math.IsInf(s, 0) || s < 0 {
-			return Run{}, fmt.Errorf("baselines: %s: oracle returned %v seconds for %s", approach, s, formatConfig(names, c))
+		if math.IsNaN(t) || math.IsInf(t, 0) || t < 0 {
+			return Run{}, fmt.Errorf("baselines: %s: oracle returned %v seconds for %s", approach, t, s.format(c))
 		}
-		r.Times[k] = s
-		r.MeasuringTime += s
+		r.Times[k] = t
+		r.MeasuringTime += t
 	}
 	r.Wall = time.Since(start)
-	m, err := Stepwise(names, cfgs, r.Times, opts.Stepwise)
+	m, err := s.Stepwise(cfgs, r.Times, opts.Stepwise)
 	if err != nil {
 		return Run{}, fmt.Errorf("baselines: %s: %w", approach, err)
 	}
@@ -191,27 +300,18 @@ func Measure(approach string, names []string, cfgs [][]bool, oracle Oracle, opts
 	return r, nil
 }
 
-func maskConfig(n int, mask uint64) []bool {
-	c := make([]bool, n)
-	for o := range c {
-		c[o] = mask&(1<<o) != 0
-	}
-	return c
-}
-
-func formatConfig(names []string, c []bool) string {
-	s := "{"
-	first := true
-	for o, on := range c {
-		if on {
-			if !first {
-				s += ","
-			}
-			s += names[o]
-			first = false
+// format writes c as {A,B,n=4}: the boolean options on and every numeric option's value.
+func (s Space) format(c []int) string {
+	var parts []string
+	for o, v := range c {
+		name := s.Names[o]
+		if _, ok := s.Values[name]; ok {
+			parts = append(parts, fmt.Sprintf("%s=%v", name, s.value(o, v)))
+		} else if v != 0 {
+			parts = append(parts, name)
 		}
 	}
-	return s + "}"
+	return "{" + strings.Join(parts, ",") + "}"
 }
 
 // ToInfluence converts a boolean configuration to the influence package's form.

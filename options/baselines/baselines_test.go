@@ -75,7 +75,10 @@ func TestStepwiseExact(t *testing.T) {
 	var cfgs [][]bool
 	var times []float64
 	for mask := 0; mask < 64; mask++ {
-		c := maskConfig(6, uint64(mask))
+		c := make([]bool, 6)
+		for o := range c {
+			c[o] = mask&(1<<o) != 0
+		}
 		cfgs = append(cfgs, c)
 		times = append(times, influence.Predict(interactionHeavy, ToInfluence(names, c)))
 	}
@@ -130,12 +133,7 @@ func TestPairWise(t *testing.T) {
 	}
 	cc := make([]compress.Config, len(r.Configs))
 	for k, c := range r.Configs {
-		cc[k] = make(compress.Config, len(c))
-		for o, on := range c {
-			if on {
-				cc[k][o] = 1
-			}
-		}
+		cc[k] = c
 	}
 	if err := compress.Verify(cc, pairs, len(names), compress.Options{}); err != nil {
 		t.Fatal(err)
@@ -171,7 +169,7 @@ func TestRandomDeterministic(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, cfg := range a.Configs {
-		k := formatConfig(names, cfg)
+		k := Space{Names: names}.format(cfg)
 		if seen[k] {
 			t.Errorf("duplicate configuration %s", k)
 		}

@@ -42,9 +42,15 @@ type Table struct {
 	Rows    []Row  `json:"rows"`
 }
 
-// Evaluate computes each entry's MAPE on held-out configurations with measured ground truth.
-// The truth must be non-zero: the percentage error of a zero time is undefined.
+// Evaluate computes each entry's MAPE on held-out configurations of boolean options with
+// measured ground truth.
 func Evaluate(system string, names []string, entries []Entry, heldOut [][]bool, truth []float64) (Table, error) {
+	return Space{Names: names}.Evaluate(system, entries, indices(heldOut), truth)
+}
+
+// Evaluate computes each entry's MAPE on held-out configurations (value indices) with measured
+// ground truth. The truth must be non-zero: the percentage error of a zero time is undefined.
+func (s Space) Evaluate(system string, entries []Entry, heldOut [][]int, truth []float64) (Table, error) {
 	if len(heldOut) == 0 || len(heldOut) != len(truth) {
 		return Table{}, fmt.Errorf("baselines: %d held-out configurations with %d times", len(heldOut), len(truth))
 	}
@@ -52,31 +58,63 @@ func Evaluate(system string, names []string, entries []Entry, heldOut [][]bool, 
 		if t == 0 || math.IsNaN(t) || math.IsInf(t, 0) {
 			return Table{}, fmt.Errorf("baselines: held-out configuration %d has time %v; MAPE needs finite non-zero times", k, t)
 		}
-		if len(heldOut[k]) != len(names) {
-			return Table{}, fmt.Errorf("baselines: held-out configuration %d has %d options, want %d", k, len(heldOut[k]), len(names))
+		if len(heldOut[k]) != len(s.Names) {
+			return Table{}, fmt.Errorf("baselines: held-out configuration %d has %d options, want %d", k, len(heldOut[k]), len(s.Names))
 		}
 	}
 	tab := Table{System: system, HeldOut: len(heldOut)}
 	for _, e := range entries {
+		mape, err := s.MAPE(e.Model, heldOut, truth)
+		if err != nil {
+			return Table{}, fmt.Errorf("baselines: %s: %v", e.Approach, err)
+		}
 		tab.Rows = append(tab.Rows, Row{
 			Approach:      e.Approach,
 			Configs:       e.Configs,
 			MeasuringTime: e.MeasuringTime,
 			WallTime:      e.Wall.Seconds(),
-			MAPE:          MAPE(e.Model, names, heldOut, truth),
+			MAPE:          mape,
 		})
 	}
 	return tab, nil
 }
 
-// MAPE is the mean absolute percentage error of a model's predictions.
+// MAPE is the mean absolute percentage error of a model's predictions on configurations of
+// boolean options.
 func MAPE(m influence.Model, names []string, cfgs [][]bool, truth []float64) float64 {
+	v, err := Space{Names: names}.MAPE(m, indices(cfgs), truth)
+	if err != nil {
+		return math.NaN()
+	}
+	return v
+}
+
+// MAPE is the mean absolute percentage error of a model's predictions on configurations of
+// the space; a model that needs a numeric option's value the space lacks is an error.
+func (s Space) MAPE(m influence.Model, cfgs [][]int, truth []float64) (float64, error) {
 	sum := 0.0
 	for k, c := range cfgs {
-		p := influence.Predict(m, ToInfluence(names, c))
+		on, num := s.Setting(c)
+		p, err := influence.PredictAt(m, on, num)
+		if err != nil {
+			return 0, err
+		}
 		sum += math.Abs(p-truth[k]) / math.Abs(truth[k])
 	}
-	return 100 * sum / float64(len(cfgs))
+	return 100 * sum / float64(len(cfgs)), nil
+}
+
+func indices(cfgs [][]bool) [][]int {
+	out := make([][]int, len(cfgs))
+	for k, c := range cfgs {
+		out[k] = make([]int, len(c))
+		for o, on := range c {
+			if on {
+				out[k][o] = 1
+			}
+		}
+	}
+	return out
 }
 
 // String lays the table out as text.

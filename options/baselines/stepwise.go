@@ -31,8 +31,36 @@ type StepwiseOptions struct {
 // pass then removes terms whose removal costs less than the threshold. Candidates
 // whose column is a linear combination of the chosen ones are skipped: the sample cannot
 // tell them apart (interactions in a feature-wise sample, say), and including them would make
-// the fit arbitrary.
+// the fit arbitrary. This is Stepwise over a Space of boolean options only.
 func Stepwise(names []string, cfgs [][]bool, times []float64, opts StepwiseOptions) (influence.Model, error) {
+	idx := make([][]int, len(cfgs))
+	for k, c := range cfgs {
+		idx[k] = make([]int, len(c))
+		for o, on := range c {
+			if on {
+				idx[k][o] = 1
+			}
+		}
+	}
+	return Space{Names: names}.Stepwise(idx, times, opts)
+}
+
+// candidate is a term of the regression: the product of its options' values, a numeric
+// option among them (at most one) entering as form(value).
+type candidate struct {
+	opts []int
+	num  int // index into opts of the numeric option, -1 for none
+	form string
+}
+
+func (c candidate) key() string { return key(c.opts) + "/" + c.form }
+
+// Stepwise is the package-level Stepwise over a Space whose numeric options enter as SPL
+// Conqueror's functions of their values (influence.Forms: linear, logarithmic where every
+// value is positive, quadratic), alone or times boolean options; a term holds at most one
+// numeric option, as influence.Term does.
+func (s Space) Stepwise(cfgs [][]int, times []float64, opts StepwiseOptions) (influence.Model, error) {
+	names := s.Names
 	m := len(cfgs)
 	if m == 0 {
 		return influence.Model{}, fmt.Errorf("stepwise: no measurements")
@@ -43,6 +71,11 @@ func Stepwise(names []string, cfgs [][]bool, times []float64, opts StepwiseOptio
 	for k, c := range cfgs {
 		if len(c) != len(names) {
 			return influence.Model{}, fmt.Errorf("stepwise: configuration %d has %d options, want %d", k, len(c), len(names))
+		}
+		for o, v := range c {
+			if v < 0 || v >= s.Domain(o) {
+				return influence.Model{}, fmt.Errorf("stepwise: configuration %d gives %s value index %d of %d", k, names[o], v, s.Domain(o))
+			}
 		}
 	}
 	minImp := opts.MinImprovement
@@ -58,18 +91,78 @@ func Stepwise(names []string, cfgs [][]bool, times []float64, opts StepwiseOptio
 		maxTerms = m - 1
 	}
 	y := mat.NewVecDense(m, append([]float64(nil), times...))
+	// forms of each numeric option: log2 only where every value is positive.
+	forms := map[int][]string{}
+	for o, name := range names {
+		xs, ok := s.Values[name]
+		if !ok {
+			continue
+		}
+		positive := true
+		for _, x := range xs {
+			positive = positive && x > 0
+		}
+		for _, f := range influence.Forms {
+			if f != "log2(x)" || positive {
+				forms[o] = append(forms[o], f)
+			}
+		}
+	}
+	// with adds option o to term t: every form of it when it is numeric and t has none.
+	with := func(t candidate, o int) []candidate {
+		if contains(t.opts, o) {
+			return nil
+		}
+		base := append(append([]int(nil), t.opts...), o)
+		sort.Ints(base)
+		pos := func(x int) int { return sort.SearchInts(base, x) }
+		fs, numeric := forms[o]
+		if !numeric {
+			c := candidate{opts: base, num: -1, form: t.form}
+			if t.num >= 0 {
+				c.num = pos(t.opts[t.num])
+			}
+			return []candidate{c}
+		}
+		if t.num >= 0 {
+			return nil
+		}
+		var out []candidate
+		for _, f := range fs {
+			out = append(out, candidate{opts: base, num: pos(o), form: f})
+		}
+		return out
+	}
+	col := func(t candidate) []float64 {
+		v := make([]float64, m)
+		for r, c := range cfgs {
+			x := 1.0
+			for j, o := range t.opts {
+				val := s.value(o, c[o])
+				if j == t.num {
+					// The forms are defined on every value offered (log2 only on positive ones).
+					val, _ = influence.FormValue(t.form, val)
+				}
+				x *= val
+			}
+			v[r] = x
+		}
+		return v
+	}
 
-	chosen := [][]int{{}}
-	coef, rmse0, ok := fit(cfgs, chosen, y)
+	chosen := []candidate{{num: -1}}
+	coef, rmse0, ok := fit(col, chosen, y)
 	if !ok {
 		return influence.Model{}, fmt.Errorf("stepwise: cannot fit the constant")
 	}
 	rmse := rmse0
-	cands := map[string][]int{}
+	cands := map[string]candidate{}
 	for o := range names {
-		cands[key([]int{o})] = []int{o}
+		for _, c := range with(candidate{num: -1}, o) {
+			cands[c.key()] = c
+		}
 	}
-	inModel := map[string]bool{key(nil): true}
+	inModel := map[string]bool{chosen[0].key(): true}
 	for len(chosen)-1 < maxTerms && len(cands) > 0 && rmse > 1e-12*math.Max(1, math.Abs(coef[0])) {
 		keys := make([]string, 0, len(cands))
 		for k := range cands {
@@ -80,8 +173,8 @@ func Stepwise(names []string, cfgs [][]bool, times []float64, opts StepwiseOptio
 		bestKey, bestErr := "", math.Inf(1)
 		var bestCoef []float64
 		for _, k := range keys {
-			trial := append(append([][]int(nil), chosen...), cands[k])
-			c, e, ok := fit(cfgs, trial, y)
+			trial := append(append([]candidate(nil), chosen...), cands[k])
+			c, e, ok := fit(col, trial, y)
 			if !ok {
 				delete(cands, k)
 				continue
@@ -98,15 +191,12 @@ func Stepwise(names []string, cfgs [][]bool, times []float64, opts StepwiseOptio
 		inModel[bestKey] = true
 		chosen = append(chosen, term)
 		coef, rmse = bestCoef, bestErr
-		if len(term) < maxDeg {
+		if len(term.opts) < maxDeg {
 			for o := range names {
-				if contains(term, o) {
-					continue
-				}
-				t := append(append([]int(nil), term...), o)
-				sort.Ints(t)
-				if k := key(t); !inModel[k] {
-					cands[k] = t
+				for _, c := range with(term, o) {
+					if k := c.key(); !inModel[k] {
+						cands[k] = c
+					}
 				}
 			}
 		}
@@ -117,8 +207,8 @@ func Stepwise(names []string, cfgs [][]bool, times []float64, opts StepwiseOptio
 		drop, dropErr := -1, math.Inf(1)
 		var dropCoef []float64
 		for i := 1; i < len(chosen); i++ {
-			trial := append(append([][]int(nil), chosen[:i]...), chosen[i+1:]...)
-			c, e, ok := fit(cfgs, trial, y)
+			trial := append(append([]candidate(nil), chosen[:i]...), chosen[i+1:]...)
+			c, e, ok := fit(col, trial, y)
 			if ok && e < dropErr {
 				drop, dropErr, dropCoef = i, e, c
 			}
@@ -131,33 +221,44 @@ func Stepwise(names []string, cfgs [][]bool, times []float64, opts StepwiseOptio
 	}
 	terms := make([]influence.Term, len(chosen))
 	for i, t := range chosen {
-		opts := make([]string, len(t))
-		for j, o := range t {
-			opts[j] = names[o]
+		term := influence.Term{Options: []string{}, Coef: coef[i]}
+		for j, o := range t.opts {
+			if j == t.num {
+				term.Numeric, term.Form = names[o], t.form
+			} else {
+				term.Options = append(term.Options, names[o])
+			}
 		}
-		terms[i] = influence.Term{Options: opts, Coef: coef[i]}
+		terms[i] = term
 	}
 	return influence.NewModel(terms), nil
 }
 
-// fit solves the least-squares problem for the given terms and returns the coefficients and
-// the root mean square error; ok is false when the columns are linearly dependent.
-func fit(cfgs [][]bool, terms [][]int, y *mat.VecDense) (coef []float64, rmse float64, ok bool) {
-	m, p := len(cfgs), len(terms)
+// fit solves the least-squares problem for the given terms (col gives each one's column) and
+// returns the coefficients and the root mean square error; ok is false when the columns are
+// linearly dependent.
+func fit(col func(candidate) []float64, terms []candidate, y *mat.VecDense) (coef []float64, rmse float64, ok bool) {
+	m, p := y.Len(), len(terms)
 	if p > m {
 		return nil, 0, false
 	}
 	x := mat.NewDense(m, p, nil)
-	for r, c := range cfgs {
-		for j, t := range terms {
-			v := 1.0
-			for _, o := range t {
-				if !c[o] {
-					v = 0
-					break
-				}
-			}
+	for j, t := range terms {
+		for r, v := range col(t) {
 			x.Set(r, j, v)
+		}
+	}
+	// Columns of very different scales (a size squared next to a 0/1 option) would make the
+	// rank test meaningless and the solution inaccurate: both are done on the columns scaled
+	// to unit length, and the coefficients scaled back.
+	norms := make([]float64, p)
+	for j := 0; j < p; j++ {
+		norms[j] = mat.Norm(x.ColView(j), 2)
+		if norms[j] == 0 {
+			return nil, 0, false
+		}
+		for r := 0; r < m; r++ {
+			x.Set(r, j, x.At(r, j)/norms[j])
 		}
 	}
 	var svd mat.SVD
@@ -178,7 +279,7 @@ func fit(cfgs [][]bool, terms [][]int, y *mat.VecDense) (coef []float64, rmse fl
 	}
 	coef = make([]float64, p)
 	for j := range coef {
-		coef[j] = beta.AtVec(j)
+		coef[j] = beta.AtVec(j) / norms[j]
 	}
 	return coef, math.Sqrt(ss / float64(m)), true
 }

@@ -31,18 +31,20 @@ const (
 	// (timing.RegionTime.WallNs): the regions' shares and the base region
 	// add up to the run's wall time.
 	Wall Time = iota
-	// Goroutines is the region's self time summed over the goroutines it
-	// ran on (timing.RegionTime.SelfNs): CPU time when those goroutines run
-	// without waiting (no blocking inside the region, no more runnable
-	// goroutines than cores). The base region is the wall model's: the time
-	// no region ran anywhere.
-	Goroutines
+	// CPU is the region's CPU time summed over the goroutines it ran on
+	// (timing.RegionTime.CPUNs, read from the threads' CPU clocks): time a
+	// goroutine spent blocked, asleep or waiting for a core is not in it.
+	// The base region is the rest of the process's CPU time (user and
+	// system, as the kernel counts it): start-up, the runtime, and code
+	// outside every region, so the terms add up to the process's CPU time.
+	// Only builds with timing.Build.CPU have it.
+	CPU
 )
 
 // String names the time as model files and printouts do.
 func (t Time) String() string {
-	if t == Goroutines {
-		return "summed over goroutines"
+	if t == CPU {
+		return "CPU time summed over goroutines"
 	}
 	return "wall"
 }
@@ -90,10 +92,11 @@ func Measurements(r *Result, regs []regions.Region, t Time) []RegionRuns {
 			if run.Times == nil {
 				continue
 			}
-			var sum int64
+			var sum, cpu int64
 			for _, rt := range run.Times.Regions {
 				if rt.ID != 0 {
 					sum += rt.WallNs
+					cpu += rt.CPUNs
 				}
 			}
 			for _, rt := range run.Times.Regions {
@@ -103,12 +106,14 @@ func Measurements(r *Result, regs []regions.Region, t Time) []RegionRuns {
 				}
 				ns := rt.WallNs
 				switch {
+				case rt.ID == 0 && t == CPU:
+					ns = run.CPUNs - cpu
 				case rt.ID == 0:
 					// The base region is the rest of the program, as the baselines measure it:
 					// start-up and exit included, not just main's own code.
 					ns = run.WallNs - sum
-				case t == Goroutines:
-					ns = rt.SelfNs
+				case t == CPU:
+					ns = rt.CPUNs
 				}
 				samples[k] = append(samples[k], float64(ns)/1e9)
 			}
@@ -204,21 +209,17 @@ func Model(r *Result, regs []regions.Region, t Time) (influence.Model, []influen
 	return influence.Global(locals...), locals, nil
 }
 
-// Oracle returns a baselines.Oracle that measures one configuration end to
-// end (one run, repetition 0, cached in o.CacheDir like Run's runs) with
-// the binary built once here. close removes the binary.
-func Oracle(ctx context.Context, s Setup, o Options) (oracle baselines.Oracle, close func() error, err error) {
+// Oracle returns a baselines.IndexOracle that measures one configuration
+// (the index of each option's value, in Setup.Options order) end to end
+// (one run, repetition 0, cached in o.CacheDir like Run's runs) with the
+// binary built once here. close removes the binary.
+func Oracle(ctx context.Context, s Setup, o Options) (oracle baselines.IndexOracle, close func() error, err error) {
 	b, err := build(ctx, s, o)
 	if err != nil {
 		return nil, nil, err
 	}
-	oracle = func(config []bool) (float64, error) {
-		c := make(compress.Config, len(config))
-		for i, v := range config {
-			if v {
-				c[i] = 1
-			}
-		}
+	oracle = func(config []int) (float64, error) {
+		c := compress.Config(config)
 		in, err := invocation(s, c)
 		if err != nil {
 			return 0, err

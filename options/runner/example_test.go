@@ -119,8 +119,8 @@ func TestRunningExampleEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer closeFn()
-	cfg := make([]bool, len(names))
-	cfg[index["D"]], cfg[index["E"]], cfg[index["F"]] = true, true, true
+	cfg := make([]int, len(names))
+	cfg[index["D"]], cfg[index["E"]], cfg[index["F"]] = 1, 1, 1
 	s1, err := oracle(cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -37,9 +37,9 @@
 // Measurements gives one influence.Measurement table per region (each run
 // a measurement) plus the base region 0, so influence.LocalModel and
 // influence.Global apply directly (Model does both). A region's time is
-// its share of the wall time (Wall) or its self time summed over the
-// goroutines it ran on (Goroutines); the two differ only where regions run
-// on several goroutines at once. The base region is the run's wall time
+// its share of the wall time (Wall) or its CPU time summed over the
+// goroutines it ran on (CPU); the two differ where regions run on several
+// goroutines at once or wait. The base region is the run's wall time
 // minus every other region's wall share: process start-up and the time no
 // region ran. Numeric options get curves; the others are booleans, value
 // index > 0 "on".

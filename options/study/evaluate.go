@@ -24,8 +24,8 @@ type EvaluateOptions struct {
 	System string
 	// Model, when given, is ConfigCrusher's row: a model Measure built.
 	Model *ModelFile
-	// HeldOut is the number of held-out configurations for the ground truth (0: all 2^n when
-	// n ≤ baselines.MaxBruteForce, else 50).
+	// HeldOut is the number of held-out configurations for the ground truth (0: every
+	// configuration when there are at most 2^baselines.MaxBruteForce, else 50).
 	HeldOut int
 	// RandomK is the number of configurations random sampling measures (0: as many as
 	// pair-wise).
@@ -46,17 +46,21 @@ type EvaluateOptions struct {
 // Evaluation is Evaluate's answer.
 type Evaluation struct {
 	baselines.Table
-	// Options are the boolean options the black-box approaches vary.
-	Options []string `json:"options"`
-	Reps    int      `json:"reps"`
-	HeldOut int      `json:"held_out"`
+	// Options are the options the black-box approaches vary, and Numeric the values they
+	// sample of those that are numeric (three or more numeric --values); the rest have two
+	// levels (booleans: false and true).
+	Options []string             `json:"options"`
+	Numeric map[string][]float64 `json:"numeric,omitempty"`
+	Reps    int                  `json:"reps"`
+	HeldOut int                  `json:"held_out"`
 }
 
 // Evaluate compares ConfigCrusher's white-box model with black-box baselines as the paper's
-// Tables 5 and 6 do: brute force (for at most baselines.MaxBruteForce options), feature-wise,
+// Tables 5 and 6 do: brute force (for at most 2^baselines.MaxBruteForce configurations), feature-wise,
 // pair-wise and random sampling, each followed by stepwise regression on end-to-end times of
 // the plain program (built once, no timing probes), against fresh runs of held-out
-// configurations.
+// configurations. Numeric options are varied over their values by every approach and by the
+// held-out sample, as the white-box model was measured over them.
 func Evaluate(ctx context.Context, dir string, res *taint.Result, o EvaluateOptions) (*Evaluation, error) {
 	reps := o.Reps
 	if reps == 0 {
@@ -65,22 +69,29 @@ func Evaluate(ctx context.Context, dir string, res *taint.Result, o EvaluateOpti
 	if reps < 1 {
 		return nil, fmt.Errorf("--reps %d: want at least 1", reps)
 	}
-	// The black-box approaches see every boolean option, relevant or not, as the paper's do.
-	var names []string
-	var index []int // position of each of names among all options
+	// The black-box approaches see every option, relevant or not, as the paper's do: the
+	// booleans, options of two values (two levels, as the white-box model reads them) and
+	// numeric options over their values.
+	space := baselines.Space{Values: map[string][]float64{}}
+	var index []int // position of each option of the space among all options
 	for i, opt := range res.Options.Options {
-		if opt.IsBool() {
-			names = append(names, opt.Name)
+		xs, numeric := runner.NumericValues(opt.Values)
+		if opt.IsBool() || numeric || len(opt.Values) == 2 {
+			space.Names = append(space.Names, opt.Name)
 			index = append(index, i)
 		}
+		if numeric && !opt.IsBool() {
+			space.Values[opt.Name] = xs
+		}
 	}
+	names := space.Names
 	if len(names) == 0 {
-		return nil, fmt.Errorf("no boolean options found in %s", o.System)
+		return nil, fmt.Errorf("no boolean options, and no options with values, found in %s", o.System)
 	}
 	if o.Model != nil {
 		for _, name := range o.Model.Model.Options() {
 			if !slices.Contains(names, name) {
-				return nil, fmt.Errorf("the model's option %q is not a boolean option of %s", name, o.System)
+				return nil, fmt.Errorf("the model's option %q is not an option of %s that the baselines vary", name, o.System)
 			}
 		}
 	}
@@ -96,10 +107,10 @@ func Evaluate(ctx context.Context, dir string, res *taint.Result, o EvaluateOpti
 	defer closeBin()
 	progress := o.Progress
 	label, runs := "", 0
-	measure := func(cfg []bool) (float64, error) {
-		full := make([]bool, len(res.Options.Options))
-		for i, on := range cfg {
-			full[index[i]] = on
+	measure := func(cfg []int) (float64, error) {
+		full := make(compress.Config, len(res.Options.Options))
+		for i, v := range cfg {
+			full[index[i]] = v
 		}
 		total := 0.0
 		for r := 0; r < reps; r++ {
@@ -118,7 +129,7 @@ func Evaluate(ctx context.Context, dir string, res *taint.Result, o EvaluateOpti
 	// The approaches share one cache, so a configuration two of them measure runs once;
 	// each still counts the time it would have cost.
 	cache := map[string]float64{}
-	cached := func(cfg []bool) (float64, error) {
+	cached := func(cfg []int) (float64, error) {
 		key := fmt.Sprint(cfg)
 		if v, ok := cache[key]; ok {
 			return v, nil
@@ -129,7 +140,6 @@ func Evaluate(ctx context.Context, dir string, res *taint.Result, o EvaluateOpti
 		}
 		return v, err
 	}
-	n := len(names)
 	var entries []baselines.Entry
 	step := func(name string, f func() (baselines.Run, error)) error {
 		if progress != nil {
@@ -147,17 +157,18 @@ func Evaluate(ctx context.Context, dir string, res *taint.Result, o EvaluateOpti
 		entries = append(entries, baselines.Entry{Approach: "ConfigCrusher (white-box)", Configs: len(o.Model.Configs), MeasuringTime: o.Model.Measuring, Model: o.Model.Model})
 	}
 	bopts := baselines.Options{}
-	if n <= baselines.MaxBruteForce && !o.NoBrute {
-		if err := step("brute force", func() (baselines.Run, error) { return baselines.BruteForce(names, cached, bopts) }); err != nil {
+	// Brute force for spaces of at most 2^MaxBruteForce configurations, numeric values counted.
+	if space.Size() <= 1<<baselines.MaxBruteForce && !o.NoBrute {
+		if err := step("brute force", func() (baselines.Run, error) { return space.BruteForce(cached, bopts) }); err != nil {
 			return nil, err
 		}
 	}
-	if err := step("feature-wise", func() (baselines.Run, error) { return baselines.FeatureWise(names, cached, bopts) }); err != nil {
+	if err := step("feature-wise", func() (baselines.Run, error) { return space.FeatureWise(cached, bopts) }); err != nil {
 		return nil, err
 	}
 	pairs := 0
 	if err := step("pair-wise", func() (baselines.Run, error) {
-		r, err := baselines.PairWise(names, cached, bopts)
+		r, err := space.PairWise(cached, bopts)
 		pairs = len(r.Configs)
 		return r, err
 	}); err != nil {
@@ -167,14 +178,12 @@ func Evaluate(ctx context.Context, dir string, res *taint.Result, o EvaluateOpti
 	if k == 0 {
 		k = max(pairs, 2)
 	}
-	if n < 62 {
-		k = min(k, 1<<n)
-	}
-	if err := step("random", func() (baselines.Run, error) { return baselines.Random(names, k, o.Seed, cached, bopts) }); err != nil {
+	k = int(min(uint64(k), space.Size()))
+	if err := step("random", func() (baselines.Run, error) { return space.Random(k, o.Seed, cached, bopts) }); err != nil {
 		return nil, err
 	}
 	// Ground truth: fresh runs, not the cache, so no approach is judged on its own measurements.
-	held := HeldOutSample(n, o.HeldOut, o.Seed)
+	held := HeldOutSample(space, o.HeldOut, o.Seed)
 	if progress != nil {
 		fmt.Fprintf(progress, "evaluate: ground truth on %d held-out configurations...\n", len(held))
 	}
@@ -185,34 +194,40 @@ func Evaluate(ctx context.Context, dir string, res *taint.Result, o EvaluateOpti
 			return nil, err
 		}
 	}
-	tab, err := baselines.Evaluate(o.System, names, entries, held, truth)
+	tab, err := space.Evaluate(o.System, entries, held, truth)
 	if err != nil {
 		return nil, err
 	}
-	return &Evaluation{Table: tab, Options: names, Reps: reps, HeldOut: len(held)}, nil
+	ev := &Evaluation{Table: tab, Options: names, Reps: reps, HeldOut: len(held)}
+	if len(space.Values) > 0 {
+		ev.Numeric = space.Values
+	}
+	return ev, nil
 }
 
-// HeldOutSample is every configuration of n boolean options when k is 0 (or at least 2^n) and
-// n ≤ baselines.MaxBruteForce, else k distinct configurations (50 when k is 0) drawn with the
-// seed.
-func HeldOutSample(n, k int, seed uint64) [][]bool {
-	if n <= baselines.MaxBruteForce && (k == 0 || k >= 1<<n) {
-		var out [][]bool
-		for m := 0; m < 1<<n; m++ {
-			out = append(out, maskBools(n, uint64(m)))
+// HeldOutSample is every configuration of the space when k is 0 (or at least the space's size)
+// and the space holds at most 2^baselines.MaxBruteForce configurations, else k distinct
+// configurations (50 when k is 0) drawn with the seed, each option's value uniformly.
+func HeldOutSample(space baselines.Space, k int, seed uint64) [][]int {
+	size := space.Size()
+	if size <= 1<<baselines.MaxBruteForce && (k == 0 || uint64(k) >= size) {
+		out := make([][]int, size)
+		for m := range out {
+			out[m] = space.Nth(uint64(m))
 		}
 		return out
 	}
 	if k == 0 {
 		k = 50
 	}
+	k = int(min(uint64(k), size))
 	rng := rand.New(rand.NewPCG(seed^0x9e3779b97f4a7c15, 7))
 	seen := map[string]bool{}
-	var out [][]bool
+	var out [][]int
 	for len(out) < k {
-		cfg := make([]bool, n)
+		cfg := make([]int, len(space.Names))
 		for i := range cfg {
-			cfg[i] = rng.IntN(2) == 1
+			cfg[i] = rng.IntN(space.Domain(i))
 		}
 		if key := fmt.Sprint(cfg); !seen[key] {
 			seen[key] = true
@@ -220,14 +235,6 @@ func HeldOutSample(n, k int, seed uint64) [][]bool {
 		}
 	}
 	return out
-}
-
-func maskBools(n int, m uint64) []bool {
-	c := make([]bool, n)
-	for i := range c {
-		c[i] = m>>i&1 == 1
-	}
-	return c
 }
 
 // ValueCheck is one configuration with held-out values of the numeric options: the model's

@@ -58,7 +58,7 @@ type Measurement struct {
 // as Regions returns them) with region timing injected through an overlay, and builds every
 // region's local model and their sum. Timing warnings go to Log. The model is of wall time;
 // when regions ran on several goroutines at once, a second model (ModelFile.Summed) is of their
-// time summed over the goroutines.
+// CPU time summed over the goroutines.
 func Measure(ctx context.Context, dir string, res *taint.Result, before, after []regions.Region, o MeasureOptions) (*Measurement, error) {
 	log := o.Log
 	if log == nil {
@@ -145,16 +145,19 @@ func Measure(ctx context.Context, dir string, res *taint.Result, before, after [
 		return nil, err
 	}
 	mf := &ModelFile{Format: ModelFormat, System: o.Target.Pkg, Options: names, Time: runner.Wall.String(), Model: model, Locals: locals, Numeric: rr.Numeric}
-	if rr.Concurrent {
-		// Regions ran on several goroutines at once: their wall shares and their time summed
-		// over the goroutines differ, and both are models worth having.
-		g, glocals, err := runner.Model(rr, after, runner.Goroutines)
+	switch {
+	case rr.Concurrent && tb.CPU:
+		// Regions ran on several goroutines at once: the program's wall time and the CPU time
+		// summed over its goroutines differ, and both are models worth having.
+		g, glocals, err := runner.Model(rr, after, runner.CPU)
 		if err != nil {
 			return nil, err
 		}
 		mf.Goroutines = rr.Goroutines
-		mf.Summed = &SummedModel{Time: runner.Goroutines.String(), Model: g, Locals: glocals}
-		fmt.Fprintf(log, "augur options: regions ran on up to %d goroutines at once: the model is of wall time (time shared among the regions running at once), the second of time summed over goroutines\n", rr.Goroutines)
+		mf.Summed = &SummedModel{Time: runner.CPU.String(), Model: g, Locals: glocals}
+		fmt.Fprintf(log, "augur options: regions ran on up to %d goroutines at once: the model is of the program's wall time (time shared among the regions running at once), the second of CPU time summed over goroutines\n", rr.Goroutines)
+	case rr.Concurrent:
+		fmt.Fprintf(log, "augur options: warning: regions ran on up to %d goroutines at once but the build read no CPU clocks (Linux only): the model is of wall time only\n", rr.Goroutines)
 	}
 	for _, cfg := range rr.Configs {
 		on := []string{}

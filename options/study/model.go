@@ -27,7 +27,7 @@ type ModelFile struct {
 	Model  influence.Model   `json:"model"`
 	Locals []influence.Local `json:"locals,omitempty"`
 	// Goroutines is the most goroutines that had regions open at once, and Summed, present
-	// when that was more than one, the model of the regions' time summed over the goroutines.
+	// when that was more than one, the model of CPU time summed over the goroutines.
 	Goroutines int          `json:"goroutines,omitempty"`
 	Summed     *SummedModel `json:"summed,omitempty"`
 	// Configs are the configurations measured (the options on in each) and Measuring the
@@ -39,10 +39,11 @@ type ModelFile struct {
 	Numeric map[string][]float64 `json:"numeric,omitempty"`
 }
 
-// SummedModel is the model of time summed over goroutines: each region's term is its self
-// time summed over the goroutines it ran on (CPU time when they run without waiting: no
-// blocking inside the region, no more runnable goroutines than cores), the constant the wall
-// model's base (the time no region ran). Predict and evaluate use the wall model.
+// SummedModel is the model of CPU time summed over goroutines (runner.CPU): each region's
+// term is the CPU time of its code on every goroutine it ran on, read from the threads' CPU
+// clocks (waiting, blocked or asleep is not CPU time), the constant the rest of the process's
+// CPU time; the terms add up to the process's user and system time. Predict and evaluate use
+// the wall model.
 type SummedModel struct {
 	Time   string            `json:"time"`
 	Model  influence.Model   `json:"model"`
@@ -126,8 +127,12 @@ type Prediction struct {
 	// range.
 	Values       map[string]float64 `json:"values,omitempty"`
 	Extrapolated []string           `json:"extrapolated,omitempty"`
-	Seconds      float64            `json:"seconds"`
-	Terms        []Contribution     `json:"terms"`
+	// Seconds is the program's wall time (the model's Time); the terms are its.
+	Seconds float64        `json:"seconds"`
+	Terms   []Contribution `json:"terms"`
+	// CPUSeconds, for a model whose regions ran on several goroutines, is the CPU time summed
+	// over the goroutines (the Summed model's prediction).
+	CPUSeconds *float64 `json:"cpu_seconds,omitempty"`
 }
 
 // Contribution is one active term of a prediction: Coef, times Factor = g(value) for a numeric
@@ -213,6 +218,13 @@ func (mf *ModelFile) PredictAt(on map[string]bool, num map[string]float64) (Pred
 		return Prediction{}, err
 	}
 	p.Seconds = secs
+	if mf.Summed != nil {
+		cpu, err := influence.PredictAt(mf.Summed.Model, cfg, num)
+		if err != nil {
+			return Prediction{}, fmt.Errorf("%s: %v", mf.Summed.Time, err)
+		}
+		p.CPUSeconds = &cpu
+	}
 	for _, term := range mf.Model.Terms {
 		active := true
 		for _, o := range term.Options {

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/augur-perf/augur/options/baselines"
 	"github.com/augur-perf/augur/options/sources"
 )
 
@@ -23,23 +24,30 @@ func TestParseTarget(t *testing.T) {
 	}
 }
 
-// The held-out sample is every configuration for small programs, else distinct draws that the
-// seed repeats.
+// The held-out sample is every configuration for small spaces (numeric options counting all
+// their values), else distinct draws that the seed repeats, numeric options at any value.
 func TestHeldOutSample(t *testing.T) {
-	if all := HeldOutSample(3, 0, 1); len(all) != 8 {
-		t.Errorf("n=3, k=0: %d configurations, want all 8", len(all))
+	small := baselines.Space{Names: []string{"a", "b", "n"}, Values: map[string][]float64{"n": {1, 2, 4}}}
+	if all := HeldOutSample(small, 0, 1); len(all) != 12 {
+		t.Errorf("2·2·3 space, k=0: %d configurations, want all 12", len(all))
 	}
-	a, b := HeldOutSample(20, 30, 7), HeldOutSample(20, 30, 7)
-	seen := map[string]bool{}
+	var many []string
+	for i := 0; i < 20; i++ {
+		many = append(many, fmt.Sprintf("o%d", i))
+	}
+	big := baselines.Space{Names: many, Values: map[string][]float64{"o3": {1, 2, 3, 4}}}
+	a, b := HeldOutSample(big, 30, 7), HeldOutSample(big, 30, 7)
+	seen, values := map[string]bool{}, map[int]bool{}
 	for i := range a {
 		key := fmt.Sprint(a[i])
 		if seen[key] || !slices.Equal(a[i], b[i]) {
 			t.Fatalf("draw %d: duplicate or not repeatable: %v %v", i, a[i], b[i])
 		}
 		seen[key] = true
+		values[a[i][3]] = true
 	}
-	if len(a) != 30 {
-		t.Errorf("%d draws, want 30", len(a))
+	if len(a) != 30 || len(values) != 4 {
+		t.Errorf("%d draws reaching %d of o3's 4 values, want 30 reaching all", len(a), len(values))
 	}
 }
 

@@ -94,6 +94,9 @@ func TestExits(t *testing.T) {
 	if !b.Base {
 		t.Fatal("main.main not found for the base region")
 	}
+	if b.CPU {
+		t.Error("a program that starts no goroutine reads the CPU clocks (two system calls a probe)")
+	}
 	tm := run(t, b, bin, "-P")
 	if len(tm.Issues) > 0 || tm.Concurrent || len(tm.Open) > 0 {
 		t.Fatalf("issues: %v", tm.Issues)

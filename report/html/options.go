@@ -21,7 +21,7 @@ type OptionsModel struct {
 	// Measuring is the seconds the measured runs took (0 when unknown).
 	Measuring float64
 	// Goroutines is the most goroutines that ran regions at once; when more than one,
-	// Summed are the terms of the model of time summed over goroutines (Terms are wall time).
+	// Summed are the terms of the model of CPU time summed over goroutines (Terms are wall time).
 	Goroutines int
 	Summed     []OptionTerm
 }

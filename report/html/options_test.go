@@ -73,11 +73,11 @@ func TestOptionsPage(t *testing.T) {
 }
 
 // TestOptionsPageSummed: a model of regions that ran on several goroutines shows the model of
-// time summed over goroutines beside the wall-time one, each named.
+// CPU time summed over goroutines beside the wall-time one, each named.
 func TestOptionsPageSummed(t *testing.T) {
 	mf := optionsModel()
 	mf.Goroutines = 5
-	mf.Summed = &study.SummedModel{Time: "summed over goroutines", Model: influence.Model{Terms: []influence.Term{
+	mf.Summed = &study.SummedModel{Time: "CPU time summed over goroutines", Model: influence.Model{Terms: []influence.Term{
 		{Coef: 0.01}, {Options: []string{"A"}, Coef: 0.048, Sources: []influence.Source{{Region: "r1", Position: "main.go:12", Coef: 0.048}}}}}}
 	var b bytes.Buffer
 	if err := Write(&b, BuildOptions(mf)); err != nil {
@@ -87,7 +87,7 @@ func TestOptionsPageSummed(t *testing.T) {
 	for _, want := range []string{
 		"Terms (seconds of wall time)",
 		"up to 5 goroutines at once",
-		`<h2>Terms (seconds summed over goroutines)</h2>`,
+		`<h2>Terms (seconds of CPU time summed over goroutines)</h2>`,
 		`<tr data-summed="A"><td class="prop">A</td><td class="n">0.048</td><td class="n"></td><td>r1 (main.go:12)</td></tr>`,
 	} {
 		if !strings.Contains(page, want) {

@@ -150,7 +150,11 @@ func OptionsPrediction(w io.Writer, p study.Prediction) error {
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\n", name, Seconds(coef), strings.Join(where, "; "))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil || p.CPUSeconds == nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "T above is wall time; CPU time summed over goroutines: %s s\n", Seconds(*p.CPUSeconds))
+	return err
 }
 
 // OptionsRegions prints the regions before and after ConfigCrusher's optimisation, as `augur
@@ -178,21 +182,37 @@ func OptionsRegions(w io.Writer, before, after []regions.Region, o regions.TextO
 // OptionsModel prints a measured options model in seconds as `augur options measure` does:
 // the terms beyond three standard errors of zero, each with the regions and positions that
 // cause it; the model of wall time, and when regions ran on several goroutines at once the
-// model of their time summed over goroutines after it, each saying which it is.
+// model of CPU time summed over goroutines after it, each saying which it is.
 func OptionsModel(w io.Writer, mf *study.ModelFile) error {
 	// Three standard errors: a term that small could be the noise of the repetitions.
 	show := influence.FormatOptions{Precision: 3, Noise: 3, Scale: mf.Scales()}
 	if err := mf.Model.WriteText(w, show, "wall time", ShortPath); err != nil || mf.Summed == nil {
 		return err
 	}
-	fmt.Fprintf(w, "\nRegions ran on up to %d goroutines at once. Summed over goroutines (each region's time on every goroutine it ran on; CPU time where they run without waiting):\n", mf.Goroutines)
-	return mf.Summed.Model.WriteText(w, show, "time summed over goroutines", ShortPath)
+	fmt.Fprintf(w, "\nRegions ran on up to %d goroutines at once. CPU time summed over goroutines (each region's CPU time on every goroutine it ran on, from the threads' CPU clocks; the constant is the rest of the process's CPU time):\n", mf.Goroutines)
+	return mf.Summed.Model.WriteText(w, show, "CPU time summed over goroutines", ShortPath)
 }
 
 // OptionsEvaluation prints the comparison with the black-box baselines as `augur options
 // evaluate` does.
 func OptionsEvaluation(w io.Writer, system string, ev *study.Evaluation) {
-	fmt.Fprintf(w, "System: %s (%d boolean options: %s)\n", system, len(ev.Options), strings.Join(ev.Options, ", "))
+	if len(ev.Numeric) == 0 {
+		fmt.Fprintf(w, "System: %s (%d boolean options: %s)\n", system, len(ev.Options), strings.Join(ev.Options, ", "))
+	} else {
+		// Numeric options show the values every approach samples.
+		shown := make([]string, len(ev.Options))
+		for i, name := range ev.Options {
+			shown[i] = name
+			if xs, ok := ev.Numeric[name]; ok {
+				vs := make([]string, len(xs))
+				for k, x := range xs {
+					vs[k] = strconv.FormatFloat(x, 'g', -1, 64)
+				}
+				shown[i] += "=" + strings.Join(vs, "|")
+			}
+		}
+		fmt.Fprintf(w, "System: %s (%d options, %d numeric: %s)\n", system, len(ev.Options), len(ev.Numeric), strings.Join(shown, ", "))
+	}
 	fmt.Fprintf(w, "Ground truth: %d held-out configurations, %d run(s) each, measured end to end\n\n", ev.HeldOut, ev.Reps)
 	fmt.Fprint(w, ev.String())
 }
