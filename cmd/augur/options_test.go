@@ -5,6 +5,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -64,9 +65,10 @@ func TestOptionsConfigs(t *testing.T) {
 	}
 	code, out, errs = runCLI(t, "options", "configs", "./examples/options", "--method", "pivot", "--json")
 	var js struct {
-		Method     string `json:"method"`
-		LowerBound int    `json:"lower_bound"`
-		BruteForce string `json:"brute_force"`
+		Method     string   `json:"method"`
+		LowerBound int      `json:"lower_bound"`
+		BruteForce string   `json:"brute_force"`
+		Relevant   []string `json:"relevant"`
 		Configs    []struct {
 			On   []string `json:"on"`
 			Args []string `json:"args"`
@@ -78,9 +80,15 @@ func TestOptionsConfigs(t *testing.T) {
 	if js.Method != "pivot" || js.LowerBound != 8 || js.BruteForce != "1024" || len(js.Configs) < 8 {
 		t.Errorf("pivot: %+v", js)
 	}
+	// A run sets every relevant option: those on to true, the rest to false.
 	for _, c := range js.Configs {
-		if len(c.On) != len(c.Args) {
-			t.Errorf("configuration %v has args %v", c.On, c.Args)
+		if len(c.Args) != len(js.Relevant) {
+			t.Errorf("configuration %v has args %v, want one for each of %v", c.On, c.Args, js.Relevant)
+		}
+		for _, o := range c.On {
+			if !slices.Contains(c.Args, "-"+o+"=true") {
+				t.Errorf("configuration %v has args %v, without -%s=true", c.On, c.Args, o)
+			}
 		}
 	}
 }

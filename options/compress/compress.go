@@ -26,9 +26,11 @@ type Config []int
 // Bool reports whether boolean option o is on.
 func (c Config) Bool(o int) bool { return c[o] != 0 }
 
-// Format writes the configuration with option names: boolean options that are on are listed,
-// others as name=value; the all-default configuration is "{}".
-func (c Config) Format(names []string, domains []int) string {
+// Format writes the configuration with option names, listing the options not at their first
+// value: a boolean option (values[o] empty, or false,true) by its name, any other as name=value
+// with the value from values[o] (its index when values does not name it). The configuration of
+// every first value is "{}".
+func (c Config) Format(names []string, values [][]string) string {
 	var parts []string
 	for o, v := range c {
 		if v == 0 {
@@ -38,9 +40,16 @@ func (c Config) Format(names []string, domains []int) string {
 		if o < len(names) && names[o] != "" {
 			name = names[o]
 		}
-		if domainOf(domains, o) == 2 {
+		var vals []string
+		if o < len(values) {
+			vals = values[o]
+		}
+		switch {
+		case len(vals) == 0 && v == 1, len(vals) == 2 && vals[0] == "false" && vals[1] == "true":
 			parts = append(parts, name)
-		} else {
+		case v < len(vals):
+			parts = append(parts, name+"="+vals[v])
+		default:
 			parts = append(parts, fmt.Sprintf("%s=%d", name, v))
 		}
 	}

@@ -423,3 +423,22 @@ func TestExactBudgetFallsBack(t *testing.T) {
 		t.Errorf("claims %d optimal; the known minimum is 6", len(r.Configs))
 	}
 }
+
+// Format names values, not their indices: a numeric option of two values is not a boolean.
+func TestFormatValues(t *testing.T) {
+	names := []string{"crc", "level", "window", "n"}
+	values := [][]string{{"false", "true"}, {"1", "2", "3", "4"}, {"256", "8192"}, nil}
+	for _, tc := range []struct {
+		c    Config
+		want string
+	}{
+		{Config{0, 0, 0, 0}, "{}"},
+		{Config{1, 1, 0, 0}, "{crc,level=2}"},
+		{Config{0, 3, 1, 1}, "{level=4,window=8192,n}"},
+		{Config{0, 0, 0, 2}, "{n=2}"},
+	} {
+		if got := tc.c.Format(names, values); got != tc.want {
+			t.Errorf("%v: %s, want %s", tc.c, got, tc.want)
+		}
+	}
+}

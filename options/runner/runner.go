@@ -287,14 +287,14 @@ func names(s Setup) []string {
 	return s.Options.Names()
 }
 
-func domains(s Setup) []int {
-	var d []int
+func values(s Setup) [][]string {
+	var v [][]string
 	if s.Options != nil {
 		for _, o := range s.Options.Options {
-			d = append(d, max(len(o.Values), 1))
+			v = append(v, o.Values)
 		}
 	}
-	return d
+	return v
 }
 
 func cacheKey(b *binary, in inv, c compress.Config, rep int) string {
@@ -383,7 +383,7 @@ func Run(ctx context.Context, s Setup, configs []compress.Config, o Options) (*R
 			return nil, err
 		}
 		invs[i] = in
-		res.Configs = append(res.Configs, ConfigResult{Config: c, Text: c.Format(names(s), domains(s)), Runs: make([]RunRecord, o.Reps)})
+		res.Configs = append(res.Configs, ConfigResult{Config: c, Text: c.Format(names(s), values(s)), Runs: make([]RunRecord, o.Reps)})
 	}
 	var tasks []task
 	for ci := range configs {

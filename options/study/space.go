@@ -190,27 +190,55 @@ func (s Setting) String() string {
 	return s.Name + "=" + s.Value + " (declared)"
 }
 
-// Settings lists how a configuration's non-default options are set, each as its first
-// site's setter says.
+// Settings lists how a configuration's options that are not at their first value are set, each
+// as its first site's setter says. Every run also sets the others, to their first values: see
+// All.
 func (sp *Space) Settings(c compress.Config) []Setting {
 	var out []Setting
 	for o, v := range c {
-		if v == 0 {
-			continue
+		if v != 0 {
+			out = append(out, sp.setting(o, v))
 		}
-		opt := sp.Options[o]
-		s := Setting{Name: sp.Names[o], Value: value(opt, v)}
-		switch set := opt.Sites[0].Set; {
-		case set.Flag != "":
-			s.Arg = set.Flag + "=" + s.Value
-		case set.Env != "":
-			s.Env = set.Env + "=" + s.Value
-		case set.Key != "":
-			s.Key = set.Key
-		}
-		out = append(out, s)
 	}
 	return out
+}
+
+// All lists how a run of the configuration sets every option, in the order of Names: a run
+// passes the options at their first value too (false, or the first of --values), so that a
+// program whose own default differs still runs the configuration named.
+func (sp *Space) All(c compress.Config) []Setting {
+	var out []Setting
+	for o := range sp.Options {
+		v := 0
+		if o < len(c) {
+			v = c[o]
+		}
+		out = append(out, sp.setting(o, v))
+	}
+	return out
+}
+
+// Values are each option's values as configurations index them.
+func (sp *Space) Values() [][]string {
+	var out [][]string
+	for _, o := range sp.Options {
+		out = append(out, o.Values)
+	}
+	return out
+}
+
+func (sp *Space) setting(o, v int) Setting {
+	opt := sp.Options[o]
+	s := Setting{Name: sp.Names[o], Value: value(opt, v)}
+	switch set := opt.Sites[0].Set; {
+	case set.Flag != "":
+		s.Arg = set.Flag + "=" + s.Value
+	case set.Env != "":
+		s.Env = set.Env + "=" + s.Value
+	case set.Key != "":
+		s.Key = set.Key
+	}
+	return s
 }
 
 func value(o *sources.Option, v int) string {

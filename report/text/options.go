@@ -54,9 +54,14 @@ func OptionsConfigs(w io.Writer, res *taint.Result, sp *study.Space, cr compress
 		for _, s := range sp.Settings(cfg) {
 			args = append(args, s.String())
 		}
-		fmt.Fprintf(tw, "  %d\t%s\t%s\n", i+1, cfg.Format(sp.Names, sp.Domains), strings.Join(args, " "))
+		fmt.Fprintf(tw, "  %d\t%s\t%s\n", i+1, cfg.Format(sp.Names, sp.Values()), strings.Join(args, " "))
 	}
 	tw.Flush()
+	var first []string
+	for _, s := range sp.All(nil) {
+		first = append(first, s.String())
+	}
+	fmt.Fprintf(w, "Every run also sets the options it does not list to their first values: %s\n", strings.Join(first, " "))
 	if slices.ContainsFunc(sp.Domains, func(d int) bool { return d != 2 }) {
 		// Options of more than two values: the bounds are products of their numbers of values.
 		fmt.Fprintf(w, "\nLower bound: %d (the assignments of the largest influence set, %s)\n", cr.LowerBound, Plural(sp.MaxSet(), "option"))
@@ -70,7 +75,9 @@ func OptionsConfigs(w io.Writer, res *taint.Result, sp *study.Space, cr compress
 	fmt.Fprintf(w, "Compression: %d of %s configurations (%.4g× fewer)\n", len(cr.Configs), brute, r)
 }
 
-// OptionsConfigsJSON writes a compressed configuration space as `augur options configs --json`.
+// OptionsConfigsJSON writes a compressed configuration space as `augur options configs --json`:
+// a configuration's on and settings are its options not at their first value, its args and env
+// how a run sets every option.
 func OptionsConfigsJSON(w io.Writer, res *taint.Result, sp *study.Space, cr compress.Result) error {
 	type cfgJSON struct {
 		On       []string        `json:"on"`
@@ -98,6 +105,8 @@ func OptionsConfigsJSON(w io.Writer, res *taint.Result, sp *study.Space, cr comp
 		j := cfgJSON{On: []string{}, Settings: sp.Settings(cfg), Args: []string{}}
 		for _, s := range j.Settings {
 			j.On = append(j.On, s.Name)
+		}
+		for _, s := range sp.All(cfg) {
 			if s.Arg != "" {
 				j.Args = append(j.Args, s.Arg)
 			}
