@@ -244,7 +244,7 @@ func optionsEvaluateFlags(fs *flag.FlagSet) func(*call) error {
 	a := addAnalysisFlags(fs)
 	rf := addRunFlag(fs)
 	modelPath := fs.String("model", "", "a model written by 'augur options measure -o' to add as ConfigCrusher's row")
-	heldOut := fs.Int("held-out", 50, "held-out configurations measured for the ground truth (0: all 2^n when n ≤ 16)")
+	heldOut := fs.Int("held-out", 50, "held-out configurations measured for the ground truth (0: all of them when at most 2^16, else 50)")
 	randomK := fs.Int("random", 0, "configurations random sampling measures (0: as many as pair-wise)")
 	reps := fs.Int("reps", 1, "runs per configuration, averaged")
 	seed := fs.Uint64("seed", 1, "seed of the random sample and of the held-out sample")
