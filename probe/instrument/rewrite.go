@@ -191,20 +191,23 @@ func probe(adds map[int]string, sub bool) string {
 		op = "-="
 	}
 	if len(keys) > 1 {
-		// rt's commit, inline on the P's block: the new values into the journal, its length,
-		// the adds, the length back to zero. _augur_jn (where the journal starts) is a
-		// variable, read again after every store, so that the compiler can neither tell the
-		// journal's slots from the counters nor drop the first store of its length.
+		// rt's commit, inline on the P's block: the new values (each counter read once), the
+		// journal at constant offsets from _augur_jc (no bounds checks), its length, the new
+		// values into the counters, the length back to zero. The compiler keeps every store
+		// and their order: the journal's slots are never stored to twice, and the length is
+		// cleared through _augur_jn, a variable it cannot tell from _augur_jc, so the store
+		// that sets the length is not seen as overwritten.
 		var ix, vs []string
-		var jl, ad strings.Builder
+		var nv, jl, ad strings.Builder
 		for m, k := range keys {
 			ix = append(ix, strconv.Itoa(k))
 			vs = append(vs, adds[k])
-			fmt.Fprintf(&jl, "_augur_b[_augur_jn+%d] = %d; _augur_b[_augur_jn+%d] = _augur_b[%d] + %s; ", 1+2*m, k, 2+2*m, k, adds[k])
-			fmt.Fprintf(&ad, "_augur_b[%d] += %s; ", k, adds[k])
+			fmt.Fprintf(&nv, "_augur_v%d := _augur_b[%d] + %s; ", m, k, adds[k])
+			fmt.Fprintf(&jl, "_augur_b[_augur_jc+%d] = %d; _augur_b[_augur_jc+%d] = _augur_v%d; ", 1+2*m, k, 2+2*m, m)
+			fmt.Fprintf(&ad, "_augur_b[%d] = _augur_v%d; ", k, m)
 		}
-		return "{_augur_p := _augur_r.Pin(); if _augur_p < _augur_ns {_augur_b := _augur_cs[_augur_p]; " + jl.String() +
-			"_augur_b[_augur_jn] = " + strconv.Itoa(len(keys)) + "; " + ad.String() + "_augur_b[_augur_jn] = 0} else {" +
+		return "{_augur_p := _augur_r.Pin(); if _augur_p < _augur_ns {_augur_b := _augur_cs[_augur_p]; " + nv.String() + jl.String() +
+			"_augur_b[_augur_jc] = " + strconv.Itoa(len(keys)) + "; " + ad.String() + "_augur_b[_augur_jn] = 0} else {" +
 			"_augur_c.Apply([]_augur_r.Int32{" + strings.Join(ix, ", ") + "}, []_augur_r.Uint64{" + strings.Join(vs, ", ") + "})}; _augur_r.Unpin()}; "
 	}
 	var in, over strings.Builder
