@@ -18,6 +18,7 @@ import (
 //	base+1+2N+e          flow of edge e (edges numbered node by node, in Succs order)
 //	base+1+2N+E+n        Recovered of node n (frame functions only)
 //	base+1+3N+E          invocations that found another goroutine in the function (see rt.Enter)
+//	base+2+3N+E+j        returns of call site j of a derived leaf (see derive.go)
 //
 // Plan decides which counts and flows the probes measure ("raw"); Solve derives the others.
 type funcPlan struct {
@@ -58,9 +59,14 @@ type funcPlan struct {
 	// panDerived marks the nodes whose Panics are derived by flow instead of counted by the
 	// frame's exit hook (every may-panic node of a frame-free function).
 	panDerived []bool
+	// sites are the function's calls of derived leaves (see derive.go); derived is set when
+	// the function is one, not rewritten, its invocations the sum of the counters in from.
+	sites   []*callSite
+	derived bool
+	from    []siteRef
 }
 
-func (p *funcPlan) size() int     { return 2 + 3*p.n + p.e }
+func (p *funcPlan) size() int     { return 2 + 3*p.n + p.e + len(p.sites) }
 func (p *funcPlan) overlaps() int { return p.base + 1 + 3*p.n + p.e }
 func (p *funcPlan) rec(n int) int { return p.base + 1 + 2*p.n + p.e + n }
 func (p *funcPlan) cnt(n int) int { return p.base + 1 + n }

@@ -576,6 +576,15 @@ func dirtySets(p *funcPlan, r *regState, l *regLoop, f *fileEdits) [][]bool {
 		}
 	}
 	mark(p.cnt(g.End) - p.base) // fallEnd: flushed by the flush at the end of the body, of all
+	// The calls of derived leaves counted in locals: while their node runs, after any flush
+	// right before it.
+	after := make([][]int, p.n)
+	for _, s := range p.sites {
+		if s.local {
+			after[s.node] = append(after[s.node], s.ctr)
+			mark(s.ctr)
+		}
+	}
 	for _, ok := range seen {
 		if !ok {
 			return nil
@@ -598,6 +607,9 @@ func dirtySets(p *funcPlan, r *regState, l *regLoop, f *fileEdits) [][]bool {
 				for _, c := range gen[i] {
 					out[c] = true
 				}
+			}
+			for _, c := range after[i] {
+				out[c] = true
 			}
 			for k, e := range nd.Succs {
 				add := func(c int) {

@@ -55,6 +55,17 @@ func (r *regState) add(i int, pos token.Pos, d string) string {
 	if l == nil {
 		return probe(map[int]string{i: "1"}, d == "--")
 	}
+	j := r.local(i, l)
+	v := "_augur_l" + strconv.Itoa(j)
+	t := v + d + "; "
+	if m, ok := r.slot[j]; ok {
+		t += "_augur_m[" + strconv.Itoa(m) + "] = " + v + "; "
+	}
+	return t
+}
+
+// local returns the local that holds counter i in register region l.
+func (r *regState) local(i int, l *regLoop) int {
 	j, ok := r.localOf[i]
 	if !ok {
 		j = len(r.locals)
@@ -66,12 +77,7 @@ func (r *regState) add(i int, pos token.Pos, d string) string {
 			r.mirrors = append(r.mirrors, i)
 		}
 	}
-	v := "_augur_l" + strconv.Itoa(j)
-	t := v + d + "; "
-	if m, ok := r.slot[j]; ok {
-		t += "_augur_m[" + strconv.Itoa(m) + "] = " + v + "; "
-	}
-	return t
+	return j
 }
 
 // guard returns the code that flushes the locals of the register loop at pos right before
@@ -230,6 +236,24 @@ func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info) error {
 	r := &regState{plan: p, localOf: map[int]int{}, slot: map[int]int{}}
 	if !p.frame {
 		r.loops = findRegLoops(p, info, exprSource(f.Src, f.Fset, info))
+	}
+	leafCall := func(c *ast.CallExpr) bool {
+		for _, s := range p.sites {
+			if s.call == c {
+				return true
+			}
+		}
+		return false
+	}
+	for _, s := range p.sites {
+		var part ast.Node
+		s.node, part = siteNode(p, s.call)
+		s.local = false
+		if l := r.loopAt(s.call.Pos()); l != nil && !l.mirror && s.node >= 0 {
+			_, ret := p.g.Nodes[s.node].AST.(*ast.ReturnStmt)
+			// A return flushes before its results are evaluated.
+			s.local = !ret && siteExact(info, f, part, s.call, leafCall)
+		}
 	}
 	e0 := f.Len()
 	if err := rewriteBody(f, p, info, r); err != nil || len(r.locals) == 0 {
@@ -498,6 +522,16 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 				return fmt.Errorf("%s: internal error: outcome %q of %s has no counter site", nd.Pos, nd.Succs[k].Outcome, nd.Text)
 			}
 		}
+	}
+	// Calls of derived leaves, innermost at their offsets (see derive.go).
+	for _, s := range p.sites {
+		if s.local {
+			j := r.local(p.base+s.ctr, r.loopAt(s.call.Pos()))
+			f.Add(s.call.Pos(), token.NoPos, 9, "_augur_r.Tick(&_augur_l"+strconv.Itoa(j)+", ")
+		} else {
+			f.Add(s.call.Pos(), token.NoPos, 9, "_augur_r.TickP(_augur_c, "+strconv.Itoa(p.base+s.ctr)+", ")
+		}
+		f.Add(s.call.End(), token.NoPos, -1, ")")
 	}
 	if p.fallEnd {
 		f.Add(decl.Body.Rbrace, token.NoPos, 3, "; "+inc(p.cnt(g.End)))
