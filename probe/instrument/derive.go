@@ -23,8 +23,10 @@ import (
 // counts the calls that returned (the callee cannot panic): in a local of the caller's register
 // region (_augur_r.Tick, inlined: one increment), flushed with the caller's other locals, where
 // the region holds locals and a panic of the caller's node cannot come after the call (else the
-// increment, made after the guard's flush, would be lost); elsewhere by a pinned add right
-// after the call (_augur_r.TickP). Collect adds the sites up into the callee's invocations.
+// increment, made after the guard's flush, would be lost) or the region mirrors its locals for a
+// deferred flush (_augur_r.TickM); elsewhere by a pinned add right after the call
+// (_augur_r.TickP). Collect adds the sites up into the callee's invocations. Such a leaf is
+// never seen running on several goroutines at once (profile.Func.Concurrent): nothing runs in it.
 
 // callSite is a call of a derived leaf.
 type callSite struct {

@@ -84,6 +84,16 @@
 // An invocation the process ends in the middle of keeps what was flushed before the node it
 // was at (nothing, if nothing was): counted as unwound there.
 //
+// A tiny leaf (a function of the package, unexported, whose body is one return of an
+// expression without calls that cannot panic: isDigit, isSpace) that is referenced only by
+// direct calls in instrumented functions is not instrumented at all: its every node runs once
+// per invocation, so its invocations say everything, and they are counted at the call sites,
+// where a call that returned adds one to a counter of the caller (an increment of a local of the
+// caller's region, inlined, where no panic of the call's node can follow the call; else a pinned
+// add). Collect adds the sites up. Pinning in a function of two comparisons costs ten times the
+// function and stops its inlining; a lexer calls one per byte. Such a leaf is never seen
+// running on several goroutines at once. See derive.go.
+//
 // Where the body cannot be a region, an outermost loop that calls nothing but leaves of the package
 // (functions that call only pure builtins and other leaves and do nothing that blocks or ends
 // the goroutine) and can end only by unwinding (no channel, map, go, select, defer; range only

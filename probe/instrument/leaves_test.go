@@ -40,8 +40,9 @@ func TestDerivedLeaves(t *testing.T) {
 		"isDigit":  uint64(8 * digits),
 		"isLetter": uint64(8 * letters),
 		// Scale: three calls, the third panicking in the assignment after it; Total: four,
-		// the fifth index panicking before the call.
-		"twice": 3 + 4,
+		// the fifth index panicking before the call; Asserted: three, the third assertion
+		// panicking.
+		"twice": 3 + 4 + 3,
 		// Deferred, then Valued through the value and directly when the value said no.
 		"isSpace":  uint64(len(text) + len(text) + len(text) - spaces),
 		"Classify": 8,
@@ -56,7 +57,7 @@ func TestDerivedLeaves(t *testing.T) {
 		}
 	}
 	byName := funcsOf(fns)
-	for _, name := range []string{"isDigit", "isLetter", "twice", "Classify", "Scale", "Total"} {
+	for _, name := range []string{"isDigit", "isLetter", "twice", "Classify", "Scale", "Total", "Asserted"} {
 		checkIdentity(t, byName[P+name], p.Funcs[P+name], 5)
 	}
 	// Which are derived: all but isSpace (a value too).

@@ -249,10 +249,11 @@ func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info) error {
 		var part ast.Node
 		s.node, part = siteNode(p, s.call)
 		s.local = false
-		if l := r.loopAt(s.call.Pos()); l != nil && !l.mirror && s.node >= 0 {
+		if l := r.loopAt(s.call.Pos()); l != nil && s.node >= 0 {
 			_, ret := p.g.Nodes[s.node].AST.(*ast.ReturnStmt)
-			// A return flushes before its results are evaluated.
-			s.local = !ret && siteExact(info, f, part, s.call, leafCall)
+			// A return flushes before its results are evaluated. A mirrored local reaches
+			// the counters through the deferred flush, whatever panics after the call.
+			s.local = !ret && (l.mirror || siteExact(info, f, part, s.call, leafCall))
 		}
 	}
 	e0 := f.Len()
@@ -527,7 +528,11 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 	for _, s := range p.sites {
 		if s.local {
 			j := r.local(p.base+s.ctr, r.loopAt(s.call.Pos()))
-			f.Add(s.call.Pos(), token.NoPos, 9, "_augur_r.Tick(&_augur_l"+strconv.Itoa(j)+", ")
+			if m, ok := r.slot[j]; ok {
+				f.Add(s.call.Pos(), token.NoPos, 9, "_augur_r.TickM(&_augur_l"+strconv.Itoa(j)+", &_augur_m["+strconv.Itoa(m)+"], ")
+			} else {
+				f.Add(s.call.Pos(), token.NoPos, 9, "_augur_r.Tick(&_augur_l"+strconv.Itoa(j)+", ")
+			}
 		} else {
 			f.Add(s.call.Pos(), token.NoPos, 9, "_augur_r.TickP(_augur_c, "+strconv.Itoa(p.base+s.ctr)+", ")
 		}

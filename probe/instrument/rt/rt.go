@@ -274,6 +274,13 @@ func Tick[T any](n *Uint64, v T) T {
 	return v
 }
 
+// TickM is Tick in a region whose locals are mirrored in *m for its deferred flush.
+func TickM[T any](n, m *Uint64, v T) T {
+	*n++
+	*m = *n
+	return v
+}
+
 // TickP adds one to counter i (pinned, as the probes do) for a call of a derived leaf that
 // returned v, and returns v: for call sites whose caller holds no locals.
 func TickP[T any](c *Counters, i int, v T) T {

@@ -83,3 +83,14 @@ func Parallel(s string, g int) {
 	}
 	wg.Wait()
 }
+
+// Asserted adds twice i and vs[i] for each i until vs[i] is not an int: a type assertion has no
+// guard, so the locals of Asserted's loop are mirrored for a deferred flush.
+func Asserted(vs []any) int {
+	s := 0
+	for i := range vs {
+		s += twice(i)
+		s += vs[i].(int)
+	}
+	return s
+}

@@ -14,6 +14,10 @@ func TestLeaves(t *testing.T) {
 		defer func() { recover() }()
 		Total([]int{1, 2, 3, 4}, 6)
 	}()
+	func() {
+		defer func() { recover() }()
+		Asserted([]any{1, 2, "x", 4})
+	}()
 	var n int
 	Deferred(text, &n)
 	Valued(text)
