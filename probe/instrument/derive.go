@@ -338,7 +338,7 @@ func tinyLeaf(info *types.Info, fn *frontend.Func) bool {
 	if !pure {
 		return false
 	}
-	p, err := planFunc(fn, 0, false)
+	p, err := planFunc(fn, 0, false, nil)
 	if err != nil || p.fallEnd || p.frame {
 		return false
 	}

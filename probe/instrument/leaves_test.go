@@ -57,7 +57,15 @@ func TestDerivedLeaves(t *testing.T) {
 		}
 	}
 	byName := funcsOf(fns)
-	for _, name := range []string{"isDigit", "isLetter", "twice", "Classify", "Scale", "Total", "Asserted"} {
+	// Inexact: a guard true without a panic (undone at the next flush), then a real panic.
+	in, inFn := p.Funcs[P+"Inexact"], byName[P+"Inexact"]
+	cond, body := in.Nodes[node(t, inFn, "if (ok")], in.Nodes[node(t, inFn, "c++")]
+	if in.Invocations != 2 || cond.Count != 5+3 || cond.Panics != 1 || body.Count != 2 ||
+		in.Nodes[inFn.CFG.End].Count != 1 || in.Nodes[inFn.CFG.Panic].Count != 1 {
+		t.Errorf("Inexact: %d calls, if ran %d times, panicked %d (want 2, 8, 1), c++ %d (want 2), exits end %d panic %d",
+			in.Invocations, cond.Count, cond.Panics, body.Count, in.Nodes[inFn.CFG.End].Count, in.Nodes[inFn.CFG.Panic].Count)
+	}
+	for _, name := range []string{"isDigit", "isLetter", "twice", "Classify", "Scale", "Total", "Asserted", "Inexact"} {
 		checkIdentity(t, byName[P+name], p.Funcs[P+name], 5)
 	}
 	// Which are derived: all but isSpace (a value too).

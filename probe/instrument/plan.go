@@ -64,6 +64,9 @@ type funcPlan struct {
 	sites   []*callSite
 	derived bool
 	from    []siteRef
+	// countedPan marks the guarded nodes of a body region whose Panics its guards count
+	// instead of flow deriving them (see rewriteFunc); nil when there are none.
+	countedPan []bool
 }
 
 func (p *funcPlan) size() int     { return 2 + 3*p.n + p.e + len(p.sites) }
@@ -166,17 +169,19 @@ func (p *funcPlan) freeOutcome(n int) int {
 // only if no such placement determines every count does the function get the frame.
 func newPlan(fn *frontend.Func, k int) (*funcPlan, error) {
 	if len(fn.CFG.Defers) == 0 && !forceFrame {
-		if p, err := planFunc(fn, k, false); err == nil {
+		if p, err := planFunc(fn, k, false, nil); err == nil {
 			return p, nil
 		}
 	}
-	return planFunc(fn, k, true)
+	return planFunc(fn, k, true, nil)
 }
 
 // forceFrame makes every function use the frame (tests compare the two schemes).
 var forceFrame bool
 
-func planFunc(fn *frontend.Func, k int, frame bool) (*funcPlan, error) {
+// planFunc places the counters of fn, with the frame or without; without, the Panics of the
+// nodes counted marks are counters of their own, the others' are derived.
+func planFunc(fn *frontend.Func, k int, frame bool, counted []bool) (*funcPlan, error) {
 	g := fn.CFG
 	p := &funcPlan{fn: fn, g: g, k: k, n: len(g.Nodes)}
 	p.edge0 = make([]int, p.n)
@@ -200,7 +205,7 @@ func planFunc(fn *frontend.Func, k int, frame bool) (*funcPlan, error) {
 				p.frame = true
 			} else if nd.Kind != frontend.KindNoReturn {
 				// An explicit panic or Goexit ends on the Panic exit through its own edge.
-				p.panDerived[i] = true
+				p.panDerived[i] = counted == nil || !counted[i]
 			}
 		}
 		if len(g.Defers) > 0 {

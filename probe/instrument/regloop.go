@@ -662,3 +662,52 @@ func (l *regLoop) kills(nd *frontend.Node, i int) bool {
 	}
 	return true
 }
+
+// countPanics plans p again, when its body is one register region with guards, so that the
+// guards count the Panics of their nodes (in the commit of their flush, see panicFlush) instead
+// of flow deriving them from counts placed after the nodes, which every invocation adds at its
+// return although the panics they serve are rare: the return flushes only the counts the
+// outcomes need. Nodes whose guard does not run right before them keep derived Panics: a header
+// with an init statement (the guard runs before the init), a range header (its guard runs once
+// before the loop). It reports whether p changed.
+func countPanics(p *funcPlan, loops []*regLoop) bool {
+	if len(loops) != 1 || !loops[0].body || loops[0].mirror {
+		return false
+	}
+	l := loops[0]
+	counted := make([]bool, p.n)
+	some := false
+	for i, terms := range l.guards {
+		if len(terms) == 0 || l.flushAt[i] || !p.panDerived[i] {
+			continue
+		}
+		switch s := p.g.Nodes[i].AST.(type) {
+		case *ast.IfStmt:
+			if s.Init != nil {
+				continue
+			}
+		case *ast.SwitchStmt:
+			if s.Init != nil {
+				continue
+			}
+		case *ast.ForStmt:
+			if s.Init != nil {
+				continue
+			}
+		case *ast.TypeSwitchStmt, *ast.RangeStmt, *ast.SelectStmt:
+			continue
+		}
+		counted[i], some = true, true
+	}
+	if !some {
+		return false
+	}
+	np, err := planFunc(p.fn, p.k, false, counted)
+	if err != nil || np.frame {
+		return false
+	}
+	np.base, np.leaves, np.sites, np.derived, np.from = p.base, p.leaves, p.sites, p.derived, p.from
+	np.countedPan = counted
+	*p = *np
+	return true
+}

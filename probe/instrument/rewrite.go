@@ -87,6 +87,9 @@ func (r *regState) guard(n int, pos token.Pos) string {
 	if l != nil && l.flushAt[n] {
 		return r.flushSet(pos, r.dirty(n))
 	}
+	if l != nil && len(l.guards[n]) > 0 && r.plan.countedPan != nil && r.plan.countedPan[n] {
+		return "if " + strings.Join(l.guards[n], " || ") + " {" + r.panicFlush(n, pos) + "}; "
+	}
 	if l == nil || len(l.guards[n]) == 0 || len(l.locals) == 0 {
 		return ""
 	}
@@ -130,9 +133,59 @@ func (r *regState) flush(pos token.Pos) string { return r.flushSet(pos, nil) }
 // flushSet returns the code that moves the locals of the register loop at pos that hold the
 // counters in set (offsets from base; nil for all) into the counters.
 func (r *regState) flushSet(pos token.Pos, set []bool) string {
+	adds, zero := r.dirtyLocals(pos, set)
+	if r.plan.countedPan != nil && r.loopAt(pos) != nil {
+		// A guard may have counted a panic that did not happen: its undo goes in with
+		// the locals (see panicFlush).
+		ix, vs := applyArgs(adds)
+		return "if _augur_uv != 0 {_augur_c.Apply([]_augur_r.Int32{" + ix + "_augur_ui}, []_augur_r.Uint64{" + vs + "_augur_uv}); _augur_ui, _augur_uv = 0, 0} else {" +
+			probe(adds, false) + "}; " + zero
+	}
+	if r.cold && len(adds) > 1 {
+		return coldProbe(adds) + zero
+	}
+	return probe(adds, false) + zero
+}
+
+// panicFlush is the flush of the guard of node n, whose Panics are counted (countedPan): the
+// locals and one panic of n in one commit, so that a process ending between the flush and the
+// panic leaves counts that conserve flow. A guard may be true when the node does not panic (see
+// guardBuilder): the panic then stays counted until the next flush adds it back out (the undo,
+// _augur_ui and _augur_uv, goes into every commit while it is set); if the process ends
+// first, the counts are still consistent, the invocation counted as unwound at n. The guard of
+// n repeating while its own undo is pending counts nothing more.
+func (r *regState) panicFlush(n int, pos token.Pos) string {
+	adds, zero := r.dirtyLocals(pos, r.dirty(n))
+	pan := strconv.Itoa(r.plan.pan(n))
+	ix, vs := applyArgs(adds)
+	t := "if _augur_ui != " + pan + " {_augur_c.Apply([]_augur_r.Int32{" + ix + pan + ", _augur_ui}, []_augur_r.Uint64{" + vs + "1, _augur_uv}); _augur_ui, _augur_uv = " + pan + ", ^_augur_r.Uint64(0)}"
+	if len(adds) > 0 {
+		t += " else {" + coldProbe(adds) + "}"
+	}
+	return t + "; " + zero
+}
+
+// applyArgs renders the counters and values of adds as the leading elements of rt.Apply's
+// slices (each followed by ", ").
+func applyArgs(adds map[int]string) (ix, vs string) {
+	keys := make([]int, 0, len(adds))
+	for k := range adds {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	for _, k := range keys {
+		ix += strconv.Itoa(k) + ", "
+		vs += adds[k] + ", "
+	}
+	return ix, vs
+}
+
+// dirtyLocals returns the locals of the register loop at pos that hold the counters in set
+// (offsets from base; nil for all), as values to add by counter, and the code that zeroes them.
+func (r *regState) dirtyLocals(pos token.Pos, set []bool) (map[int]string, string) {
 	l := r.loopAt(pos)
 	if l == nil {
-		return ""
+		return nil, ""
 	}
 	var b strings.Builder
 	adds := map[int]string{}
@@ -147,10 +200,7 @@ func (r *regState) flushSet(pos token.Pos, set []bool) string {
 			fmt.Fprintf(&b, "_augur_m[%d] = 0; ", m)
 		}
 	}
-	if r.cold && len(adds) > 1 {
-		return coldProbe(adds) + b.String()
-	}
-	return probe(adds, false) + b.String()
+	return adds, b.String()
 }
 
 // coldProbe is probe's commit of several counters as a call of rt's Apply: less code where it
@@ -236,6 +286,9 @@ func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info) error {
 	r := &regState{plan: p, localOf: map[int]int{}, slot: map[int]int{}}
 	if !p.frame {
 		r.loops = findRegLoops(p, info, exprSource(f.Src, f.Fset, info))
+		if countPanics(p, r.loops) {
+			r.loops = findRegLoops(p, info, exprSource(f.Src, f.Fset, info))
+		}
 	}
 	leafCall := func(c *ast.CallExpr) bool {
 		for _, s := range p.sites {
@@ -275,8 +328,14 @@ func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info) error {
 		pro += "_augur_l" + strconv.Itoa(j)
 	}
 	pro += " _augur_r.Uint64; "
+	if p.countedPan != nil {
+		pro += "var _augur_ui _augur_r.Int32; var _augur_uv _augur_r.Uint64; "
+	}
 	for _, l := range r.loops {
 		p.journal = max(p.journal, len(l.locals))
+		if p.countedPan != nil {
+			p.journal = max(p.journal, len(l.locals)+2)
+		}
 	}
 	p.journal = max(p.journal, len(r.mirrors))
 	if len(r.mirrors) > 0 {
@@ -451,6 +510,10 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 				err = rewriteReturn(f, p, info, i, s, before+"_augur_s.Cur = "+strconv.Itoa(i)+"; ", ret)
 			case p.doneCount[i]:
 				err = rewriteReturn(f, p, info, i, s, before, incAt(p.flow(i, 0), s.Pos())+r.flushReturn(i, s.Pos(), true))
+			case p.countedPan != nil && p.countedPan[i] && len(s.Results) > 0:
+				// The results first: the flush adds back a panic its guard counted, so
+				// it must come after the node, not between the guard and the node.
+				err = rewriteReturn(f, p, info, i, s, before, r.flushReturn(i, s.Pos(), false))
 			case p.frame:
 				f.BeforeStmt(s, before+store(i)+ret)
 			case before+r.flushReturn(i, s.Pos(), false) != "":

@@ -94,3 +94,16 @@ func Asserted(vs []any) int {
 	}
 	return s
 }
+
+// Inexact counts the positive xs[i] for i < n while ok. The guard of its if cannot repeat "ok"
+// (a comment in it), so it is true for every i beyond xs whether or not ok is: with ok false
+// the guard counts a panic that does not happen, again and again, and Inexact returns.
+func Inexact(xs []int, n int, ok bool) int {
+	c := 0
+	for i := 0; i < n; i++ {
+		if (ok /* a comment */) && xs[i] > 0 {
+			c++
+		}
+	}
+	return c
+}

@@ -18,6 +18,11 @@ func TestLeaves(t *testing.T) {
 		defer func() { recover() }()
 		Asserted([]any{1, 2, "x", 4})
 	}()
+	Inexact([]int{1, 2}, 5, false)
+	func() {
+		defer func() { recover() }()
+		Inexact([]int{1, 2}, 5, true)
+	}()
 	var n int
 	Deferred(text, &n)
 	Valued(text)
