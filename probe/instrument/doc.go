@@ -77,7 +77,12 @@
 // before each node, so that a flush commits only those (the flush before a call in a loop
 // commits the counters touched since the last one, not every local of the function). Other
 // may-panic nodes get guards, whose flush (which runs only before a panic) calls rt's Apply
-// to keep loops small. A region with a may-panic node without a guard inside a loop, or with
+// to keep loops small, and counts the node's panic in the same commit: the function is planned
+// again with those Panics counted, so that no count placed after a guarded node serves only to
+// derive its panics (every return would flush it). A guard may be true without a panic
+// following (it may over-approximate); the panic it counted is then taken back by the next
+// flush (an undo, _augur_ui and _augur_uv, in every commit while it is set), and a process that
+// ends before leaves the invocation counted as unwound at that node. A region with a may-panic node without a guard inside a loop, or with
 // guards in loops nested three deep, mirrors its locals instead, for a deferred flush if the
 // function unwinds; its calls still flush before they run (a call may block for as long as the
 // process lives, a server's accept loop, and what is held in locals would never be counted).
