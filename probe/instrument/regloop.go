@@ -308,7 +308,7 @@ func (l *leafFuncs) leaf(fn *types.Func) (safe, mayPanic bool) {
 	if fd == nil {
 		return false, true
 	}
-	l.memo[fn] = [2]bool{false, true} // recursion: not a leaf
+	l.memo[fn] = [2]bool{false, true} // mutual recursion: not a leaf
 	if sig, ok := fn.Type().(*types.Signature); ok && sig.TypeParams().Len() > 0 {
 		return false, true
 	}
@@ -350,16 +350,31 @@ func (l *leafFuncs) leaf(fn *types.Func) (safe, mayPanic bool) {
 					break
 				}
 			}
-			s, m := l.leaf(calleeOf(l.info, x))
+			callee := calleeOf(l.info, x)
+			if callee == fn {
+				// A call of fn itself adds nothing to what its body does (a recursion
+				// without end overflows the stack, which does not unwind).
+				return true
+			}
+			s, m := l.leaf(callee)
 			safe, may = safe && s, may || m
-			return false
+			return true // the arguments
 		case ast.Expr:
-			if exprMayPanic(l.info, x) {
+			// The expression's own operation: its operands, calls included, are visited
+			// on their own.
+			if ownMayPanic(l.info, x) {
 				may = true
 			}
 		case *ast.AssignStmt:
-			if stmtMayPanic(l.info, x) {
-				may = true // s /= 0, x <<= -1
+			switch x.Tok {
+			case token.QUO_ASSIGN, token.REM_ASSIGN:
+				if isInteger(l.info, x.Lhs[0]) && !nonZeroConst(l.info, x.Rhs[0]) {
+					may = true // s /= 0
+				}
+			case token.SHL_ASSIGN, token.SHR_ASSIGN:
+				if !constShift(l.info, x.Rhs[0]) {
+					may = true // x <<= -1
+				}
 			}
 		}
 		return true
@@ -710,4 +725,38 @@ func countPanics(p *funcPlan, loops []*regLoop) bool {
 	np.countedPan = counted
 	*p = *np
 	return true
+}
+
+// ownMayPanic reports whether the operation of e itself, not counting what its operands do,
+// may panic: an index, slice, dereference, type assertion, integer division or modulo, shift
+// by a signed count, comparison of interfaces, or a map literal with interface keys.
+func ownMayPanic(info *types.Info, e ast.Expr) bool {
+	if tv, ok := info.Types[e]; ok && (tv.IsType() || tv.Value != nil) {
+		return false
+	}
+	switch x := e.(type) {
+	case *ast.IndexExpr:
+		if tv, ok := info.Types[x.X]; ok {
+			if _, ok := tv.Type.Underlying().(*types.Signature); ok {
+				return false // instantiation
+			}
+		}
+		return true
+	case *ast.SliceExpr, *ast.StarExpr, *ast.TypeAssertExpr:
+		return true
+	case *ast.CompositeLit:
+		if tv, ok := info.Types[x]; ok {
+			if m, ok := tv.Type.Underlying().(*types.Map); ok {
+				_, iface := m.Key().Underlying().(*types.Interface)
+				return iface
+			}
+		}
+		return false
+	case *ast.SelectorExpr:
+		sel, ok := info.Selections[x]
+		return ok && sel.Indirect()
+	case *ast.BinaryExpr:
+		return binaryMayPanic(info, x)
+	}
+	return false
 }
