@@ -73,7 +73,8 @@
 // return, at the end of the body, and right before every node that may leave otherwise than
 // by returning or by a panic a guard foresees (a call of anything but a leaf of the package
 // that cannot panic, a channel, select, go or map operation, a may-panic operation no guard
-// expresses). A flow analysis over the CFG (dirtySets) finds which locals may be non-zero
+// expresses), except a call in a loop of a leaf that may panic (it can only return or unwind):
+// the region then mirrors its locals for the deferred flush (below). A flow analysis over the CFG (dirtySets) finds which locals may be non-zero
 // before each node, so that a flush commits only those (the flush before a call in a loop
 // commits the counters touched since the last one, not every local of the function). Other
 // may-panic nodes get guards, whose flush (which runs only before a panic) calls rt's Apply

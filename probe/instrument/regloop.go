@@ -426,7 +426,14 @@ func bodyRegion(p *funcPlan, info *types.Info, src func(ast.Expr) (string, bool)
 		if nd.AST == nil || nd.IsExit() || nd.Unreachable || nd.Kind == frontend.KindLoop {
 			continue
 		}
-		if suspends(info, p.leaves, nd) {
+		if suspends(info, p.leaves, nd, false) {
+			if len(nd.Loops) > 0 && !suspends(info, p.leaves, nd, true) {
+				// In a loop, a call of a leaf that may panic (it cannot block or end
+				// the goroutine otherwise) is left with the locals mirrored for the
+				// deferred flush, not flushed before on every iteration.
+				l.mirror = true
+				continue
+			}
 			// Even in a loop, where mirroring the locals would cost less than a flush per
 			// iteration: a call may block for as long as the process lives (a server's
 			// accept loop), and what is held in locals then never reaches the counters.
@@ -475,7 +482,9 @@ func isMapRange(info *types.Info, s *ast.RangeStmt) bool {
 // not a leaf of the package that cannot panic (which may panic, block, exit the process or run
 // for long), or
 // does a channel, select, go or map operation (a concurrent map write is a fatal error).
-func suspends(info *types.Info, leaves *leafFuncs, nd *frontend.Node) bool {
+//
+// With leafPanics, a call of a leaf that may panic does not count: it can only return or unwind.
+func suspends(info *types.Info, leaves *leafFuncs, nd *frontend.Node, leafPanics bool) bool {
 	var parts []ast.Node
 	switch s := nd.AST.(type) {
 	case *ast.IfStmt:
@@ -526,7 +535,7 @@ func suspends(info *types.Info, leaves *leafFuncs, nd *frontend.Node) bool {
 					}
 				}
 				// A leaf that may panic gets no guard (see guardBuilder): flushed before.
-				if safe, may := leaves.leaf(calleeOf(info, x)); !safe || may {
+				if safe, may := leaves.leaf(calleeOf(info, x)); !safe || may && !leafPanics {
 					found = true
 				}
 			case *ast.UnaryExpr:
