@@ -73,16 +73,32 @@
 // return, at the end of the body, and right before every node that may leave otherwise than
 // by returning or by a panic a guard foresees (a call of anything but a leaf of the package
 // that cannot panic, a channel, select, go or map operation, a may-panic operation no guard
-// expresses). A flow analysis over the CFG (dirtySets) finds which locals may be non-zero
+// expresses), except a call in a loop of a leaf that may panic (it can only return or unwind):
+// the region then mirrors its locals for the deferred flush (below). A flow analysis over the CFG (dirtySets) finds which locals may be non-zero
 // before each node, so that a flush commits only those (the flush before a call in a loop
 // commits the counters touched since the last one, not every local of the function). Other
 // may-panic nodes get guards, whose flush (which runs only before a panic) calls rt's Apply
-// to keep loops small. A region with a may-panic node without a guard inside a loop, or with
+// to keep loops small, and counts the node's panic in the same commit: the function is planned
+// again with those Panics counted, so that no count placed after a guarded node serves only to
+// derive its panics (every return would flush it). A guard may be true without a panic
+// following (it may over-approximate); the panic it counted is then taken back by the next
+// flush (an undo, _augur_ui and _augur_uv, in every commit while it is set), and a process that
+// ends before leaves the invocation counted as unwound at that node. A region with a may-panic node without a guard inside a loop, or with
 // guards in loops nested three deep, mirrors its locals instead, for a deferred flush if the
 // function unwinds; its calls still flush before they run (a call may block for as long as the
 // process lives, a server's accept loop, and what is held in locals would never be counted).
 // An invocation the process ends in the middle of keeps what was flushed before the node it
 // was at (nothing, if nothing was): counted as unwound there.
+//
+// A tiny leaf (a function of the package, unexported, whose body is one return of an
+// expression without calls that cannot panic: isDigit, isSpace) that is referenced only by
+// direct calls in instrumented functions is not instrumented at all: its every node runs once
+// per invocation, so its invocations say everything, and they are counted at the call sites,
+// where a call that returned adds one to a counter of the caller (an increment of a local of the
+// caller's region, inlined, where no panic of the call's node can follow the call; else a pinned
+// add). Collect adds the sites up. Pinning in a function of two comparisons costs ten times the
+// function and stops its inlining; a lexer calls one per byte. Such a leaf is never seen
+// running on several goroutines at once. See derive.go.
 //
 // Where the body cannot be a region, an outermost loop that calls nothing but leaves of the package
 // (functions that call only pure builtins and other leaves and do nothing that blocks or ends

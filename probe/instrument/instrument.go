@@ -104,7 +104,9 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 		pk := &Package{Path: path}
 		prefix := srcedit.NamePrefix(pkg.Syntax)
 		leaves := newLeafFuncs(pkg.TypesInfo, pkg.Syntax)
+		derived, sites := derivedLeaves(pkg, list)
 		files := map[*ast.File]*fileEdits{}
+		srcs := map[*ast.File][]byte{}
 		var order []*ast.File
 		base := 0
 		for k, fn := range list {
@@ -113,35 +115,53 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 				return nil, fmt.Errorf("instrument: %v", err)
 			}
 			p.base, p.leaves = base, leaves
+			p.derived, p.sites = derived[k], sites[k]
+			for j, s := range p.sites {
+				s.ctr = 2 + 3*p.n + p.e + j
+			}
 			base += p.size()
 			pk.plans = append(pk.plans, p)
 			file := fileOf(pkg.Syntax, fn.Decl)
 			if file == nil {
 				return nil, fmt.Errorf("instrument: %s: declaration not found in the package's files", fn.Name)
 			}
-			fe := files[file]
-			if fe == nil {
-				name := prog.Fset.File(file.Pos()).Name()
-				src, err := os.ReadFile(name)
+			src := srcs[file]
+			if src == nil {
+				src, err = os.ReadFile(prog.Fset.File(file.Pos()).Name())
 				if err != nil {
 					return nil, fmt.Errorf("instrument: %v", err)
 				}
+				srcs[file] = src
+			}
+			fe := files[file]
+			if fe == nil && !p.derived {
+				// A file holding only derived leaves is left as it is (the import would go
+				// unused).
 				fe = &fileEdits{File: srcedit.New(prog.Fset, src, prefix), file: file}
 				files[file] = fe
 				order = append(order, file)
 				// On the package clause's line, so that every line stays where it was.
 				fe.Insert(file.Name.End(), "; import _augur_r "+strconv.Quote(path+"/"+RuntimeDir))
 			}
-			start, end := fe.Off(fn.Decl.Pos()), fe.Off(fn.Decl.End())
+			start, end := prog.Fset.Position(fn.Decl.Pos()).Offset, prog.Fset.Position(fn.Decl.End()).Offset
 			pk.Funcs = append(pk.Funcs, FuncInfo{
 				Name:  fn.Name,
 				Pos:   prog.Fset.Position(fn.Decl.Pos()).String(),
-				Hash:  SourceHash(fe.Src[start:end]),
+				Hash:  SourceHash(src[start:end]),
 				Nodes: len(fn.CFG.Nodes),
 				Base:  p.base,
 			})
+			if p.derived {
+				continue
+			}
 			if err := rewriteFunc(fe, p, pkg.TypesInfo); err != nil {
 				return nil, fmt.Errorf("instrument: %s: %v", fn.Name, err)
+			}
+		}
+		for _, p := range pk.plans {
+			for _, s := range p.sites {
+				callee := pk.plans[s.callee]
+				callee.from = append(callee.from, siteRef{p, s.ctr})
 			}
 		}
 		pk.Counters = base
@@ -251,6 +271,17 @@ func (b *Build) Collect(dir string) (p *profile.Profile, files int, err error) {
 	}
 	var bad []string
 	for _, pk := range b.Packages {
+		s := sums[pk.Path]
+		for _, pl := range pk.plans {
+			if pl.derived {
+				// Its invocations are the returns counted at its call sites.
+				n := uint64(0)
+				for _, f := range pl.from {
+					n += s[f.caller.base+f.ctr]
+				}
+				s[pl.base] = n
+			}
+		}
 		for i, pl := range pk.plans {
 			f, err := pl.profileFunc(sums[pk.Path])
 			if err != nil {

@@ -18,6 +18,7 @@ import (
 //	base+1+2N+e          flow of edge e (edges numbered node by node, in Succs order)
 //	base+1+2N+E+n        Recovered of node n (frame functions only)
 //	base+1+3N+E          invocations that found another goroutine in the function (see rt.Enter)
+//	base+2+3N+E+j        returns of call site j of a derived leaf (see derive.go)
 //
 // Plan decides which counts and flows the probes measure ("raw"); Solve derives the others.
 type funcPlan struct {
@@ -58,9 +59,17 @@ type funcPlan struct {
 	// panDerived marks the nodes whose Panics are derived by flow instead of counted by the
 	// frame's exit hook (every may-panic node of a frame-free function).
 	panDerived []bool
+	// sites are the function's calls of derived leaves (see derive.go); derived is set when
+	// the function is one, not rewritten, its invocations the sum of the counters in from.
+	sites   []*callSite
+	derived bool
+	from    []siteRef
+	// countedPan marks the guarded nodes of a body region whose Panics its guards count
+	// instead of flow deriving them (see rewriteFunc); nil when there are none.
+	countedPan []bool
 }
 
-func (p *funcPlan) size() int     { return 2 + 3*p.n + p.e }
+func (p *funcPlan) size() int     { return 2 + 3*p.n + p.e + len(p.sites) }
 func (p *funcPlan) overlaps() int { return p.base + 1 + 3*p.n + p.e }
 func (p *funcPlan) rec(n int) int { return p.base + 1 + 2*p.n + p.e + n }
 func (p *funcPlan) cnt(n int) int { return p.base + 1 + n }
@@ -160,17 +169,19 @@ func (p *funcPlan) freeOutcome(n int) int {
 // only if no such placement determines every count does the function get the frame.
 func newPlan(fn *frontend.Func, k int) (*funcPlan, error) {
 	if len(fn.CFG.Defers) == 0 && !forceFrame {
-		if p, err := planFunc(fn, k, false); err == nil {
+		if p, err := planFunc(fn, k, false, nil); err == nil {
 			return p, nil
 		}
 	}
-	return planFunc(fn, k, true)
+	return planFunc(fn, k, true, nil)
 }
 
 // forceFrame makes every function use the frame (tests compare the two schemes).
 var forceFrame bool
 
-func planFunc(fn *frontend.Func, k int, frame bool) (*funcPlan, error) {
+// planFunc places the counters of fn, with the frame or without; without, the Panics of the
+// nodes counted marks are counters of their own, the others' are derived.
+func planFunc(fn *frontend.Func, k int, frame bool, counted []bool) (*funcPlan, error) {
 	g := fn.CFG
 	p := &funcPlan{fn: fn, g: g, k: k, n: len(g.Nodes)}
 	p.edge0 = make([]int, p.n)
@@ -194,7 +205,7 @@ func planFunc(fn *frontend.Func, k int, frame bool) (*funcPlan, error) {
 				p.frame = true
 			} else if nd.Kind != frontend.KindNoReturn {
 				// An explicit panic or Goexit ends on the Panic exit through its own edge.
-				p.panDerived[i] = true
+				p.panDerived[i] = counted == nil || !counted[i]
 			}
 		}
 		if len(g.Defers) > 0 {

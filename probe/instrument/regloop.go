@@ -308,7 +308,7 @@ func (l *leafFuncs) leaf(fn *types.Func) (safe, mayPanic bool) {
 	if fd == nil {
 		return false, true
 	}
-	l.memo[fn] = [2]bool{false, true} // recursion: not a leaf
+	l.memo[fn] = [2]bool{false, true} // mutual recursion: not a leaf
 	if sig, ok := fn.Type().(*types.Signature); ok && sig.TypeParams().Len() > 0 {
 		return false, true
 	}
@@ -350,16 +350,31 @@ func (l *leafFuncs) leaf(fn *types.Func) (safe, mayPanic bool) {
 					break
 				}
 			}
-			s, m := l.leaf(calleeOf(l.info, x))
+			callee := calleeOf(l.info, x)
+			if callee == fn {
+				// A call of fn itself adds nothing to what its body does (a recursion
+				// without end overflows the stack, which does not unwind).
+				return true
+			}
+			s, m := l.leaf(callee)
 			safe, may = safe && s, may || m
-			return false
+			return true // the arguments
 		case ast.Expr:
-			if exprMayPanic(l.info, x) {
+			// The expression's own operation: its operands, calls included, are visited
+			// on their own.
+			if ownMayPanic(l.info, x) {
 				may = true
 			}
 		case *ast.AssignStmt:
-			if stmtMayPanic(l.info, x) {
-				may = true // s /= 0, x <<= -1
+			switch x.Tok {
+			case token.QUO_ASSIGN, token.REM_ASSIGN:
+				if isInteger(l.info, x.Lhs[0]) && !nonZeroConst(l.info, x.Rhs[0]) {
+					may = true // s /= 0
+				}
+			case token.SHL_ASSIGN, token.SHR_ASSIGN:
+				if !constShift(l.info, x.Rhs[0]) {
+					may = true // x <<= -1
+				}
 			}
 		}
 		return true
@@ -411,7 +426,14 @@ func bodyRegion(p *funcPlan, info *types.Info, src func(ast.Expr) (string, bool)
 		if nd.AST == nil || nd.IsExit() || nd.Unreachable || nd.Kind == frontend.KindLoop {
 			continue
 		}
-		if suspends(info, p.leaves, nd) {
+		if suspends(info, p.leaves, nd, false) {
+			if len(nd.Loops) > 0 && !suspends(info, p.leaves, nd, true) {
+				// In a loop, a call of a leaf that may panic (it cannot block or end
+				// the goroutine otherwise) is left with the locals mirrored for the
+				// deferred flush, not flushed before on every iteration.
+				l.mirror = true
+				continue
+			}
 			// Even in a loop, where mirroring the locals would cost less than a flush per
 			// iteration: a call may block for as long as the process lives (a server's
 			// accept loop), and what is held in locals then never reaches the counters.
@@ -460,7 +482,9 @@ func isMapRange(info *types.Info, s *ast.RangeStmt) bool {
 // not a leaf of the package that cannot panic (which may panic, block, exit the process or run
 // for long), or
 // does a channel, select, go or map operation (a concurrent map write is a fatal error).
-func suspends(info *types.Info, leaves *leafFuncs, nd *frontend.Node) bool {
+//
+// With leafPanics, a call of a leaf that may panic does not count: it can only return or unwind.
+func suspends(info *types.Info, leaves *leafFuncs, nd *frontend.Node, leafPanics bool) bool {
 	var parts []ast.Node
 	switch s := nd.AST.(type) {
 	case *ast.IfStmt:
@@ -511,7 +535,7 @@ func suspends(info *types.Info, leaves *leafFuncs, nd *frontend.Node) bool {
 					}
 				}
 				// A leaf that may panic gets no guard (see guardBuilder): flushed before.
-				if safe, may := leaves.leaf(calleeOf(info, x)); !safe || may {
+				if safe, may := leaves.leaf(calleeOf(info, x)); !safe || may && !leafPanics {
 					found = true
 				}
 			case *ast.UnaryExpr:
@@ -576,6 +600,15 @@ func dirtySets(p *funcPlan, r *regState, l *regLoop, f *fileEdits) [][]bool {
 		}
 	}
 	mark(p.cnt(g.End) - p.base) // fallEnd: flushed by the flush at the end of the body, of all
+	// The calls of derived leaves counted in locals: while their node runs, after any flush
+	// right before it.
+	after := make([][]int, p.n)
+	for _, s := range p.sites {
+		if s.local {
+			after[s.node] = append(after[s.node], s.ctr)
+			mark(s.ctr)
+		}
+	}
 	for _, ok := range seen {
 		if !ok {
 			return nil
@@ -598,6 +631,9 @@ func dirtySets(p *funcPlan, r *regState, l *regLoop, f *fileEdits) [][]bool {
 				for _, c := range gen[i] {
 					out[c] = true
 				}
+			}
+			for _, c := range after[i] {
+				out[c] = true
 			}
 			for k, e := range nd.Succs {
 				add := func(c int) {
@@ -649,4 +685,87 @@ func (l *regLoop) kills(nd *frontend.Node, i int) bool {
 		return false // flushed once, before the loop; the node runs on every iteration
 	}
 	return true
+}
+
+// countPanics plans p again, when its body is one register region with guards, so that the
+// guards count the Panics of their nodes (in the commit of their flush, see panicFlush) instead
+// of flow deriving them from counts placed after the nodes, which every invocation adds at its
+// return although the panics they serve are rare: the return flushes only the counts the
+// outcomes need. Nodes whose guard does not run right before them keep derived Panics: a header
+// with an init statement (the guard runs before the init), a range header (its guard runs once
+// before the loop). It reports whether p changed.
+func countPanics(p *funcPlan, loops []*regLoop) bool {
+	if len(loops) != 1 || !loops[0].body || loops[0].mirror {
+		return false
+	}
+	l := loops[0]
+	counted := make([]bool, p.n)
+	some := false
+	for i, terms := range l.guards {
+		if len(terms) == 0 || l.flushAt[i] || !p.panDerived[i] {
+			continue
+		}
+		switch s := p.g.Nodes[i].AST.(type) {
+		case *ast.IfStmt:
+			if s.Init != nil {
+				continue
+			}
+		case *ast.SwitchStmt:
+			if s.Init != nil {
+				continue
+			}
+		case *ast.ForStmt:
+			if s.Init != nil {
+				continue
+			}
+		case *ast.TypeSwitchStmt, *ast.RangeStmt, *ast.SelectStmt:
+			continue
+		}
+		counted[i], some = true, true
+	}
+	if !some {
+		return false
+	}
+	np, err := planFunc(p.fn, p.k, false, counted)
+	if err != nil || np.frame {
+		return false
+	}
+	np.base, np.leaves, np.sites, np.derived, np.from = p.base, p.leaves, p.sites, p.derived, p.from
+	np.countedPan = counted
+	*p = *np
+	return true
+}
+
+// ownMayPanic reports whether the operation of e itself, not counting what its operands do,
+// may panic: an index, slice, dereference, type assertion, integer division or modulo, shift
+// by a signed count, comparison of interfaces, or a map literal with interface keys.
+func ownMayPanic(info *types.Info, e ast.Expr) bool {
+	if tv, ok := info.Types[e]; ok && (tv.IsType() || tv.Value != nil) {
+		return false
+	}
+	switch x := e.(type) {
+	case *ast.IndexExpr:
+		if tv, ok := info.Types[x.X]; ok {
+			if _, ok := tv.Type.Underlying().(*types.Signature); ok {
+				return false // instantiation
+			}
+		}
+		return true
+	case *ast.SliceExpr, *ast.StarExpr, *ast.TypeAssertExpr:
+		return true
+	case *ast.CompositeLit:
+		if tv, ok := info.Types[x]; ok {
+			if m, ok := tv.Type.Underlying().(*types.Map); ok {
+				_, iface := m.Key().Underlying().(*types.Interface)
+				return iface
+			}
+		}
+		return false
+	case *ast.SelectorExpr:
+		sel, ok := info.Selections[x]
+		return ok && sel.Indirect()
+	case *ast.BinaryExpr:
+		return binaryMayPanic(info, x)
+	}
+	return false
 }

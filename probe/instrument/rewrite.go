@@ -55,6 +55,17 @@ func (r *regState) add(i int, pos token.Pos, d string) string {
 	if l == nil {
 		return probe(map[int]string{i: "1"}, d == "--")
 	}
+	j := r.local(i, l)
+	v := "_augur_l" + strconv.Itoa(j)
+	t := v + d + "; "
+	if m, ok := r.slot[j]; ok {
+		t += "_augur_m[" + strconv.Itoa(m) + "] = " + v + "; "
+	}
+	return t
+}
+
+// local returns the local that holds counter i in register region l.
+func (r *regState) local(i int, l *regLoop) int {
 	j, ok := r.localOf[i]
 	if !ok {
 		j = len(r.locals)
@@ -66,12 +77,7 @@ func (r *regState) add(i int, pos token.Pos, d string) string {
 			r.mirrors = append(r.mirrors, i)
 		}
 	}
-	v := "_augur_l" + strconv.Itoa(j)
-	t := v + d + "; "
-	if m, ok := r.slot[j]; ok {
-		t += "_augur_m[" + strconv.Itoa(m) + "] = " + v + "; "
-	}
-	return t
+	return j
 }
 
 // guard returns the code that flushes the locals of the register loop at pos right before
@@ -80,6 +86,9 @@ func (r *regState) guard(n int, pos token.Pos) string {
 	l := r.loopAt(pos)
 	if l != nil && l.flushAt[n] {
 		return r.flushSet(pos, r.dirty(n))
+	}
+	if l != nil && len(l.guards[n]) > 0 && r.plan.countedPan != nil && r.plan.countedPan[n] {
+		return "if " + strings.Join(l.guards[n], " || ") + " {" + r.panicFlush(n, pos) + "}; "
 	}
 	if l == nil || len(l.guards[n]) == 0 || len(l.locals) == 0 {
 		return ""
@@ -124,9 +133,59 @@ func (r *regState) flush(pos token.Pos) string { return r.flushSet(pos, nil) }
 // flushSet returns the code that moves the locals of the register loop at pos that hold the
 // counters in set (offsets from base; nil for all) into the counters.
 func (r *regState) flushSet(pos token.Pos, set []bool) string {
+	adds, zero := r.dirtyLocals(pos, set)
+	if r.plan.countedPan != nil && r.loopAt(pos) != nil {
+		// A guard may have counted a panic that did not happen: its undo goes in with
+		// the locals (see panicFlush).
+		ix, vs := applyArgs(adds)
+		return "if _augur_uv != 0 {_augur_c.Apply([]_augur_r.Int32{" + ix + "_augur_ui}, []_augur_r.Uint64{" + vs + "_augur_uv}); _augur_ui, _augur_uv = 0, 0} else {" +
+			probe(adds, false) + "}; " + zero
+	}
+	if r.cold && len(adds) > 1 {
+		return coldProbe(adds) + zero
+	}
+	return probe(adds, false) + zero
+}
+
+// panicFlush is the flush of the guard of node n, whose Panics are counted (countedPan): the
+// locals and one panic of n in one commit, so that a process ending between the flush and the
+// panic leaves counts that conserve flow. A guard may be true when the node does not panic (see
+// guardBuilder): the panic then stays counted until the next flush adds it back out (the undo,
+// _augur_ui and _augur_uv, goes into every commit while it is set); if the process ends
+// first, the counts are still consistent, the invocation counted as unwound at n. The guard of
+// n repeating while its own undo is pending counts nothing more.
+func (r *regState) panicFlush(n int, pos token.Pos) string {
+	adds, zero := r.dirtyLocals(pos, r.dirty(n))
+	pan := strconv.Itoa(r.plan.pan(n))
+	ix, vs := applyArgs(adds)
+	t := "if _augur_ui != " + pan + " {_augur_c.Apply([]_augur_r.Int32{" + ix + pan + ", _augur_ui}, []_augur_r.Uint64{" + vs + "1, _augur_uv}); _augur_ui, _augur_uv = " + pan + ", ^_augur_r.Uint64(0)}"
+	if len(adds) > 0 {
+		t += " else {" + coldProbe(adds) + "}"
+	}
+	return t + "; " + zero
+}
+
+// applyArgs renders the counters and values of adds as the leading elements of rt.Apply's
+// slices (each followed by ", ").
+func applyArgs(adds map[int]string) (ix, vs string) {
+	keys := make([]int, 0, len(adds))
+	for k := range adds {
+		keys = append(keys, k)
+	}
+	sort.Ints(keys)
+	for _, k := range keys {
+		ix += strconv.Itoa(k) + ", "
+		vs += adds[k] + ", "
+	}
+	return ix, vs
+}
+
+// dirtyLocals returns the locals of the register loop at pos that hold the counters in set
+// (offsets from base; nil for all), as values to add by counter, and the code that zeroes them.
+func (r *regState) dirtyLocals(pos token.Pos, set []bool) (map[int]string, string) {
 	l := r.loopAt(pos)
 	if l == nil {
-		return ""
+		return nil, ""
 	}
 	var b strings.Builder
 	adds := map[int]string{}
@@ -141,10 +200,7 @@ func (r *regState) flushSet(pos token.Pos, set []bool) string {
 			fmt.Fprintf(&b, "_augur_m[%d] = 0; ", m)
 		}
 	}
-	if r.cold && len(adds) > 1 {
-		return coldProbe(adds) + b.String()
-	}
-	return probe(adds, false) + b.String()
+	return adds, b.String()
 }
 
 // coldProbe is probe's commit of several counters as a call of rt's Apply: less code where it
@@ -191,20 +247,23 @@ func probe(adds map[int]string, sub bool) string {
 		op = "-="
 	}
 	if len(keys) > 1 {
-		// rt's commit, inline on the P's block: the new values into the journal, its length,
-		// the adds, the length back to zero. _augur_jn (where the journal starts) is a
-		// variable, read again after every store, so that the compiler can neither tell the
-		// journal's slots from the counters nor drop the first store of its length.
+		// rt's commit, inline on the P's block: the new values (each counter read once), the
+		// journal at constant offsets from _augur_jc (no bounds checks), its length, the new
+		// values into the counters, the length back to zero. The compiler keeps every store
+		// and their order: the journal's slots are never stored to twice, and the length is
+		// cleared through _augur_jn, a variable it cannot tell from _augur_jc, so the store
+		// that sets the length is not seen as overwritten.
 		var ix, vs []string
-		var jl, ad strings.Builder
+		var nv, jl, ad strings.Builder
 		for m, k := range keys {
 			ix = append(ix, strconv.Itoa(k))
 			vs = append(vs, adds[k])
-			fmt.Fprintf(&jl, "_augur_b[_augur_jn+%d] = %d; _augur_b[_augur_jn+%d] = _augur_b[%d] + %s; ", 1+2*m, k, 2+2*m, k, adds[k])
-			fmt.Fprintf(&ad, "_augur_b[%d] += %s; ", k, adds[k])
+			fmt.Fprintf(&nv, "_augur_v%d := _augur_b[%d] + %s; ", m, k, adds[k])
+			fmt.Fprintf(&jl, "_augur_b[_augur_jc+%d] = %d; _augur_b[_augur_jc+%d] = _augur_v%d; ", 1+2*m, k, 2+2*m, m)
+			fmt.Fprintf(&ad, "_augur_b[%d] = _augur_v%d; ", k, m)
 		}
-		return "{_augur_p := _augur_r.Pin(); if _augur_p < _augur_ns {_augur_b := _augur_cs[_augur_p]; " + jl.String() +
-			"_augur_b[_augur_jn] = " + strconv.Itoa(len(keys)) + "; " + ad.String() + "_augur_b[_augur_jn] = 0} else {" +
+		return "{_augur_p := _augur_r.Pin(); if _augur_p < _augur_ns {_augur_b := _augur_cs[_augur_p]; " + nv.String() + jl.String() +
+			"_augur_b[_augur_jc] = " + strconv.Itoa(len(keys)) + "; " + ad.String() + "_augur_b[_augur_jn] = 0} else {" +
 			"_augur_c.Apply([]_augur_r.Int32{" + strings.Join(ix, ", ") + "}, []_augur_r.Uint64{" + strings.Join(vs, ", ") + "})}; _augur_r.Unpin()}; "
 	}
 	var in, over strings.Builder
@@ -227,6 +286,28 @@ func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info) error {
 	r := &regState{plan: p, localOf: map[int]int{}, slot: map[int]int{}}
 	if !p.frame {
 		r.loops = findRegLoops(p, info, exprSource(f.Src, f.Fset, info))
+		if countPanics(p, r.loops) {
+			r.loops = findRegLoops(p, info, exprSource(f.Src, f.Fset, info))
+		}
+	}
+	leafCall := func(c *ast.CallExpr) bool {
+		for _, s := range p.sites {
+			if s.call == c {
+				return true
+			}
+		}
+		return false
+	}
+	for _, s := range p.sites {
+		var part ast.Node
+		s.node, part = siteNode(p, s.call)
+		s.local = false
+		if l := r.loopAt(s.call.Pos()); l != nil && s.node >= 0 {
+			_, ret := p.g.Nodes[s.node].AST.(*ast.ReturnStmt)
+			// A return flushes before its results are evaluated. A mirrored local reaches
+			// the counters through the deferred flush, whatever panics after the call.
+			s.local = !ret && (l.mirror || siteExact(info, f, part, s.call, leafCall))
+		}
 	}
 	e0 := f.Len()
 	if err := rewriteBody(f, p, info, r); err != nil || len(r.locals) == 0 {
@@ -247,8 +328,14 @@ func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info) error {
 		pro += "_augur_l" + strconv.Itoa(j)
 	}
 	pro += " _augur_r.Uint64; "
+	if p.countedPan != nil {
+		pro += "var _augur_ui _augur_r.Int32; var _augur_uv _augur_r.Uint64; "
+	}
 	for _, l := range r.loops {
 		p.journal = max(p.journal, len(l.locals))
+		if p.countedPan != nil {
+			p.journal = max(p.journal, len(l.locals)+2)
+		}
 	}
 	p.journal = max(p.journal, len(r.mirrors))
 	if len(r.mirrors) > 0 {
@@ -423,6 +510,10 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 				err = rewriteReturn(f, p, info, i, s, before+"_augur_s.Cur = "+strconv.Itoa(i)+"; ", ret)
 			case p.doneCount[i]:
 				err = rewriteReturn(f, p, info, i, s, before, incAt(p.flow(i, 0), s.Pos())+r.flushReturn(i, s.Pos(), true))
+			case p.countedPan != nil && p.countedPan[i] && len(s.Results) > 0:
+				// The results first: the flush adds back a panic its guard counted, so
+				// it must come after the node, not between the guard and the node.
+				err = rewriteReturn(f, p, info, i, s, before, r.flushReturn(i, s.Pos(), false))
 			case p.frame:
 				f.BeforeStmt(s, before+store(i)+ret)
 			case before+r.flushReturn(i, s.Pos(), false) != "":
@@ -495,6 +586,20 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 				return fmt.Errorf("%s: internal error: outcome %q of %s has no counter site", nd.Pos, nd.Succs[k].Outcome, nd.Text)
 			}
 		}
+	}
+	// Calls of derived leaves, innermost at their offsets (see derive.go).
+	for _, s := range p.sites {
+		if s.local {
+			j := r.local(p.base+s.ctr, r.loopAt(s.call.Pos()))
+			if m, ok := r.slot[j]; ok {
+				f.Add(s.call.Pos(), token.NoPos, 9, "_augur_r.TickM(&_augur_l"+strconv.Itoa(j)+", &_augur_m["+strconv.Itoa(m)+"], ")
+			} else {
+				f.Add(s.call.Pos(), token.NoPos, 9, "_augur_r.Tick(&_augur_l"+strconv.Itoa(j)+", ")
+			}
+		} else {
+			f.Add(s.call.Pos(), token.NoPos, 9, "_augur_r.TickP(_augur_c, "+strconv.Itoa(p.base+s.ctr)+", ")
+		}
+		f.Add(s.call.End(), token.NoPos, -1, ")")
 	}
 	if p.fallEnd {
 		f.Add(decl.Body.Rbrace, token.NoPos, 3, "; "+inc(p.cnt(g.End)))

@@ -49,9 +49,11 @@ var _augur_c = _augur_r.Open(` + strconv.Quote(EnvDir) + `, ` + strconv.Quote(co
 // _augur_cs are the per-P blocks the probes add to.
 var _augur_cs = _augur_r.Blocks[[` + strconv.Itoa(pk.Counters+1+2*pk.Journal) + `]_augur_r.Uint64](_augur_c)
 
-// _augur_jn is where the journal starts in a block (after the counters): a variable, for the
-// inline commits of the probes.
-var _augur_jn = _augur_r.Int(` + strconv.Itoa(pk.Counters) + `)
+// _augur_jc is where the journal starts in a block (after the counters), for the inline
+// commits of the probes; _augur_jn is the same as a variable (see probe in rewrite.go).
+const _augur_jc = ` + strconv.Itoa(pk.Counters) + `
+
+var _augur_jn = _augur_r.Int(_augur_jc)
 
 // _augur_ns is the number of per-P blocks.
 var _augur_ns = _augur_r.Len(_augur_cs)

@@ -267,6 +267,32 @@ func (c *Counters) Leave(f int, o uintptr) {
 	atomic.CompareAndSwapUintptr(&c.owners[f], o, 0)
 }
 
+// Tick counts in *n a call of a derived leaf that returned v, and returns v: a local of the
+// caller's register region (see derive.go in package instrument). Inlined, it is one increment.
+func Tick[T any](n *Uint64, v T) T {
+	*n++
+	return v
+}
+
+// TickM is Tick in a region whose locals are mirrored in *m for its deferred flush.
+func TickM[T any](n, m *Uint64, v T) T {
+	*n++
+	*m = *n
+	return v
+}
+
+// TickP adds one to counter i (pinned, as the probes do) for a call of a derived leaf that
+// returned v, and returns v: for call sites whose caller holds no locals.
+func TickP[T any](c *Counters, i int, v T) T {
+	if p := Pin(); p < len(c.blocks) {
+		c.blocks[p][i]++
+	} else {
+		c.Over(i, 1)
+	}
+	Unpin()
+	return v
+}
+
 // Frame is the per-invocation state of a function that may panic or defers.
 type Frame struct {
 	Cur int32 // the last node that may panic to have started
