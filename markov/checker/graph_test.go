@@ -163,3 +163,31 @@ func TestEliminationLikely(t *testing.T) {
 		t.Error("a random expander: elimination predicted to stay sparse")
 	}
 }
+
+// TestPredecessorLists: every state's predecessor list holds the sources of the transitions into
+// it, each once per transition, in increasing order, for sizes around the blocks by which the
+// lists are built (a last block empty, partial or full).
+func TestPredecessorLists(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, n := range []int{1, 2, 7, 1 << predBlockShift, 1<<predBlockShift + 1, 3<<predBlockShift - 1, 40000} {
+		m := randomChain(rng, n, min(n, 3), 0.1, true)
+		g, err := newGraph(m)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := make([][]int32, n)
+		for s := 0; s < n; s++ {
+			for _, u := range m.Col[m.RowPtr[s]:m.RowPtr[s+1]] {
+				want[u] = append(want[u], int32(s))
+			}
+		}
+		if len(g.predPtr) != n+1 || g.predPtr[0] != 0 || g.predPtr[n] != len(g.pred) || len(g.pred) != len(m.Col) {
+			t.Fatalf("n=%d: %d list bounds from %d to %d over %d entries, %d transitions", n, len(g.predPtr), g.predPtr[0], g.predPtr[len(g.predPtr)-1], len(g.pred), len(m.Col))
+		}
+		for u := 0; u < n; u++ {
+			if got := g.pred[g.predPtr[u]:g.predPtr[u+1]]; !slices.Equal(got, want[u]) {
+				t.Fatalf("n=%d: predecessors of %d are %v, want %v", n, u, got, want[u])
+			}
+		}
+	}
+}
