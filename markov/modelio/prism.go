@@ -135,31 +135,14 @@ func ReadPRISM(tra, lab string, srew, trew []string) (*dtmc.Model, error) {
 
 // DecodePRISM reads a model from PRISM explicit files given as streams. lab.R may be nil.
 func DecodePRISM(tra, lab Source, srew, trew []Source) (*dtmc.Model, error) {
-	// The labels and state rewards need only the number of states, which the transitions file's
-	// header gives: when it can be read ahead, they are read while the transitions are parsed.
-	// Errors are still reported in the order the files are read one by one.
-	ahead := readSideFiles(tra, lab, srew)
-	if ahead != nil {
-		defer ahead.wait() // the caller may close the files once this returns
-	}
 	raw, has, parts, err := readPRISMTra(tra)
 	if err != nil {
 		return nil, err
 	}
-	side := ahead
-	if side != nil {
-		side.wait()
-	}
-	if side == nil || side.n != raw.n {
-		// Not read ahead, or not for the header the transitions file turned out to have.
-		side = &sideFiles{n: raw.n}
-		side.read(lab, srew)
-	}
 	if lab.R != nil {
-		if side.labErr != nil {
-			return nil, side.labErr
+		if raw.init, raw.labels, err = readPRISMLab(lab, raw.n); err != nil {
+			return nil, err
 		}
-		raw.init, raw.labels = side.init, side.labels
 	} else {
 		raw.init = []int{0}
 	}
@@ -169,10 +152,9 @@ func DecodePRISM(tra, lab Source, srew, trew []Source) (*dtmc.Model, error) {
 		rw := rawReward{}
 		var sname, tname, where string
 		if i < len(srew) {
-			if err := side.srew[i].err; err != nil {
+			if sname, rw.state, err = readPRISMStateRewards(srew[i], raw.n); err != nil {
 				return nil, err
 			}
-			sname, rw.state = side.srew[i].name, side.srew[i].values
 			where = srew[i].Name
 		}
 		if i < len(trew) {
@@ -201,65 +183,6 @@ func DecodePRISM(tra, lab Source, srew, trew []Source) (*dtmc.Model, error) {
 		raw.rewards = append(raw.rewards, rw)
 	}
 	return raw.build(tra.Name)
-}
-
-// sideFiles are the labels and state rewards of a model of n states, read on their own.
-type sideFiles struct {
-	n      int
-	init   []int
-	labels map[string][]int
-	labErr error
-	srew   []stateRewards
-	done   chan struct{}
-}
-
-type stateRewards struct {
-	name   string
-	values []stateValue
-	err    error
-}
-
-// read reads lab (if any) and srew as files of n states.
-func (f *sideFiles) read(lab Source, srew []Source) {
-	if lab.R != nil {
-		f.init, f.labels, f.labErr = readPRISMLab(lab, f.n)
-	}
-	f.srew = make([]stateRewards, len(srew))
-	for i, src := range srew {
-		r := &f.srew[i]
-		r.name, r.values, r.err = readPRISMStateRewards(src, f.n)
-	}
-}
-
-// wait waits until a read started by readSideFiles is done; waiting twice is waiting once.
-func (f *sideFiles) wait() { <-f.done }
-
-// readSideFiles starts reading lab and srew on a goroutine of their own when tra's header can be
-// read ahead (tra seekable, back where it was afterwards) and there is something to read; nil
-// otherwise.
-func readSideFiles(tra, lab Source, srew []Source) *sideFiles {
-	if lab.R == nil && len(srew) == 0 {
-		return nil
-	}
-	rs, pos, ok := seekable(tra)
-	if !ok {
-		return nil
-	}
-	l := newLines(tra)
-	fs, ok := l.nextData(true)
-	n, nok := 0, false
-	if ok && len(fs) == 2 {
-		n, nok = parseIndex(fs[0].s)
-	}
-	if _, err := rs.Seek(pos, io.SeekStart); err != nil || !nok || n == 0 {
-		return nil
-	}
-	f := &sideFiles{n: n, done: make(chan struct{})}
-	go func() {
-		defer close(f.done)
-		f.read(lab, srew)
-	}()
-	return f
 }
 
 // readPRISMTra reads the transitions file. Besides the model it returns which transitions it has
