@@ -241,16 +241,6 @@ type lastValue struct {
 // line; it returns where the next line starts. The same text as last's gives last's value, and
 // last is updated.
 func valueAt(b []byte, i int, last *lastValue) (v float64, next int, ok bool) {
-	// The text is first compared with last's where it would end, which spares finding its end
-	// byte by byte when it is the same.
-	if end := i + len(last.text); last.text != nil && end <= len(b) && string(b[i:end]) == string(last.text) &&
-		(end == len(b) || b[end] == '\n' || isSpace(b[end])) {
-		next = skipSpace(b, end)
-		if next < len(b) && b[next] != '\n' {
-			return 0, 0, false // another field (an action in a .tra file)
-		}
-		return last.v, next + 1, true
-	}
 	end := i
 	for end < len(b) && b[end] != '\n' && !isSpace(b[end]) {
 		end++
@@ -258,6 +248,9 @@ func valueAt(b []byte, i int, last *lastValue) (v float64, next int, ok bool) {
 	next = skipSpace(b, end)
 	if next < len(b) && b[next] != '\n' {
 		return 0, 0, false // another field (an action in a .tra file)
+	}
+	if last.text != nil && string(b[i:end]) == string(last.text) {
+		return last.v, next + 1, true
 	}
 	v, ok = decimalValue(b[i:end])
 	if !ok || v < 0 {
