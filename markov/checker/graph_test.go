@@ -163,3 +163,66 @@ func TestEliminationLikely(t *testing.T) {
 		t.Error("a random expander: elimination predicted to stay sparse")
 	}
 }
+
+// TestPredecessorLists: every state's predecessor list holds the sources of the transitions into
+// it, each once per transition, in increasing order, whether written straight or through blocks,
+// for sizes around the blocks (a last block empty, partial or full).
+func TestPredecessorLists(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, n := range []int{1, 2, 7, 1 << predBlockShift, 1<<predBlockShift + 1, 3<<predBlockShift - 1, 40000} {
+		m := randomChain(rng, n, min(n, 3), 0.1, true)
+		want := make([][]int32, n)
+		for s := 0; s < n; s++ {
+			for _, u := range m.Col[m.RowPtr[s]:m.RowPtr[s+1]] {
+				want[u] = append(want[u], int32(s))
+			}
+		}
+		for _, byBlock := range []bool{false, true} {
+			g := &graph{m: m, predPtr: make([]int, n+1), pred: make([]int32, len(m.Col))}
+			if byBlock {
+				g.fillByBlock()
+			} else {
+				g.fillDirect()
+			}
+			if g.predPtr[0] != 0 || g.predPtr[n] != len(g.pred) {
+				t.Fatalf("n=%d, by block %v: lists from %d to %d over %d entries", n, byBlock, g.predPtr[0], g.predPtr[n], len(g.pred))
+			}
+			for u := 0; u < n; u++ {
+				if got := g.pred[g.predPtr[u]:g.predPtr[u+1]]; !slices.Equal(got, want[u]) {
+					t.Fatalf("n=%d, by block %v: predecessors of %d are %v, want %v", n, byBlock, u, got, want[u])
+				}
+			}
+		}
+	}
+}
+
+// TestScattered: random targets across a large chain are scattered; a chain whose transitions
+// lead to the next state or (most of them) to one of two exits, like the flow graph of code, and
+// any chain of one block are not.
+func TestScattered(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	if !scattered(randomChain(rng, 1<<17, 3, 0.1, false)) {
+		t.Error("a random chain of 2^17 states is not scattered")
+	}
+	if scattered(randomChain(rng, 1<<predBlockShift, 3, 0.1, false)) {
+		t.Error("a chain of one block is scattered")
+	}
+	n := 1 << 17
+	b := dtmc.NewBuilder(n)
+	for s := 0; s < n-8; s++ {
+		b.Add(s, s+1, 0.5)
+		b.Add(s, n-2, 0.25) // an error return
+		b.Add(s, n-1, 0.25) // a panic
+	}
+	for s := n - 8; s < n; s++ {
+		b.Add(s, s, 1)
+	}
+	b.SetInit(0)
+	m, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if scattered(m) {
+		t.Error("a chain of short forward steps and exits is scattered")
+	}
+}

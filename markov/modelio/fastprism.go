@@ -132,6 +132,7 @@ func fastPRISMTra(src Source, pos int64) (raw *rawModel, ok bool) {
 
 // parseTraBlock parses "source target probability" lines, skipping blank and comment lines.
 func parseTraBlock(block []byte, n int, out *traBlock) bool {
+	var last lastValue
 	for i := 0; i < len(block); {
 		switch c := block[i]; {
 		case c == '\n':
@@ -154,7 +155,7 @@ func parseTraBlock(block []byte, n int, out *traBlock) bool {
 		if !ok {
 			return false
 		}
-		p, e, ok := valueAt(block, k)
+		p, e, ok := valueAt(block, k, &last)
 		if !ok || p > 1 {
 			return false
 		}
@@ -170,6 +171,7 @@ func parseTraBlock(block []byte, n int, out *traBlock) bool {
 // comment lines. A zero reward is counted but not kept.
 func parseSrewBlock(block []byte, n int, b *srewBlock) bool {
 	prev := -1
+	var last lastValue
 	for i := 0; i < len(block); {
 		switch c := block[i]; {
 		case c == '\n':
@@ -193,7 +195,7 @@ func parseSrewBlock(block []byte, n int, b *srewBlock) bool {
 			b.first = s
 		}
 		b.last = s
-		v, e, ok := valueAt(block, j)
+		v, e, ok := valueAt(block, j, &last)
 		if !ok {
 			return false
 		}
@@ -227,9 +229,18 @@ func indexAt(b []byte, i, n int) (v, next int, ok bool) {
 	return v, next, v < n && next < len(b) && b[next] != '\n'
 }
 
+// lastValue is the last value a block's parser read, with its text (a slice of the block): files
+// as PRISM writes them repeat a few probabilities (1, 0.5, 0.3333333333333333) line after line,
+// and comparing the text with the last one's costs less than converting it again.
+type lastValue struct {
+	text []byte
+	v    float64
+}
+
 // valueAt reads a finite non-negative decimal (as parseValue does) that starts at i and ends its
-// line; it returns where the next line starts.
-func valueAt(b []byte, i int) (v float64, next int, ok bool) {
+// line; it returns where the next line starts. The same text as last's gives last's value, and
+// last is updated.
+func valueAt(b []byte, i int, last *lastValue) (v float64, next int, ok bool) {
 	end := i
 	for end < len(b) && b[end] != '\n' && !isSpace(b[end]) {
 		end++
@@ -238,10 +249,14 @@ func valueAt(b []byte, i int) (v float64, next int, ok bool) {
 	if next < len(b) && b[next] != '\n' {
 		return 0, 0, false // another field (an action in a .tra file)
 	}
+	if last.text != nil && string(b[i:end]) == string(last.text) {
+		return last.v, next + 1, true
+	}
 	v, ok = decimalValue(b[i:end])
 	if !ok || v < 0 {
 		return 0, 0, false
 	}
+	last.text, last.v = b[i:end], v+0
 	return v + 0, next + 1, true
 }
 

@@ -60,6 +60,8 @@ func FuzzPRISMFastPath(f *testing.F) {
 	f.Add("2 3\n0 0 0.5\n0 1 0.5\n1 1 1", coinLab, "2 1\n1 -1\n", "2 0\n", uint8(7))
 	f.Add("3 4\n0 1 0.5\n0 2 0.5\n1 1 1\n2 2 1\n", "0=\"init\"\n0: 0\n", "3 3\n0 1\n2 0\n2 2\n", "3 0\n", uint8(5))
 	f.Add("3 4\n0 1 0.5\n0 2 0.5\n1 1 1\n2 2 1\n", "0=\"init\"\n0: 0\n", "3 3\n0 1\n2 0\n1 2\n", "3 0\n", uint8(0))
+	// Texts repeated, and different texts of one value, for the last value kept by text.
+	f.Add("4 7\n0 1 0.5\n0 2 0.50\n1 1 0.5\n1 3 .5\n2 2 1\n3 3 1.0\n3 3 1\n", coinLab, "4 3\n0 2\n1 2\n2 2.0\n", "4 0\n", uint8(255))
 	defer func(size int) { blockSize = size }(blockSize)
 	f.Fuzz(func(t *testing.T, tra, lab, srew, trew string, block uint8) {
 		// Blocks of a few bytes put block boundaries everywhere.
