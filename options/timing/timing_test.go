@@ -61,16 +61,7 @@ func buildRegions(t *testing.T, dir string, optimised bool) (*Build, string, []r
 
 func run(t *testing.T, b *Build, bin string, args ...string) *Times {
 	t.Helper()
-	dir := t.TempDir()
-	cmd := exec.Command(bin, args...)
-	cmd.Env = append(os.Environ(), EnvDir+"="+dir)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("%s %v: %v\n%s", bin, args, err, out)
-	}
-	tm, err := b.Collect(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tm, _ := runCPU(t, b, bin, args...)
 	return tm
 }
 
