@@ -25,6 +25,7 @@ func checkFlags(fs *flag.FlagSet) func(*call) error {
 	method := fs.String("method", "direct", "solution method: direct, gauss-seidel, interval, prism or exact")
 	fs.Float64Var(&req.Options.Epsilon, "epsilon", 0, "convergence threshold for iterative methods (0: the method's default)")
 	fs.IntVar(&req.Options.MaxIter, "max-iter", 0, "iteration limit for iterative methods (0: the method's default)")
+	fs.BoolVar(&req.NoProbChecks, "no-prob-checks", false, "PRISM-language models: accept commands whose probabilities do not sum to 1 and divide each state's weights by their sum (prism -noprobchecks)")
 	allStates := fs.Bool("all-states", false, "print the value of every state, not only the initial distribution's")
 	asJSON := fs.Bool("json", false, "print results as JSON")
 	return func(x *call) error {

@@ -126,6 +126,12 @@ func conformance(t *testing.T, root, model, props string) map[string]string {
 	}
 	given := map[string]string{} // the constants given one value: RESULT (k=v) lines name them too
 	for _, l := range lines {
+		if slices.Contains(strings.Fields(l), "-noprobchecks") {
+			args = append(args, "--no-prob-checks")
+			break
+		}
+	}
+	for _, l := range lines {
 		fields := strings.Fields(l)
 		if !slices.Contains(fields, "-const") || slices.Contains(fields, "-param") {
 			continue

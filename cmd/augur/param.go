@@ -27,7 +27,7 @@ func paramFlags(fs *flag.FlagSet) func(*call) error {
 		if len(x.args) != 1 || *prop == "" {
 			return usagef("expected MODEL and --prop")
 		}
-		models, _, err := experiment.LoadModel(x.args[0], consts)
+		models, _, err := experiment.LoadModel(x.args[0], consts, false)
 		if err != nil {
 			return err
 		}

@@ -54,8 +54,11 @@ type Request struct {
 	// Consts are name=value,... definitions; a value start:end or start:step:end is a range,
 	// every value of which is checked. The model's undefined constants are taken from them,
 	// the rest go to the properties.
-	Consts  []string
-	Options checker.Options
+	Consts []string
+	// NoProbChecks builds PRISM-language models whose commands' probabilities do not sum to
+	// 1, each state's weights normalised (prism.Options.NoProbChecks).
+	NoProbChecks bool
+	Options      checker.Options
 }
 
 // Const is one constant's value at a point of an experiment.
@@ -97,7 +100,7 @@ func (c *Check) Err() error {
 // when nothing can be checked (the model, the properties file or a constant is wrong); a
 // property that fails is a Run with its Err, listed in Failed.
 func Do(req Request) (*Check, error) {
-	models, consts, err := LoadModel(req.Model, req.Consts)
+	models, consts, err := LoadModel(req.Model, req.Consts, req.NoProbChecks)
 	if err != nil {
 		return nil, err
 	}
@@ -378,8 +381,9 @@ type ModelPoint struct {
 // LoadModel reads a model: a PRISM-language model (.pm, .prism, .nm; its undefined constants
 // taken from consts, the rest of which it returns for the properties) or any format modelio
 // reads. A range of a model constant (N=2:4) builds one model per value, every combination of
-// the ranged constants in the order they were given.
-func LoadModel(path string, consts []string) ([]ModelPoint, []string, error) {
+// the ranged constants in the order they were given. noProbChecks: see
+// Request.NoProbChecks.
+func LoadModel(path string, consts []string, noProbChecks bool) ([]ModelPoint, []string, error) {
 	switch filepath.Ext(path) {
 	case ".pm", ".prism", ".nm":
 	default:
@@ -435,7 +439,7 @@ func LoadModel(path string, consts []string) ([]ModelPoint, []string, error) {
 	var build func(k int, point []Const) error
 	build = func(k int, point []Const) error {
 		if k == len(ranged) {
-			r, err := prism.Parse(string(src), prism.Options{Consts: given})
+			r, err := prism.Parse(string(src), prism.Options{Consts: given, NoProbChecks: noProbChecks})
 			if err != nil {
 				var pe *prism.Error
 				if errors.As(err, &pe) {

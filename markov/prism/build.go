@@ -18,6 +18,11 @@ type Options struct {
 	Consts map[string]string
 	// MaxStates bounds the state space (default 10,000,000).
 	MaxStates int
+	// NoProbChecks accepts commands whose probabilities do not sum to 1, as prism
+	// -noprobchecks does: each state's outgoing weights (those of every enabled command) are
+	// then divided by their sum. For commands that sum to 1 this is PRISM's usual uniform
+	// choice among the enabled commands, so only non-stochastic models answer differently.
+	NoProbChecks bool
 }
 
 // Result is a built model and the variables' values in each state.
@@ -72,13 +77,15 @@ type builder struct {
 	// alphabet[a] lists the modules that have commands labelled a.
 	alphabet map[string][]int
 	actions  []string
+	// noProbChecks: see Options.NoProbChecks.
+	noProbChecks bool
 }
 
 func build(f *file, o Options) (*Result, error) {
 	if o.MaxStates <= 0 {
 		o.MaxStates = 10_000_000
 	}
-	b := &builder{f: f, alphabet: map[string][]int{}}
+	b := &builder{f: f, alphabet: map[string][]int{}, noProbChecks: o.NoProbChecks}
 	b.sc = &scope{slot: map[string]int{}, consts: map[string]value{}, formulas: f.formulas, active: map[string]bool{}}
 	if err := b.constants(o.Consts); err != nil {
 		return nil, err
@@ -390,6 +397,19 @@ func (b *builder) enabled(mi int, action string) ([]command, error) {
 	return out, nil
 }
 
+// describe writes a state as PRISM does, (x=1,y=true).
+func (b *builder) describe(st []int64) string {
+	parts := make([]string, len(st))
+	for i, v := range st {
+		val := strconv.FormatInt(v, 10)
+		if b.slots[i].isBool {
+			val = strconv.FormatBool(v != 0)
+		}
+		parts[i] = b.slots[i].name + "=" + val
+	}
+	return "(" + strings.Join(parts, ",") + ")"
+}
+
 // updates evaluates a command's distribution as (probability, assignments) pairs.
 type move struct {
 	p       float64
@@ -436,8 +456,8 @@ func (b *builder) moves(mi int, c command) ([]move, error) {
 			out = append(out, m)
 		}
 	}
-	if math.Abs(total-1) > 1e-9 {
-		return nil, &Error{c.line, c.col, fmt.Sprintf("the command's probabilities sum to %v, not 1: not a DTMC", total)}
+	if math.Abs(total-1) > 1e-9 && !b.noProbChecks {
+		return nil, &Error{c.line, c.col, fmt.Sprintf("the command's probabilities sum to %v, not 1: not a DTMC (--no-prob-checks normalises each state's weights, as prism -noprobchecks)", total)}
 	}
 	return out, nil
 }
@@ -610,6 +630,18 @@ func (b *builder) explore(maxStates int) (*Result, error) {
 			continue
 		}
 		w := 1 / float64(len(chs))
+		if b.noProbChecks {
+			var sum float64
+			for _, ch := range chs {
+				for _, p := range ch.p {
+					sum += p
+				}
+			}
+			if sum == 0 {
+				return nil, fmt.Errorf("state %s: every enabled command has weight 0", b.describe(states[s]))
+			}
+			w = 1 / sum
+		}
 		for _, ch := range chs {
 			for i, to := range ch.to {
 				t, err := addState(to)

@@ -167,6 +167,35 @@ func TestErrors(t *testing.T) {
 	}
 }
 
+// TestNoProbChecks: with prism -noprobchecks, each state's weights are divided by their sum
+// (PRISM's bugfixes/dtmc-normalise-simulator: weights 2, 2 and 2 give each command 1/3, not the
+// 2/3 that dividing by the number of commands would give); commands that sum to 1 answer as
+// without it.
+func TestNoProbChecks(t *testing.T) {
+	src := "dtmc\nmodule M\n x : [0..3] init 0;\n [] x=0 -> 2:(x'=1);\n [] x=0 -> 2:(x'=2) + 4:(x'=3);\n [] x>0 -> true;\nendmodule\nlabel \"one\" = x=1;\n"
+	if _, err := Parse(src, Options{}); err == nil || !strings.Contains(err.Error(), "4:2: the command's probabilities sum to 2") {
+		t.Fatalf("without NoProbChecks: %v", err)
+	}
+	r, err := Parse(src, Options{NoProbChecks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := check(t, r, `P=? [ X "one" ]`); math.Abs(got-0.25) > 1e-15 {
+		t.Errorf("P = %v, want 2/8", got)
+	}
+	r, err = Parse(die, Options{NoProbChecks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := check(t, r, `P=? [ F "six" ]`); math.Abs(got-1.0/6) > 1e-15 {
+		t.Errorf("the die with NoProbChecks: P = %v, want 1/6", got)
+	}
+	zero := "dtmc\nmodule M\n x : [0..1] init 0;\n b : bool init true;\n [] x=0 -> 0:(x'=1);\nendmodule\n"
+	if _, err := Parse(zero, Options{NoProbChecks: true}); err == nil || !strings.Contains(err.Error(), "state (x=0,b=true): every enabled command has weight 0") {
+		t.Errorf("weights of 0: %v", err)
+	}
+}
+
 func FuzzParse(f *testing.F) {
 	f.Add(die)
 	f.Add("dtmc\nmodule M\n x : [0..3];\n [] x<3 -> 0.5:(x'=x+1) + 0.5:true;\nendmodule\ninit x=0 endinit\n")
