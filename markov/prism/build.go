@@ -629,18 +629,17 @@ func (b *builder) explore(maxStates int) (*Result, error) {
 			ts = append(ts, trans{s, s, 1})
 			continue
 		}
-		w := 1 / float64(len(chs))
+		w, sum := 1/float64(len(chs)), 0.0
 		if b.noProbChecks {
-			var sum float64
+			// Divided, not multiplied by 1/sum: a sum of tiny weights has no finite inverse.
 			for _, ch := range chs {
 				for _, p := range ch.p {
 					sum += p
 				}
 			}
-			if sum == 0 {
-				return nil, fmt.Errorf("state %s: every enabled command has weight 0", b.describe(states[s]))
+			if sum == 0 || math.IsInf(sum, 0) {
+				return nil, fmt.Errorf("state %s: the enabled commands' weights sum to %v: no distribution", b.describe(states[s]), sum)
 			}
-			w = 1 / sum
 		}
 		for _, ch := range chs {
 			for i, to := range ch.to {
@@ -648,7 +647,11 @@ func (b *builder) explore(maxStates int) (*Result, error) {
 				if err != nil {
 					return nil, err
 				}
-				ts = append(ts, trans{s, t, w * ch.p[i]})
+				p := w * ch.p[i]
+				if sum > 0 {
+					p = ch.p[i] / sum
+				}
+				ts = append(ts, trans{s, t, p})
 				for ri, r := range b.f.rewards {
 					for _, it := range r.items {
 						if !it.trans || it.action != ch.action {
@@ -659,7 +662,7 @@ func (b *builder) explore(maxStates int) (*Result, error) {
 							return nil, err
 						}
 						if v != 0 {
-							transReward[ri][[2]int{s, t}] += w * ch.p[i] * v
+							transReward[ri][[2]int{s, t}] += p * v
 						}
 					}
 				}

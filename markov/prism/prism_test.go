@@ -191,7 +191,7 @@ func TestNoProbChecks(t *testing.T) {
 		t.Errorf("the die with NoProbChecks: P = %v, want 1/6", got)
 	}
 	zero := "dtmc\nmodule M\n x : [0..1] init 0;\n b : bool init true;\n [] x=0 -> 0:(x'=1);\nendmodule\n"
-	if _, err := Parse(zero, Options{NoProbChecks: true}); err == nil || !strings.Contains(err.Error(), "state (x=0,b=true): every enabled command has weight 0") {
+	if _, err := Parse(zero, Options{NoProbChecks: true}); err == nil || !strings.Contains(err.Error(), "state (x=0,b=true): the enabled commands' weights sum to 0") {
 		t.Errorf("weights of 0: %v", err)
 	}
 }
@@ -199,14 +199,17 @@ func TestNoProbChecks(t *testing.T) {
 func FuzzParse(f *testing.F) {
 	f.Add(die)
 	f.Add("dtmc\nmodule M\n x : [0..3];\n [] x<3 -> 0.5:(x'=x+1) + 0.5:true;\nendmodule\ninit x=0 endinit\n")
+	f.Add("dtmc\nmodule M\n x : [0..2] init 0;\n [] x=0 -> 2:(x'=1) + 1e-320:(x'=2);\n [] x>0 -> true;\nendmodule\n")
 	f.Add("dtmc\nconst int N=2;\nformula g = x>=N ? 1 : 0;\nmodule M x:[0..N]; [a] x<N -> (x'=min(x+1,N)); endmodule\nmodule B = M [x=y] endmodule\nrewards \"r\" [a] true : g; endrewards")
 	f.Fuzz(func(t *testing.T, src string) {
-		r, err := Parse(src, Options{MaxStates: 5000})
-		if err != nil {
-			return
-		}
-		if r.Model.N != len(r.States) {
-			t.Fatalf("%d states, %d valuations", r.Model.N, len(r.States))
+		for _, o := range []Options{{MaxStates: 5000}, {MaxStates: 5000, NoProbChecks: true}} {
+			r, err := Parse(src, o)
+			if err != nil {
+				continue
+			}
+			if r.Model.N != len(r.States) {
+				t.Fatalf("%d states, %d valuations", r.Model.N, len(r.States))
+			}
 		}
 	})
 }
