@@ -24,14 +24,23 @@ type FormatOptions struct {
 	KeepSmall bool
 	// Noise, when positive, also drops terms whose |coef| is below Noise times their
 	// spread: at that many standard errors they cannot be told from zero. Terms without a
-	// known spread are kept.
+	// known spread are kept. A family of terms with a curve (the constant and the numeric
+	// terms over the same boolean options) is judged as one when Values gives its numeric
+	// options' values: it is dropped, all of it, when its prediction at every measured value
+	// is within Noise standard errors of zero (the terms' covariances, Term.Cov, included).
+	// The coefficients of a curve a + b·g(N) are correlated, so each alone can be within noise
+	// of zero while the curve is not.
 	Noise float64
 	// Spread prints "(c ± s)" for terms with a known spread.
 	Spread bool
 	// Scale gives, for a numeric term's factor (by its FormString, "log2(N)"), the largest
 	// |g(x)| over the values that matter: Threshold and Noise then apply to c·g rather than to
 	// c, which for N in the thousands is tiny. Numeric terms without a scale are always shown.
+	// Without it, the scale comes from Values.
 	Scale map[string]float64
+	// Values gives each numeric option's measured values, at which Noise judges a family of
+	// terms with a curve (ModelFile.Numeric in package study).
+	Values map[string][]float64
 }
 
 // String formats the model with the default options, e.g.
@@ -43,11 +52,12 @@ func (m Model) Format(o FormatOptions) string {
 	prec := o.precision()
 	terms := append([]Term(nil), m.Terms...)
 	sortTerms(terms)
+	shown := o.Shown(Model{Terms: terms})
 	var b strings.Builder
 	b.WriteString("T =")
 	first := true
-	for _, t := range terms {
-		if !o.Shows(t) {
+	for i, t := range terms {
+		if !shown[i] {
 			continue
 		}
 		c := t.Coef
@@ -101,25 +111,186 @@ func (o FormatOptions) precision() int {
 	return o.Precision
 }
 
-// Shows reports whether Format prints the term: it is not below the threshold, nor (with
-// Noise) within noise of zero.
+// Shows reports whether the term, judged alone, is printed: it is not below the threshold,
+// nor (with Noise) within noise of zero. Format judges the terms with a curve by family:
+// Shown.
 func (o FormatOptions) Shows(t Term) bool {
 	if o.KeepSmall {
 		return true
 	}
-	thr := o.Threshold
-	if thr <= 0 {
-		thr = 0.5 * math.Pow(10, -float64(o.precision()))
+	c, spread, ok := o.scaled(t)
+	if !ok {
+		return t.Coef != 0
 	}
-	c, spread := math.Abs(t.Coef), t.Spread
-	if t.Numeric != "" {
-		scale, ok := o.Scale[FormString(t.Form, t.Numeric)]
-		if !ok {
-			return t.Coef != 0
+	return c >= o.threshold() && !(o.Noise > 0 && c < o.Noise*spread)
+}
+
+func (o FormatOptions) threshold() float64 {
+	if o.Threshold > 0 {
+		return o.Threshold
+	}
+	return 0.5 * math.Pow(10, -float64(o.precision()))
+}
+
+// scaled is the term's |coef| and spread, times the largest |g(x)| for a numeric term (ok
+// false when that is unknown).
+func (o FormatOptions) scaled(t Term) (c, spread float64, ok bool) {
+	c, spread = math.Abs(t.Coef), t.Spread
+	if t.Numeric == "" {
+		return c, spread, true
+	}
+	scale, ok := o.Scale[FormString(t.Form, t.Numeric)]
+	if !ok {
+		xs, have := o.Values[t.Numeric]
+		for _, x := range xs {
+			if g, err := FormValue(t.Form, x); err == nil {
+				scale, ok = math.Max(scale, math.Abs(g)), true
+			}
 		}
-		c, spread = c*scale, spread*scale
+		if !have {
+			ok = false
+		}
 	}
-	return c >= thr && !(o.Noise > 0 && c < o.Noise*spread)
+	if !ok {
+		return 0, 0, false
+	}
+	return c * scale, spread * scale, true
+}
+
+// Shown reports, for each of m.Terms in order, whether Format prints it: a term is printed when
+// it is not below the threshold and, with Noise, its family is not within noise of zero. A
+// family with a curve whose numeric options have Values is judged as one, by its prediction
+// at each measured value (FamilyNoise); other terms are judged alone (Shows).
+func (o FormatOptions) Shown(m Model) []bool {
+	out := make([]bool, len(m.Terms))
+	families := map[string][]int{}
+	for i, t := range m.Terms {
+		k := familyKey(t.Options)
+		families[k] = append(families[k], i)
+	}
+	noisy := map[string]bool{}
+	if o.Noise > 0 && !o.KeepSmall {
+		for k, idx := range families {
+			fam := make([]Term, len(idx))
+			for j, i := range idx {
+				fam[j] = m.Terms[i]
+			}
+			if n, ok := FamilyNoise(fam, o.Values, o.Noise); ok {
+				noisy[k] = n
+			}
+		}
+	}
+	for i, t := range m.Terms {
+		n, together := noisy[familyKey(t.Options)]
+		if !together {
+			out[i] = o.Shows(t)
+			continue
+		}
+		c, _, ok := o.scaled(t)
+		out[i] = !n && (!ok && t.Coef != 0 || ok && c >= o.threshold())
+	}
+	return out
+}
+
+func familyKey(opts []string) string {
+	s := append([]string(nil), opts...)
+	sort.Strings(s)
+	return strings.Join(s, "\x00")
+}
+
+// maxGrid bounds the measured points at which FamilyNoise evaluates a family.
+const maxGrid = 1 << 16
+
+// FamilyNoise judges a family of terms with a curve: the terms over one set of boolean options,
+// a constant and numeric terms. At every combination of the measured values of its numeric
+// options (values) it compares the family's prediction f = c + Σ d·g(x) with its standard error
+// √(vᵀΣv), Σ the covariance matrix of the coefficients (Spread², Term.Cov; absent covariances
+// are 0); noisy is true when |f| < k·SE at every one. judged is false when the family has no
+// numeric term, or lacks the values of one (the terms are then judged alone).
+func FamilyNoise(fam []Term, values map[string][]float64, k float64) (noisy, judged bool) {
+	var nums []string
+	for _, t := range fam {
+		if t.Numeric != "" && !slices.Contains(nums, t.Numeric) {
+			nums = append(nums, t.Numeric)
+		}
+	}
+	if len(nums) == 0 {
+		return false, false
+	}
+	sort.Strings(nums)
+	grid := 1
+	for _, n := range nums {
+		if len(values[n]) == 0 {
+			return false, false
+		}
+		grid *= len(values[n])
+		if grid > maxGrid {
+			return false, false
+		}
+	}
+	// The symmetric covariance of the family's coefficients.
+	p := len(fam)
+	cov := make([][]float64, p)
+	for i := range cov {
+		cov[i] = make([]float64, p)
+		cov[i][i] = fam[i].Spread * fam[i].Spread
+	}
+	for i, t := range fam {
+		for key, v := range t.Cov {
+			for j, u := range fam {
+				if j == i {
+					continue
+				}
+				match := key == CovConstant && u.Numeric == "" ||
+					key != CovConstant && u.Numeric == t.Numeric && u.Form == key
+				if !match {
+					continue
+				}
+				w := v
+				if back, ok := u.Cov[t.Form]; ok && u.Numeric != "" {
+					w = (v + back) / 2 // recorded on both sides
+				}
+				cov[i][j], cov[j][i] = w, w
+			}
+		}
+	}
+	at := map[string]float64{}
+	idx := make([]int, len(nums))
+	g := make([]float64, p)
+	for {
+		for j, n := range nums {
+			at[n] = values[n][idx[j]]
+		}
+		var f float64
+		for i, t := range fam {
+			v, err := t.factor(at)
+			if err != nil {
+				return false, false
+			}
+			g[i] = v
+			f += t.Coef * v
+		}
+		var variance float64
+		for i := range fam {
+			for j := range fam {
+				variance += g[i] * cov[i][j] * g[j]
+			}
+		}
+		if !(math.Abs(f) < k*math.Sqrt(math.Max(variance, 0))) {
+			return false, true
+		}
+		j := 0
+		for ; j < len(nums); j++ {
+			idx[j]++
+			if idx[j] < len(values[nums[j]]) {
+				break
+			}
+			idx[j] = 0
+		}
+		if j == len(nums) {
+			return true, true
+		}
+	}
 }
 
 // Name is the term's product of options, "A·B·log2(N)"; "" for the constant.
@@ -188,6 +359,17 @@ func ParseModel(data []byte) (Model, error) {
 			return Model{}, fmt.Errorf("influence: term over {%s} appears twice", strings.Join(opts, ","))
 		}
 		seen[key] = true
+		if len(t.Cov) > 0 && t.Numeric == "" {
+			return Model{}, fmt.Errorf("influence: term %d: covariances belong to numeric terms", i)
+		}
+		for k, v := range t.Cov {
+			if k != CovConstant && (!slices.Contains(Forms, k) || k == t.Form) {
+				return Model{}, fmt.Errorf("influence: term %d: covariance with %q (want %q or another form: %s)", i, k, CovConstant, strings.Join(Forms, ", "))
+			}
+			if !finite(v) {
+				return Model{}, fmt.Errorf("influence: term %d: covariance %v with %q", i, v, k)
+			}
+		}
 		for _, s := range t.Sources {
 			if !finite(s.Coef) {
 				return Model{}, fmt.Errorf("influence: term %d: source %s has coefficient %v", i, s.Region, s.Coef)
@@ -205,30 +387,58 @@ func ParseModel(data []byte) (Model, error) {
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // WriteText prints the model for people: the formula as Format writes it with o, followed by
-// "(seconds of TIME)", the terms o leaves out as noise that it would show without o.Noise, and
-// a table of the shown terms with their regions (positions through short, which may shorten
-// file names).
+// "(seconds of TIME)", the terms o leaves out as noise that it would show without o.Noise (a
+// family judged as one, FamilyNoise, in braces), and a table of the shown terms with their
+// regions (positions through short, which may shorten file names).
 func (m Model) WriteText(w io.Writer, o FormatOptions, time string, short func(string) string) error {
+	terms := append([]Term(nil), m.Terms...)
+	sortTerms(terms)
+	m = Model{Terms: terms}
 	fmt.Fprintf(w, "%s  (seconds of %s)\n", m.Format(o), time)
-	var noise []string
-	plain := FormatOptions{Precision: o.Precision, Scale: o.Scale}
-	for _, term := range m.Terms {
-		if !o.Shows(term) && plain.Shows(term) {
-			name := term.Name()
-			if name == "" {
-				name = "the constant"
-			}
-			noise = append(noise, name)
+	shown := o.Shown(m)
+	plain := FormatOptions{Precision: o.Precision, Threshold: o.Threshold, Scale: o.Scale, Values: o.Values}
+	all := plain.Shown(m)
+	var noise, curves []string
+	for i := 0; i < len(terms); {
+		j := i
+		for j < len(terms) && equalStrings(terms[j].Options, terms[i].Options) {
+			j++
 		}
+		var names []string
+		for q := i; q < j; q++ {
+			if !shown[q] && all[q] {
+				name := terms[q].Name()
+				if name == "" {
+					name = "the constant"
+				}
+				names = append(names, name)
+			}
+		}
+		if _, together := FamilyNoise(terms[i:j], o.Values, o.Noise); together && len(names) > 0 && o.Noise > 0 {
+			noise = append(noise, "{"+strings.Join(names, ", ")+"}")
+			for q := i; q < j; q++ {
+				if n := terms[q].Numeric; n != "" && !slices.Contains(curves, n) {
+					curves = append(curves, n)
+				}
+			}
+		} else {
+			noise = append(noise, names...)
+		}
+		i = j
 	}
 	if len(noise) > 0 {
-		fmt.Fprintf(w, "(left out, within %g standard errors of zero: %s; -o keeps every term)\n", o.Noise, strings.Join(noise, ", "))
+		how := ""
+		if len(curves) > 0 {
+			sort.Strings(curves)
+			how = fmt.Sprintf(", each brace a constant and its curve in %s at every measured value", strings.Join(curves, " and "))
+		}
+		fmt.Fprintf(w, "(left out, within %g standard errors of zero%s: %s; -o keeps every term)\n", o.Noise, how, strings.Join(noise, ", "))
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "term\tseconds\tregions")
-	for _, term := range m.Terms {
-		if !o.Shows(term) {
+	for i, term := range m.Terms {
+		if !shown[i] {
 			continue
 		}
 		var where []string

@@ -82,11 +82,25 @@ type Term struct {
 	Numeric string  `json:"numeric,omitempty"`
 	Form    string  `json:"form,omitempty"`
 	Coef    float64 `json:"coef"`
-	// Spread is a rough standard error of Coef from the repetitions' spread, assuming
-	// independent measurements; 0 when unknown (single runs) or for fitted models.
-	Spread  float64  `json:"spread,omitempty"`
-	Sources []Source `json:"sources,omitempty"`
+	// Spread is a rough standard error of Coef from the repetitions' spread (for a numeric
+	// term, and the constant of a region with a curve, from the curve's residuals), assuming
+	// independent measurements and regions; 0 when unknown (single runs) or for fitted models.
+	Spread float64 `json:"spread,omitempty"`
+	// Cov, on a numeric term, holds the covariances of Coef with the coefficients of the other
+	// terms of its family (the terms over the same boolean options) that its regions' curves
+	// share: under CovConstant the constant term's, under a form ("log2(x)") the term of the same
+	// numeric option in that form. A region's curve a + b·g(N) is fitted by least squares, whose
+	// coefficients are correlated (Cov(a, b) = σ²(XᵀX)⁻¹), so the curve's prediction at a value
+	// can be precise when a and b alone are not (FormatOptions.Noise judges a family by it).
+	// Absent covariances count as 0 (model files written before they were recorded; ReadModel in
+	// package study recomputes them from the file's local models).
+	Cov     map[string]float64 `json:"cov,omitempty"`
+	Sources []Source           `json:"sources,omitempty"`
 }
+
+// CovConstant is the key of Term.Cov under which a numeric term holds its covariance with the
+// constant term over the same boolean options.
+const CovConstant = "1"
 
 // Model is a performance-influence model. Terms are kept in canonical order (by size, then
 // by names) with distinct option sets.
@@ -269,8 +283,15 @@ func merge(terms []Term) Model {
 			keys = append(keys, key)
 		}
 		acc.Coef += t.Coef
-		// Independent errors add in quadrature.
+		// Independent errors add in quadrature, and so do covariances: the regions' errors
+		// are taken to be independent.
 		acc.Spread = math.Hypot(acc.Spread, t.Spread)
+		for k, v := range t.Cov {
+			if acc.Cov == nil {
+				acc.Cov = map[string]float64{}
+			}
+			acc.Cov[k] += v
+		}
 		for _, src := range t.Sources {
 			if math.Abs(src.Coef) >= MinTraced {
 				acc.Sources = append(acc.Sources, src)

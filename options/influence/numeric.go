@@ -3,6 +3,7 @@ package influence
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -165,21 +166,38 @@ func NumericLocalModel(r Region, numeric string, ms []Measurement) (Local, error
 	for _, ps := range points {
 		fit.Points = append(fit.Points, ps...)
 	}
-	// Per assignment: the coefficients and their standard errors; index 0 is the constant.
+	return Local{Region: r, Terms: numericTerms(r, numeric, bools, shape, points), Numeric: fit}, nil
+}
+
+// numericTerms fits the shape to each assignment's points (points[mask], mask over bools) and
+// turns the curves into terms by the Möbius transform, with each coefficient's spread and the
+// covariances among a family's coefficients (Term.Cov).
+func numericTerms(r Region, numeric string, bools, shape []string, points [][]Point) []Term {
+	// Per assignment: the coefficients and their covariance matrix; index 0 is the constant.
+	size := len(points)
 	p := len(shape) + 1
 	coef := make([][]float64, p)
-	variance := make([][]float64, p)
+	cov := make([][][]float64, p)
 	for j := range coef {
 		coef[j] = make([]float64, size)
-		variance[j] = make([]float64, size)
+		cov[j] = make([][]float64, p)
+		for k := range cov[j] {
+			cov[j][k] = make([]float64, size)
+		}
 	}
 	for mask, ps := range points {
 		X, y, _ := design(shape, ps)
-		c, se := leastSquares(X, y)
+		c, v := leastSquares(X, y)
 		for j := range c {
-			coef[j][mask], variance[j][mask] = c[j], se[j]*se[j]
+			coef[j][mask] = c[j]
+			for k := range c {
+				cov[j][k][mask] = v[j][k]
+			}
 		}
 	}
+	// The transform: c_U = Σ_{W⊆U} (−1)^{|U|−|W|} a_W for every coefficient alike. The fits of
+	// different assignments use different runs, so their errors are independent and the
+	// covariances add (the signs, equal for the coefficients of one W, square away).
 	k := len(bools)
 	for j := 0; j < k; j++ {
 		bit := 1 << j
@@ -187,7 +205,9 @@ func NumericLocalModel(r Region, numeric string, ms []Measurement) (Local, error
 			if mask&bit != 0 {
 				for q := range coef {
 					coef[q][mask] -= coef[q][mask^bit]
-					variance[q][mask] += variance[q][mask^bit]
+					for q2 := range coef {
+						cov[q][q2][mask] += cov[q][q2][mask^bit]
+					}
 				}
 			}
 		}
@@ -196,16 +216,22 @@ func NumericLocalModel(r Region, numeric string, ms []Measurement) (Local, error
 	for mask := 0; mask < size; mask++ {
 		opts := sortedNames(bools, mask)
 		for q := range coef {
-			t := Term{Options: opts, Coef: coef[q][mask], Spread: math.Sqrt(variance[q][mask]),
+			t := Term{Options: opts, Coef: coef[q][mask], Spread: math.Sqrt(cov[q][q][mask]),
 				Sources: []Source{{Region: r.Name, Position: r.Position, Coef: coef[q][mask]}}}
 			if q > 0 {
 				t.Numeric, t.Form = numeric, shape[q-1]
+				t.Cov = map[string]float64{CovConstant: cov[q][0][mask]}
+				for q2 := 1; q2 < p; q2++ {
+					if q2 != q {
+						t.Cov[shape[q2-1]] = cov[q][q2][mask]
+					}
+				}
 			}
 			terms = append(terms, t)
 		}
 	}
 	sortTerms(terms)
-	return Local{Region: r, Terms: terms, Numeric: fit}, nil
+	return terms
 }
 
 // looCV is the root mean square error of predicting each point from the curve through the other
@@ -252,12 +278,15 @@ func design(shape []string, ps []Point) (X [][]float64, y []float64, err error) 
 }
 
 // leastSquares solves min ‖Xc − y‖ through a QR factorisation (the functions' columns differ in
-// scale by orders of magnitude, which the normal equations would square) and gives each
-// coefficient's standard error from the residuals (0 without degrees of freedom left). Columns
-// that are numerically dependent get coefficient 0.
-func leastSquares(X [][]float64, y []float64) (c, se []float64) {
+// scale by orders of magnitude, which the normal equations would square) and gives the
+// coefficients' covariance matrix s²·(XᵀX)⁻¹, s² the residuals' variance (all 0 without degrees
+// of freedom left). Columns that are numerically dependent get coefficient 0.
+func leastSquares(X [][]float64, y []float64) (c []float64, cov [][]float64) {
 	n, p := len(X), len(X[0])
-	c, se = make([]float64, p), make([]float64, p)
+	c, cov = make([]float64, p), make([][]float64, p)
+	for j := range cov {
+		cov[j] = make([]float64, p)
+	}
 	// Scale the columns to unit norm so that the rank test is relative.
 	norms := make([]float64, p)
 	for j := 0; j < p; j++ {
@@ -280,12 +309,12 @@ func leastSquares(X [][]float64, y []float64) (c, se []float64) {
 	qr.RTo(&R)
 	for j := 0; j < p; j++ {
 		if math.Abs(R.At(j, j)) < 1e-10 {
-			return c, se // dependent columns: fewer values than the shape needs
+			return c, cov // dependent columns: fewer values than the shape needs
 		}
 	}
 	var sol mat.Dense
 	if err := qr.SolveTo(&sol, false, mat.NewDense(n, 1, y)); err != nil {
-		return c, se
+		return c, cov
 	}
 	for j := 0; j < p; j++ {
 		c[j] = sol.At(j, 0) / norms[j]
@@ -300,17 +329,122 @@ func leastSquares(X [][]float64, y []float64) (c, se []float64) {
 			sse += d * d
 		}
 		s2 := sse / float64(n-p)
-		// Var(c) = s²·(RᵀR)⁻¹, in the scaled coordinates.
+		// Cov(c) = s²·(RᵀR)⁻¹ = s²·R⁻¹R⁻ᵀ in the scaled coordinates.
 		var Rinv mat.Dense
 		if err := Rinv.Inverse(R.Slice(0, p, 0, p)); err == nil {
 			for j := 0; j < p; j++ {
-				var v float64
-				for k := 0; k < p; k++ {
-					v += Rinv.At(j, k) * Rinv.At(j, k)
+				for l := 0; l < p; l++ {
+					var v float64
+					for k := 0; k < p; k++ {
+						v += Rinv.At(j, k) * Rinv.At(l, k)
+					}
+					cov[j][l] = s2 * v / (norms[j] * norms[l])
 				}
-				se[j] = math.Sqrt(s2*v) / norms[j]
 			}
 		}
 	}
-	return c, se
+	return c, cov
+}
+
+// RestoreCov gives a model written before numeric terms recorded their covariances (Term.Cov)
+// those covariances, recomputed from its local models: each numeric region's curves are fitted
+// again to its recorded points with its recorded shape. It returns the model and locals
+// unchanged, and ok false, when the model has no numeric term, already has covariances, or the
+// refitted coefficients differ from the recorded ones (locals that are not the model's).
+// Coefficients and spreads stay as recorded.
+func RestoreCov(m Model, locals []Local) (Model, []Local, bool) {
+	numeric := false
+	for _, t := range m.Terms {
+		if t.Cov != nil {
+			return m, locals, false
+		}
+		numeric = numeric || t.Numeric != ""
+	}
+	if !numeric || len(locals) == 0 {
+		return m, locals, false
+	}
+	refit := make([]Local, len(locals))
+	for i, l := range locals {
+		refit[i] = l
+		if l.Numeric == nil {
+			continue
+		}
+		terms, err := refitNumeric(l)
+		if err != nil {
+			return m, locals, false
+		}
+		refit[i].Terms = terms
+		for j := range refit[i].Terms {
+			if j >= len(l.Terms) || !sameCoef(refit[i].Terms[j], l.Terms[j]) {
+				return m, locals, false
+			}
+			refit[i].Terms[j].Spread = l.Terms[j].Spread
+		}
+	}
+	g := Global(refit...)
+	byKey := map[string]Term{}
+	for _, t := range g.Terms {
+		byKey[termKey(t)] = t
+	}
+	out := Model{Terms: append([]Term(nil), m.Terms...)}
+	for i, t := range out.Terms {
+		r, ok := byKey[termKey(t)]
+		if !ok || !sameCoef(r, t) {
+			return m, locals, false
+		}
+		out.Terms[i].Cov = r.Cov
+	}
+	return out, refit, true
+}
+
+func termKey(t Term) string {
+	return familyKey(t.Options) + "\x01" + t.Numeric + "\x01" + t.Form
+}
+
+// sameCoef reports whether two terms are the same term with the same coefficient, up to the
+// rounding of a different order of summation.
+func sameCoef(a, b Term) bool {
+	return termKey(a) == termKey(b) && math.Abs(a.Coef-b.Coef) <= 1e-9*math.Max(math.Abs(a.Coef), math.Abs(b.Coef))+1e-15
+}
+
+// refitNumeric fits a numeric local's recorded points again with its recorded shape.
+func refitNumeric(l Local) ([]Term, error) {
+	fit := l.Numeric
+	var bools []string
+	for _, o := range l.Region.Options {
+		if o != fit.Option {
+			bools = append(bools, o)
+		}
+	}
+	shape := strings.Split(fit.Shape, " + ")
+	for _, f := range shape {
+		if !slices.Contains(Forms, f) {
+			return nil, fmt.Errorf("influence: region %s: unknown shape %q", l.Region.Name, fit.Shape)
+		}
+	}
+	if len(bools) > MaxRegionOptions {
+		return nil, fmt.Errorf("influence: region %s has %d options, more than %d", l.Region.Name, len(bools), MaxRegionOptions)
+	}
+	points := make([][]Point, 1<<len(bools))
+	for _, pt := range fit.Points {
+		mask := 0
+		for _, o := range pt.On {
+			j := slices.Index(bools, o)
+			if j < 0 {
+				return nil, fmt.Errorf("influence: region %s: a point has option %s on, not one of its boolean options", l.Region.Name, o)
+			}
+			mask |= 1 << j
+		}
+		points[mask] = append(points[mask], pt)
+	}
+	for mask, ps := range points {
+		if len(ps) < len(shape)+1 {
+			return nil, fmt.Errorf("influence: region %s: %d points with %s", l.Region.Name, len(ps), assignmentString(bools, mask))
+		}
+		sort.SliceStable(ps, func(a, b int) bool { return ps[a].X < ps[b].X })
+		if _, _, err := design(shape, ps); err != nil {
+			return nil, err
+		}
+	}
+	return numericTerms(l.Region, fit.Option, bools, shape, points), nil
 }

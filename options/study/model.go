@@ -96,10 +96,25 @@ func ReadModel(path string) (*ModelFile, error) {
 			return nil, fmt.Errorf("%s: summed: %v", path, err)
 		}
 	}
+	// Files written before the numeric terms recorded their covariances get them from their
+	// local models, so that a curve is judged as the files written since are (the
+	// coefficients, spreads and predictions are the file's).
+	mf.Model, mf.Locals, _ = influence.RestoreCov(mf.Model, mf.Locals)
+	if mf.Summed != nil {
+		mf.Summed.Model, mf.Summed.Locals, _ = influence.RestoreCov(mf.Summed.Model, mf.Summed.Locals)
+	}
 	if len(mf.Options) == 0 {
 		mf.Options = m.Options()
 	}
 	return mf, nil
+}
+
+// FormatOptions are the options with which `augur options measure` prints the models: three
+// decimals, terms within three standard errors of zero left out (a curve judged with its
+// constant at the numeric options' measured values).
+func (mf *ModelFile) FormatOptions() influence.FormatOptions {
+	// Three standard errors: a term that small could be the noise of the repetitions.
+	return influence.FormatOptions{Precision: 3, Noise: 3, Scale: mf.Scales(), Values: mf.Numeric}
 }
 
 // Scales gives, for each numeric term's factor g(N), the largest |g(x)| over N's measured

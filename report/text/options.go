@@ -193,8 +193,7 @@ func OptionsRegions(w io.Writer, before, after []regions.Region, o regions.TextO
 // cause it; the model of wall time, and when regions ran on several goroutines at once the
 // model of CPU time summed over goroutines after it, each saying which it is.
 func OptionsModel(w io.Writer, mf *study.ModelFile) error {
-	// Three standard errors: a term that small could be the noise of the repetitions.
-	show := influence.FormatOptions{Precision: 3, Noise: 3, Scale: mf.Scales()}
+	show := mf.FormatOptions()
 	if err := mf.Model.WriteText(w, show, "wall time", ShortPath); err != nil || mf.Summed == nil {
 		return err
 	}
