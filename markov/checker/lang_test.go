@@ -367,6 +367,13 @@ func TestExpressionsConstantsAndReferences(t *testing.T) {
 		`mod(1, 0)`:                    `column 1: mod(1, 0) divides by zero`,
 		`true ? 1 : "b"`:               `column 1: the branches of true ? 1 : "b" are not of one type`,
 		`1 + "b"`:                      `column 5: "b" is not a number`,
+		// Path formulas of an LTL formula where a number belongs, in the user's words (the
+		// fuzzer found the product's atom named in the message, at column 0).
+		`P=?[(X"b")*("b")]`:               `column 6: (X "b") is not a number (it holds a path formula)`,
+		`P=? [ 2*(1+(X "b")) > 0 ]`:       `column 13: (X "b") is not a number (it holds a path formula)`,
+		`P=? [ ((X "b") & "b") + 1 > 0 ]`: `column 8: (X "b") & "b" is not a number (it holds a path formula)`,
+		`P=? [ -(F "b") > 0 ]`:            `column 9: (F "b") is not a number (it holds a path formula)`,
+		`P=? [ (X "b") = 1 ]`:             `column 7: (X "b")=1 compares a path formula with a number`,
 	}
 	for prop, want := range errs {
 		f, err := pctl.Parse(prop)

@@ -3,6 +3,7 @@ package checker
 import (
 	"fmt"
 	"math/big"
+	"slices"
 	"strconv"
 
 	"github.com/augur-perf/augur/markov/dtmc"
@@ -205,6 +206,9 @@ func (e *evaluator) mergeLTL(cur *product, ev *evaluator) {
 
 // reduce replaces every path formula in f by a fresh proposition, refining cur for each.
 func (e *evaluator) reduce(cur *product, f pctl.StateFormula) (pctl.StateFormula, error) {
+	// The reduced nodes are copies of the originals, so that an error about one has the user's
+	// column; a path formula where a number belongs is refused here, in the user's words, before
+	// it becomes one of the product's atoms.
 	switch f := f.(type) {
 	case *pctl.PathExpr:
 		p, err := e.reducePath(cur, f.P)
@@ -213,48 +217,110 @@ func (e *evaluator) reduce(cur *product, f pctl.StateFormula) (pctl.StateFormula
 		}
 		return e.refine(cur, p, f)
 	case *pctl.Not:
-		x, err := e.reduce(cur, f.F)
-		if err != nil {
-			return nil, err
-		}
-		return &pctl.Not{F: x}, nil
+		n := *f
+		var err error
+		n.F, err = e.reduce(cur, f.F)
+		return &n, err
 	case *pctl.Binary:
-		l, err := e.reduce(cur, f.L)
-		if err != nil {
+		if f.Op >= pctl.Add {
+			if err := pathAsNumber(f.L, f.R); err != nil {
+				return nil, err
+			}
+		}
+		n := *f
+		var err error
+		if n.L, err = e.reduce(cur, f.L); err != nil {
 			return nil, err
 		}
-		r, err := e.reduce(cur, f.R)
-		if err != nil {
-			return nil, err
-		}
-		return &pctl.Binary{Op: f.Op, L: l, R: r}, nil
+		n.R, err = e.reduce(cur, f.R)
+		return &n, err
 	case *pctl.Compare:
-		l, err := e.reduce(cur, f.L)
-		if err != nil {
+		if f.Op != pctl.EQ && f.Op != pctl.NE {
+			if err := pathAsNumber(f.L, f.R); err != nil {
+				return nil, err
+			}
+		} else if other := f.R; holdsPath(f.L) != holdsPath(f.R) {
+			if holdsPath(f.R) {
+				other = f.L
+			}
+			if x, err := e.eval(other); err == nil && !x.isBool() {
+				return nil, &PositionError{f.Pos(), fmt.Sprintf("%s compares a path formula with a number", f)}
+			}
+		}
+		n := *f
+		var err error
+		if n.L, err = e.reduce(cur, f.L); err != nil {
 			return nil, err
 		}
-		r, err := e.reduce(cur, f.R)
-		if err != nil {
-			return nil, err
-		}
-		return &pctl.Compare{Op: f.Op, L: l, R: r}, nil
+		n.R, err = e.reduce(cur, f.R)
+		return &n, err
 	case *pctl.Ternary:
-		c, err := e.reduce(cur, f.Cond)
-		if err != nil {
+		n := *f
+		var err error
+		if n.Cond, err = e.reduce(cur, f.Cond); err != nil {
 			return nil, err
 		}
-		a, err := e.reduce(cur, f.Then)
-		if err != nil {
+		if n.Then, err = e.reduce(cur, f.Then); err != nil {
 			return nil, err
 		}
-		b, err := e.reduce(cur, f.Else)
-		if err != nil {
-			return nil, err
-		}
-		return &pctl.Ternary{Cond: c, Then: a, Else: b}, nil
+		n.Else, err = e.reduce(cur, f.Else)
+		return &n, err
+	case *pctl.Neg:
+		return f, pathAsNumber(f.X)
+	case *pctl.Call:
+		return f, pathAsNumber(f.Args...)
 	}
 	// The parser allows path formulas nowhere else.
 	return f, nil
+}
+
+// pathAsNumber refuses an operand of arithmetic that holds a path formula of the LTL formula
+// being reduced (a path formula holds or not on a path: it is no number).
+func pathAsNumber(fs ...pctl.StateFormula) error {
+	for _, f := range fs {
+		if !holdsPath(f) {
+			continue
+		}
+		// The culprit is the operand the arithmetic gets, not the arithmetic around it.
+		switch g := f.(type) {
+		case *pctl.Binary:
+			if g.Op >= pctl.Add {
+				return pathAsNumber(g.L, g.R)
+			}
+		case *pctl.Neg:
+			return pathAsNumber(g.X)
+		case *pctl.Call:
+			return pathAsNumber(g.Args...)
+		case *pctl.Ternary:
+			return pathAsNumber(g.Then, g.Else)
+		}
+		return typeError(f, "a number (it holds a path formula)")
+	}
+	return nil
+}
+
+// holdsPath reports whether f has a path formula of the LTL formula among its operands, at any
+// depth of Boolean, arithmetic and comparison operators (not inside P, R or S: those are
+// operators of their own).
+func holdsPath(f pctl.StateFormula) bool {
+	switch f := f.(type) {
+	case *pctl.PathExpr:
+		return true
+	case *pctl.Not:
+		return holdsPath(f.F)
+	case *pctl.Neg:
+		return holdsPath(f.X)
+	case *pctl.Binary:
+		return holdsPath(f.L) || holdsPath(f.R)
+	case *pctl.Compare:
+		return holdsPath(f.L) || holdsPath(f.R)
+	case *pctl.Ternary:
+		// The condition may be a path formula: it only chooses between numbers.
+		return holdsPath(f.Then) || holdsPath(f.Else)
+	case *pctl.Call:
+		return slices.ContainsFunc(f.Args, holdsPath)
+	}
+	return false
 }
 
 // reducePath reduces the operands of a path formula to state formulas.
@@ -494,5 +560,5 @@ func (e *evaluator) refine(cur *product, p pctl.PathFormula, at pctl.Node) (pctl
 	}
 	next.m = nm
 	*cur = *next
-	return &pctl.Label{Name: atom}, nil
+	return pctl.NewLabel(atom, at.Pos()), nil
 }

@@ -67,6 +67,10 @@ type Label struct {
 	Name string
 }
 
+// NewLabel is the label name at column col: for a tool that puts a label in place of a formula it
+// has evaluated, so that errors about it point at that formula.
+func NewLabel(name string, col int) *Label { return &Label{pos{col}, name} }
+
 // Not is !F.
 type Not struct {
 	pos
