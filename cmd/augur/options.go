@@ -51,7 +51,7 @@ func addAnalysisFlags(fs *flag.FlagSet) *analysisFlags {
 	fs.BoolVar(&a.deps, "deps", false, "analyse dependencies from source too (finds decisions libraries take on the options)")
 	fs.Var(&a.sources, "source", "declare a function whose result is an option: `import/path.Func[=Name][@env:NAME|@flag:-name|@key:name]` or import/path.Type.Method (repeatable)")
 	fs.Var(&a.fields, "source-field", "declare a struct field whose reads are an option: `import/path.Type.Field[=Name][@...]` (repeatable)")
-	fs.Var(&a.values, "values", "the values of a non-boolean option: `name=v1,v2[,...]` (repeatable)")
+	fs.Var(&a.values, "values", "the values of a non-boolean option: `name=v1,v2[,...]`; three or more numbers are a curve, other values categories, name:cat=v1,v2,... makes numbers categories (repeatable)")
 	fs.Var(&a.fixed, "fixed", "an option held at one value for the experiment (an output path, a scale knob): not analysed, not varied; give its value in --run's ARGS (repeatable)")
 	return a
 }

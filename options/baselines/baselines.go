@@ -2,9 +2,10 @@
 // against, as in ConfigCrusher's evaluation (Velez et al., AUSE 2020, Tables 5 and 6): brute
 // force, feature-wise, pair-wise and random sampling, each followed by SPL Conqueror-style
 // forward stepwise regression on end-to-end times, and the MAPE table comparing them. Options
-// are boolean or numeric (a Space gives the numeric ones' values): every approach samples the
-// numeric values too, and the regression fits them as SPL Conqueror does, with linear,
-// logarithmic and quadratic terms.
+// are boolean, numeric or categorical (a Space gives the numeric and categorical ones' values):
+// every approach samples their values too, and the regression fits numeric options as SPL
+// Conqueror does, with linear, logarithmic and quadratic terms, and categorical ones with a
+// dummy variable [o = v] for each value but the first.
 //
 // It drives a measurement oracle the caller supplies and never runs, builds or instruments a
 // program itself; it must not change how configurations are compressed (package compress) or
@@ -28,15 +29,18 @@ import (
 type Oracle func(config []bool) (seconds float64, err error)
 
 // IndexOracle measures one configuration of a Space: config[o] is the index of option o's
-// value (0 or 1 for a boolean option, an index into its values for a numeric one).
+// value (0 or 1 for a boolean option, an index into its values for a numeric or categorical
+// one).
 type IndexOracle func(config []int) (seconds float64, err error)
 
-// Space is a configuration space: its options, and the values of those that are numeric (in
-// the order their indices count; the first is the numeric option's default, its value when
-// "off"). The rest are boolean.
+// Space is a configuration space: its options, the values of those that are numeric (in the
+// order their indices count; the first is the numeric option's default, its value when "off")
+// and of those that are categorical (likewise; the first is the reference value the
+// regression's dummy variables are coded against). The rest are boolean.
 type Space struct {
 	Names  []string
 	Values map[string][]float64
+	Levels map[string][]string
 }
 
 // Domain is the number of values option o takes.
@@ -44,7 +48,16 @@ func (s Space) Domain(o int) int {
 	if xs, ok := s.Values[s.Names[o]]; ok {
 		return len(xs)
 	}
+	if vs, ok := s.Levels[s.Names[o]]; ok {
+		return len(vs)
+	}
 	return 2
+}
+
+// categorical reports whether option o is categorical.
+func (s Space) categorical(o int) bool {
+	_, ok := s.Levels[s.Names[o]]
+	return ok
 }
 
 // value is option o's value at index v: 0 or 1 for a boolean.
@@ -69,22 +82,33 @@ func (s Space) Size() uint64 {
 }
 
 // Setting is configuration c as the influence package predicts it: boolean options on or off,
-// numeric options' values.
+// numeric options' values (categorical options are left out: see SettingOf).
 func (s Space) Setting(c []int) (influence.Config, map[string]float64) {
-	on := influence.Config{}
-	var num map[string]float64
+	set := s.SettingOf(c)
+	return set.On, set.Num
+}
+
+// SettingOf is configuration c as influence.PredictSetting takes it: boolean options on or off,
+// numeric and categorical options' values.
+func (s Space) SettingOf(c []int) influence.Setting {
+	set := influence.Setting{On: influence.Config{}}
 	for o, v := range c {
 		name := s.Names[o]
 		if _, ok := s.Values[name]; ok {
-			if num == nil {
-				num = map[string]float64{}
+			if set.Num == nil {
+				set.Num = map[string]float64{}
 			}
-			num[name] = s.value(o, v)
+			set.Num[name] = s.value(o, v)
+		} else if vs, ok := s.Levels[name]; ok {
+			if set.Cat == nil {
+				set.Cat = map[string]string{}
+			}
+			set.Cat[name] = vs[v]
 		} else if v != 0 {
-			on[name] = true
+			set.On[name] = true
 		}
 	}
-	return on, num
+	return set
 }
 
 // boolean adapts a boolean oracle to configurations of value indices.
@@ -150,7 +174,7 @@ func Random(names []string, k int, seed uint64, oracle Oracle, opts Options) (Ru
 }
 
 // BruteForce measures every configuration: 2^n for n boolean options, the product of the
-// numbers of values with numeric ones.
+// numbers of values with numeric or categorical ones.
 func (s Space) BruteForce(oracle IndexOracle, opts Options) (Run, error) {
 	n := len(s.Names)
 	if n > MaxBruteForce && !opts.Force {
@@ -181,10 +205,11 @@ func (s Space) Nth(k uint64) []int {
 	return c
 }
 
-// FeatureWise measures the default configuration (every boolean off, every numeric option at
-// its first value), each boolean option alone, and each numeric option alone at each of its
-// other values (one factor at a time, as SPL Conqueror's option-wise sampling for numeric
-// options). It cannot see interactions, which is its point as a baseline.
+// FeatureWise measures the default configuration (every boolean off, every numeric or
+// categorical option at its first value), each boolean option alone, and each numeric or
+// categorical option alone at each of its other values (one factor at a time, as SPL
+// Conqueror's option-wise sampling for numeric options). It cannot see interactions, which is
+// its point as a baseline.
 func (s Space) FeatureWise(oracle IndexOracle, opts Options) (Run, error) {
 	n := len(s.Names)
 	cfgs := [][]int{make([]int, n)}
@@ -300,13 +325,16 @@ func (s Space) Measure(approach string, cfgs [][]int, oracle IndexOracle, opts O
 	return r, nil
 }
 
-// format writes c as {A,B,n=4}: the boolean options on and every numeric option's value.
+// format writes c as {A,B,n=4,mode=fast}: the boolean options on and every numeric and
+// categorical option's value.
 func (s Space) format(c []int) string {
 	var parts []string
 	for o, v := range c {
 		name := s.Names[o]
 		if _, ok := s.Values[name]; ok {
 			parts = append(parts, fmt.Sprintf("%s=%v", name, s.value(o, v)))
+		} else if vs, ok := s.Levels[name]; ok && v < len(vs) {
+			parts = append(parts, name+"="+vs[v])
 		} else if v != 0 {
 			parts = append(parts, name)
 		}

@@ -90,12 +90,12 @@ func MAPE(m influence.Model, names []string, cfgs [][]bool, truth []float64) flo
 }
 
 // MAPE is the mean absolute percentage error of a model's predictions on configurations of
-// the space; a model that needs a numeric option's value the space lacks is an error.
+// the space; a model that needs a numeric or categorical option's value the space lacks, or a
+// categorical value the model never measured, is an error.
 func (s Space) MAPE(m influence.Model, cfgs [][]int, truth []float64) (float64, error) {
 	sum := 0.0
 	for k, c := range cfgs {
-		on, num := s.Setting(c)
-		p, err := influence.PredictAt(m, on, num)
+		p, err := influence.PredictSetting(m, s.SettingOf(c))
 		if err != nil {
 			return 0, err
 		}

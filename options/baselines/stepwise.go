@@ -46,19 +46,33 @@ func Stepwise(names []string, cfgs [][]bool, times []float64, opts StepwiseOptio
 }
 
 // candidate is a term of the regression: the product of its options' values, a numeric
-// option among them (at most one) entering as form(value).
+// option among them (at most one) entering as form(value), a categorical one as the dummy
+// variable [o = its value lv].
 type candidate struct {
 	opts []int
-	num  int // index into opts of the numeric option, -1 for none
+	num  int   // index into opts of the numeric option, -1 for none
+	lv   []int // per option of opts, the value index of a categorical one (≥ 1), else 0
 	form string
 }
 
-func (c candidate) key() string { return key(c.opts) + "/" + c.form }
+func (c candidate) key() string {
+	k := key(c.opts)
+	for _, l := range c.lv {
+		if l != 0 {
+			k += "=" + key(c.lv)
+			break
+		}
+	}
+	return k + "/" + c.form
+}
 
 // Stepwise is the package-level Stepwise over a Space whose numeric options enter as SPL
 // Conqueror's functions of their values (influence.Forms: linear, logarithmic where every
 // value is positive, quadratic), alone or times boolean options; a term holds at most one
-// numeric option, as influence.Term does.
+// numeric option, as influence.Term does. A categorical option enters as dummy variables, one
+// per value but the first, [o = v], each a candidate of its own (alone or times other
+// options, one value of the option in a term), so the model is coded against the first value
+// as the white-box model is, and its Levels are the space's.
 func (s Space) Stepwise(cfgs [][]int, times []float64, opts StepwiseOptions) (influence.Model, error) {
 	names := s.Names
 	m := len(cfgs)
@@ -108,7 +122,8 @@ func (s Space) Stepwise(cfgs [][]int, times []float64, opts StepwiseOptions) (in
 			}
 		}
 	}
-	// with adds option o to term t: every form of it when it is numeric and t has none.
+	// with adds option o to term t: every form of it when it is numeric and t has none, every
+	// value but the first when it is categorical.
 	with := func(t candidate, o int) []candidate {
 		if contains(t.opts, o) {
 			return nil
@@ -116,20 +131,37 @@ func (s Space) Stepwise(cfgs [][]int, times []float64, opts StepwiseOptions) (in
 		base := append(append([]int(nil), t.opts...), o)
 		sort.Ints(base)
 		pos := func(x int) int { return sort.SearchInts(base, x) }
+		levels := func(l int) []int {
+			lv := make([]int, len(base))
+			for j, x := range t.opts {
+				if j < len(t.lv) {
+					lv[pos(x)] = t.lv[j]
+				}
+			}
+			lv[pos(o)] = l
+			return lv
+		}
+		num := -1
+		if t.num >= 0 {
+			num = pos(t.opts[t.num])
+		}
+		if s.categorical(o) {
+			var out []candidate
+			for l := 1; l < s.Domain(o); l++ {
+				out = append(out, candidate{opts: base, num: num, lv: levels(l), form: t.form})
+			}
+			return out
+		}
 		fs, numeric := forms[o]
 		if !numeric {
-			c := candidate{opts: base, num: -1, form: t.form}
-			if t.num >= 0 {
-				c.num = pos(t.opts[t.num])
-			}
-			return []candidate{c}
+			return []candidate{{opts: base, num: num, lv: levels(0), form: t.form}}
 		}
 		if t.num >= 0 {
 			return nil
 		}
 		var out []candidate
 		for _, f := range fs {
-			out = append(out, candidate{opts: base, num: pos(o), form: f})
+			out = append(out, candidate{opts: base, num: pos(o), lv: levels(0), form: f})
 		}
 		return out
 	}
@@ -138,6 +170,12 @@ func (s Space) Stepwise(cfgs [][]int, times []float64, opts StepwiseOptions) (in
 		for r, c := range cfgs {
 			x := 1.0
 			for j, o := range t.opts {
+				if s.categorical(o) {
+					if c[o] != t.lv[j] {
+						x = 0
+					}
+					continue
+				}
 				val := s.value(o, c[o])
 				if j == t.num {
 					// The forms are defined on every value offered (log2 only on positive ones).
@@ -223,15 +261,31 @@ func (s Space) Stepwise(cfgs [][]int, times []float64, opts StepwiseOptions) (in
 	for i, t := range chosen {
 		term := influence.Term{Options: []string{}, Coef: coef[i]}
 		for j, o := range t.opts {
-			if j == t.num {
+			switch {
+			case j == t.num:
 				term.Numeric, term.Form = names[o], t.form
-			} else {
+			case s.categorical(o):
+				if term.Levels == nil {
+					term.Levels = map[string]string{}
+				}
+				term.Levels[names[o]] = s.Levels[names[o]][t.lv[j]]
+			default:
 				term.Options = append(term.Options, names[o])
 			}
 		}
 		terms[i] = term
 	}
-	return influence.NewModel(terms), nil
+	var levels map[string][]string
+	for _, name := range names {
+		if vs, ok := s.Levels[name]; ok {
+			if levels == nil {
+				levels = map[string][]string{}
+			}
+			levels[name] = append([]string(nil), vs...)
+		}
+	}
+	// Add orders the terms with the categorical values in the space's order.
+	return influence.Add(influence.Model{Terms: terms, Levels: levels}), nil
 }
 
 // fit solves the least-squares problem for the given terms (col gives each one's column) and

@@ -51,7 +51,7 @@ func (m Model) String() string { return m.Format(FormatOptions{}) }
 func (m Model) Format(o FormatOptions) string {
 	prec := o.precision()
 	terms := append([]Term(nil), m.Terms...)
-	sortTerms(terms)
+	sortTerms(terms, m.Levels)
 	shown := o.Shown(Model{Terms: terms})
 	var b strings.Builder
 	b.WriteString("T =")
@@ -86,13 +86,9 @@ func (m Model) Format(o FormatOptions) string {
 			}
 		}
 		b.WriteString(num)
-		for _, opt := range t.Options {
+		for _, f := range t.factors() {
 			b.WriteString("·")
-			b.WriteString(opt)
-		}
-		if t.Numeric != "" {
-			b.WriteString("·")
-			b.WriteString(FormString(t.Form, t.Numeric))
+			b.WriteString(f)
 		}
 	}
 	if first {
@@ -159,13 +155,13 @@ func (o FormatOptions) scaled(t Term) (c, spread float64, ok bool) {
 
 // Shown reports, for each of m.Terms in order, whether Format prints it: a term is printed when
 // it is not below the threshold and, with Noise, its family is not within noise of zero. A
-// family with a curve whose numeric options have Values is judged as one, by its prediction
-// at each measured value (FamilyNoise); other terms are judged alone (Shows).
+// family with a curve whose numeric options have Values, or of a categorical option's values,
+// is judged as one (FamilyNoise); other terms are judged alone (Shows).
 func (o FormatOptions) Shown(m Model) []bool {
 	out := make([]bool, len(m.Terms))
 	families := map[string][]int{}
 	for i, t := range m.Terms {
-		k := familyKey(t.Options)
+		k := familyKey(t)
 		families[k] = append(families[k], i)
 	}
 	noisy := map[string]bool{}
@@ -181,7 +177,7 @@ func (o FormatOptions) Shown(m Model) []bool {
 		}
 	}
 	for i, t := range m.Terms {
-		n, together := noisy[familyKey(t.Options)]
+		n, together := noisy[familyKey(t)]
 		if !together {
 			out[i] = o.Shows(t)
 			continue
@@ -192,30 +188,55 @@ func (o FormatOptions) Shown(m Model) []bool {
 	return out
 }
 
-func familyKey(opts []string) string {
-	s := append([]string(nil), opts...)
-	sort.Strings(s)
-	return strings.Join(s, "\x00")
+// FamilyNoise judges a family of terms as one: the terms over one set of boolean options and
+// one set of categorical options (familyKey), at any of the categorical options' values, with
+// a constant and numeric terms for each of those. For every choice of categorical values the
+// family's terms at exactly those values make a prediction f = c + Σ d·g(x), judged at every
+// combination of the measured values of its numeric options (values) against its standard error
+// √(vᵀΣv), Σ the covariance matrix of the coefficients (Spread², Term.Cov; absent covariances
+// are 0); without numeric terms f is the coefficient, its standard error its Spread. noisy is
+// true when |f| < k·SE everywhere: a categorical option's values are left out together, or
+// shown together, so a step that stands out at one value is printed with the others. judged is
+// false when the family has neither numeric nor categorical terms, or lacks the values of a
+// numeric option (the terms are then judged alone).
+func FamilyNoise(fam []Term, values map[string][]float64, k float64) (noisy, judged bool) {
+	var keys []string
+	byLevels := map[string][]Term{}
+	numeric, categorical := false, false
+	for _, t := range fam {
+		key := levelKey(t.Levels)
+		if _, ok := byLevels[key]; !ok {
+			keys = append(keys, key)
+		}
+		byLevels[key] = append(byLevels[key], t)
+		numeric = numeric || t.Numeric != ""
+		categorical = categorical || len(t.Levels) > 0
+	}
+	if !numeric && !categorical {
+		return false, false
+	}
+	noisy = true
+	for _, key := range keys {
+		n, ok := curveNoise(byLevels[key], values, k)
+		if !ok {
+			return false, false
+		}
+		noisy = noisy && n
+	}
+	return noisy, true
 }
 
-// maxGrid bounds the measured points at which FamilyNoise evaluates a family.
+// maxGrid bounds the measured points at which curveNoise evaluates a family.
 const maxGrid = 1 << 16
 
-// FamilyNoise judges a family of terms with a curve: the terms over one set of boolean options,
-// a constant and numeric terms. At every combination of the measured values of its numeric
-// options (values) it compares the family's prediction f = c + Σ d·g(x) with its standard error
-// √(vᵀΣv), Σ the covariance matrix of the coefficients (Spread², Term.Cov; absent covariances
-// are 0); noisy is true when |f| < k·SE at every one. judged is false when the family has no
-// numeric term, or lacks the values of one (the terms are then judged alone).
-func FamilyNoise(fam []Term, values map[string][]float64, k float64) (noisy, judged bool) {
+// curveNoise is FamilyNoise for the terms of a family at one choice of categorical values: a
+// constant and its curve's terms, or a constant alone.
+func curveNoise(fam []Term, values map[string][]float64, k float64) (noisy, judged bool) {
 	var nums []string
 	for _, t := range fam {
 		if t.Numeric != "" && !slices.Contains(nums, t.Numeric) {
 			nums = append(nums, t.Numeric)
 		}
-	}
-	if len(nums) == 0 {
-		return false, false
 	}
 	sort.Strings(nums)
 	grid := 1
@@ -293,13 +314,24 @@ func FamilyNoise(fam []Term, values map[string][]float64, k float64) (noisy, jud
 	}
 }
 
-// Name is the term's product of options, "A·B·log2(N)"; "" for the constant.
-func (t Term) Name() string {
-	parts := append([]string(nil), t.Options...)
-	if t.Numeric != "" {
-		parts = append(parts, FormString(t.Form, t.Numeric))
+// Name is the term's product of options, "A·B·[mode=fast]·log2(N)"; "" for the constant.
+func (t Term) Name() string { return strings.Join(t.factors(), "·") }
+
+// factors are the term's factors as printed: its boolean options and categorical indicators
+// ([o=v]) in the order of the options' names, then g(N) for a numeric term.
+func (t Term) factors() []string {
+	var out []string
+	for _, o := range factorNames(t) {
+		if v, ok := t.Levels[o]; ok {
+			out = append(out, LevelString(o, v))
+		} else {
+			out = append(out, o)
+		}
 	}
-	return strings.Join(parts, "·")
+	if t.Numeric != "" {
+		out = append(out, FormString(t.Form, t.Numeric))
+	}
+	return out
 }
 
 // MarshalJSON writes the terms in canonical order.
@@ -310,17 +342,19 @@ func (m Model) MarshalJSON() ([]byte, error) {
 			terms[i].Options = []string{}
 		}
 	}
-	sortTerms(terms)
+	sortTerms(terms, m.Levels)
 	return json.Marshal(struct {
-		Terms []Term `json:"terms"`
-	}{terms})
+		Terms  []Term              `json:"terms"`
+		Levels map[string][]string `json:"levels,omitempty"`
+	}{terms, m.Levels})
 }
 
 // ParseModel reads a model written by MarshalJSON and validates it: finite coefficients,
 // non-empty option names, no option twice in a term, no term twice.
 func ParseModel(data []byte) (Model, error) {
 	var raw struct {
-		Terms []Term `json:"terms"`
+		Terms  []Term              `json:"terms"`
+		Levels map[string][]string `json:"levels"`
 	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -329,6 +363,17 @@ func ParseModel(data []byte) (Model, error) {
 	}
 	if dec.More() {
 		return Model{}, fmt.Errorf("influence: trailing data after the model")
+	}
+	for o, vs := range raw.Levels {
+		if o == "" {
+			return Model{}, fmt.Errorf("influence: levels of an unnamed option")
+		}
+		if err := checkLevels(o, vs); err != nil {
+			return Model{}, fmt.Errorf("influence: %v", err)
+		}
+	}
+	if len(raw.Levels) == 0 {
+		raw.Levels = nil
 	}
 	seen := map[string]bool{}
 	for i, t := range raw.Terms {
@@ -354,9 +399,23 @@ func ParseModel(data []byte) (Model, error) {
 		if t.Numeric != "" && slices.Contains(opts, t.Numeric) {
 			return Model{}, fmt.Errorf("influence: term %d: %s is both a boolean and the numeric option", i, t.Numeric)
 		}
-		key := strings.Join(opts, "\x00") + "\x01" + t.Numeric + "\x01" + t.Form
+		for o, v := range t.Levels {
+			vs, ok := raw.Levels[o]
+			switch {
+			case !ok:
+				return Model{}, fmt.Errorf("influence: term %d: categorical option %s has no levels in the model", i, o)
+			case !slices.Contains(vs[1:], v):
+				return Model{}, fmt.Errorf("influence: term %d: %s=%s is not one of the option's values after the first, %s (the first is the reference no term names)", i, o, v, strings.Join(vs, ", "))
+			case slices.Contains(opts, o) || o == t.Numeric:
+				return Model{}, fmt.Errorf("influence: term %d: %s is both categorical and another kind of option", i, o)
+			}
+		}
+		if len(t.Levels) == 0 {
+			raw.Terms[i].Levels = nil
+		}
+		key := strings.Join(opts, "\x00") + "\x01" + levelKey(t.Levels) + "\x01" + t.Numeric + "\x01" + t.Form
 		if seen[key] {
-			return Model{}, fmt.Errorf("influence: term over {%s} appears twice", strings.Join(opts, ","))
+			return Model{}, fmt.Errorf("influence: term %s appears twice", Term{Options: opts, Levels: t.Levels, Numeric: t.Numeric, Form: t.Form}.Name())
 		}
 		seen[key] = true
 		if len(t.Cov) > 0 && t.Numeric == "" {
@@ -380,8 +439,8 @@ func ParseModel(data []byte) (Model, error) {
 		}
 		raw.Terms[i].Options = opts
 	}
-	sortTerms(raw.Terms)
-	return Model{Terms: raw.Terms}, nil
+	sortTerms(raw.Terms, raw.Levels)
+	return Model{Terms: raw.Terms, Levels: raw.Levels}, nil
 }
 
 func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
@@ -392,16 +451,17 @@ func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 // regions (positions through short, which may shorten file names).
 func (m Model) WriteText(w io.Writer, o FormatOptions, time string, short func(string) string) error {
 	terms := append([]Term(nil), m.Terms...)
-	sortTerms(terms)
-	m = Model{Terms: terms}
+	sortTerms(terms, m.Levels)
+	m = Model{Terms: terms, Levels: m.Levels}
 	fmt.Fprintf(w, "%s  (seconds of %s)\n", m.Format(o), time)
 	shown := o.Shown(m)
 	plain := FormatOptions{Precision: o.Precision, Threshold: o.Threshold, Scale: o.Scale, Values: o.Values}
 	all := plain.Shown(m)
-	var noise, curves []string
+	var noise, curves, cats []string
 	for i := 0; i < len(terms); {
+		// sortTerms keeps a family's terms together.
 		j := i
-		for j < len(terms) && equalStrings(terms[j].Options, terms[i].Options) {
+		for j < len(terms) && familyKey(terms[j]) == familyKey(terms[i]) {
 			j++
 		}
 		var names []string
@@ -420,6 +480,11 @@ func (m Model) WriteText(w io.Writer, o FormatOptions, time string, short func(s
 				if n := terms[q].Numeric; n != "" && !slices.Contains(curves, n) {
 					curves = append(curves, n)
 				}
+				for _, c := range levelNames(terms[q].Levels) {
+					if !slices.Contains(cats, c) {
+						cats = append(cats, c)
+					}
+				}
 			}
 		} else {
 			noise = append(noise, names...)
@@ -427,10 +492,18 @@ func (m Model) WriteText(w io.Writer, o FormatOptions, time string, short func(s
 		i = j
 	}
 	if len(noise) > 0 {
-		how := ""
+		var hows []string
 		if len(curves) > 0 {
 			sort.Strings(curves)
-			how = fmt.Sprintf(", each brace a constant and its curve in %s at every measured value", strings.Join(curves, " and "))
+			hows = append(hows, fmt.Sprintf("a constant and its curve in %s at every measured value", strings.Join(curves, " and ")))
+		}
+		if len(cats) > 0 {
+			sort.Strings(cats)
+			hows = append(hows, fmt.Sprintf("the terms of every value of %s together", strings.Join(cats, " and ")))
+		}
+		how := ""
+		if len(hows) > 0 {
+			how = ", each brace " + strings.Join(hows, " or ")
 		}
 		fmt.Fprintf(w, "(left out, within %g standard errors of zero%s: %s; -o keeps every term)\n", o.Noise, how, strings.Join(noise, ", "))
 	}

@@ -41,13 +41,14 @@ func FormValue(form string, x float64) (float64, error) {
 	return 0, fmt.Errorf("unknown form %q (want one of %s)", form, strings.Join(Forms, ", "))
 }
 
-// Point is the mean time of a region at one assignment of its boolean options (On) and one value
-// X of its numeric option.
+// Point is the mean time of a region at one assignment of its boolean options (On) and
+// categorical options (Levels) and one value X of its numeric option.
 type Point struct {
-	On   []string `json:"on"`
-	X    float64  `json:"x"`
-	Mean float64  `json:"mean"`
-	N    int      `json:"n"`
+	On     []string          `json:"on"`
+	Levels map[string]string `json:"levels,omitempty"`
+	X      float64           `json:"x"`
+	Mean   float64           `json:"mean"`
+	N      int               `json:"n"`
 }
 
 // NumericFit records how a region's numeric option was modelled.
@@ -66,22 +67,36 @@ type NumericFit struct {
 // measurement gives its value in Num. Every assignment of the other options must be measured at
 // the same three or more values.
 func NumericLocalModel(r Region, numeric string, ms []Measurement) (Local, error) {
-	var bools []string
+	return MixedLocalModel(r, Kinds{Numeric: numeric}, ms)
+}
+
+// numericLocal is MixedLocalModel with a numeric option: a curve for every assignment of the
+// other options, boolean or categorical (k.Levels).
+func numericLocal(r Region, k Kinds, ms []Measurement) (Local, error) {
+	numeric := k.Numeric
+	var others []string
 	found := false
 	for _, o := range r.Options {
 		if o == numeric {
 			found = true
 		} else {
-			bools = append(bools, o)
+			others = append(others, o)
 		}
 	}
 	if !found {
 		return Local{}, fmt.Errorf("influence: region %s: %s is not one of its options", r.Name, numeric)
 	}
-	if len(bools) > MaxRegionOptions {
-		return Local{}, fmt.Errorf("influence: region %s has %d options, more than %d", r.Name, len(bools), MaxRegionOptions)
+	if _, ok := k.Levels[numeric]; ok {
+		return Local{}, fmt.Errorf("influence: region %s: %s is both numeric and categorical", r.Name, numeric)
 	}
-	size := 1 << len(bools)
+	if len(others) > MaxRegionOptions {
+		return Local{}, fmt.Errorf("influence: region %s has %d options, more than %d", r.Name, len(others), MaxRegionOptions)
+	}
+	g, err := newGrid(r, others, k.Levels)
+	if err != nil {
+		return Local{}, err
+	}
+	size := g.size
 	type acc struct {
 		sum float64
 		n   int
@@ -98,16 +113,14 @@ func NumericLocalModel(r Region, numeric string, ms []Measurement) (Local, error
 		if !ok || !finite(x) {
 			return Local{}, fmt.Errorf("influence: region %s: a measurement has no value of %s", r.Name, numeric)
 		}
-		mask := 0
-		for j, o := range bools {
-			if m.Config[o] {
-				mask |= 1 << j
-			}
+		c, err := g.index(m)
+		if err != nil {
+			return Local{}, err
 		}
-		a := cells[mask][x]
+		a := cells[c][x]
 		if a == nil {
 			a = &acc{}
-			cells[mask][x] = a
+			cells[c][x] = a
 		}
 		a.sum += m.Seconds
 		a.n++
@@ -123,16 +136,16 @@ func NumericLocalModel(r Region, numeric string, ms []Measurement) (Local, error
 		return Local{}, fmt.Errorf("influence: region %s: numeric option %s was measured at %d values; a curve needs at least 3", r.Name, numeric, len(values))
 	}
 	points := make([][]Point, size)
-	for mask := range cells {
-		if len(cells[mask]) != len(values) {
-			return Local{}, fmt.Errorf("influence: region %s: %s measured at %d values with %s, at %d values with none of the options on", r.Name, numeric, len(cells[mask]), assignmentString(bools, mask), len(values))
+	for c := range cells {
+		if len(cells[c]) != len(values) {
+			return Local{}, fmt.Errorf("influence: region %s: %s measured at %d values with %s, at %d values with %s", r.Name, numeric, len(cells[c]), g.assignment(c), len(values), g.assignment(0))
 		}
 		for _, x := range values {
-			a := cells[mask][x]
+			a := cells[c][x]
 			if a == nil {
-				return Local{}, fmt.Errorf("influence: region %s: no measurement of %s=%v with %s", r.Name, numeric, x, assignmentString(bools, mask))
+				return Local{}, fmt.Errorf("influence: region %s: no measurement of %s=%v with %s", r.Name, numeric, x, g.assignment(c))
 			}
-			points[mask] = append(points[mask], Point{On: maskNames(bools, mask), X: x, Mean: a.sum / float64(a.n), N: a.n})
+			points[c] = append(points[c], Point{On: g.on(c), Levels: g.cellLevels(c), X: x, Mean: a.sum / float64(a.n), N: a.n})
 		}
 	}
 	fit := &NumericFit{Option: numeric, Values: values, CV: map[string]float64{}}
@@ -166,13 +179,13 @@ func NumericLocalModel(r Region, numeric string, ms []Measurement) (Local, error
 	for _, ps := range points {
 		fit.Points = append(fit.Points, ps...)
 	}
-	return Local{Region: r, Terms: numericTerms(r, numeric, bools, shape, points), Numeric: fit}, nil
+	return Local{Region: r, Levels: g.regionLevels(), Terms: numericTerms(r, numeric, g, shape, points), Numeric: fit}, nil
 }
 
-// numericTerms fits the shape to each assignment's points (points[mask], mask over bools) and
-// turns the curves into terms by the Möbius transform, with each coefficient's spread and the
-// covariances among a family's coefficients (Term.Cov).
-func numericTerms(r Region, numeric string, bools, shape []string, points [][]Point) []Term {
+// numericTerms fits the shape to each assignment's points (points[c], c an assignment of the
+// grid's options) and turns the curves into terms by the Möbius transform, with each
+// coefficient's spread and the covariances among a family's coefficients (Term.Cov).
+func numericTerms(r Region, numeric string, g grid, shape []string, points [][]Point) []Term {
 	// Per assignment: the coefficients and their covariance matrix; index 0 is the constant.
 	size := len(points)
 	p := len(shape) + 1
@@ -185,52 +198,47 @@ func numericTerms(r Region, numeric string, bools, shape []string, points [][]Po
 			cov[j][k] = make([]float64, size)
 		}
 	}
-	for mask, ps := range points {
+	for c, ps := range points {
 		X, y, _ := design(shape, ps)
-		c, v := leastSquares(X, y)
-		for j := range c {
-			coef[j][mask] = c[j]
-			for k := range c {
-				cov[j][k][mask] = v[j][k]
+		cf, v := leastSquares(X, y)
+		for j := range cf {
+			coef[j][c] = cf[j]
+			for k := range cf {
+				cov[j][k][c] = v[j][k]
 			}
 		}
 	}
-	// The transform: c_U = Σ_{W⊆U} (−1)^{|U|−|W|} a_W for every coefficient alike. The fits of
-	// different assignments use different runs, so their errors are independent and the
-	// covariances add (the signs, equal for the coefficients of one W, square away).
-	k := len(bools)
-	for j := 0; j < k; j++ {
-		bit := 1 << j
-		for mask := 0; mask < size; mask++ {
-			if mask&bit != 0 {
-				for q := range coef {
-					coef[q][mask] -= coef[q][mask^bit]
-					for q2 := range coef {
-						cov[q][q2][mask] += cov[q][q2][mask^bit]
-					}
-				}
-			}
-		}
-	}
-	var terms []Term
-	for mask := 0; mask < size; mask++ {
-		opts := sortedNames(bools, mask)
+	// The transform: c_U = Σ_{W⊆U} (−1)^{|U|−|W|} a_W for every coefficient alike (a
+	// categorical option's values against its first). The fits of different assignments use
+	// different runs, so their errors are independent and the covariances add (the signs,
+	// equal for the coefficients of one W, square away).
+	g.transform(func(to, from int) {
 		for q := range coef {
-			t := Term{Options: opts, Coef: coef[q][mask], Spread: math.Sqrt(cov[q][q][mask]),
-				Sources: []Source{{Region: r.Name, Position: r.Position, Coef: coef[q][mask]}}}
+			coef[q][to] -= coef[q][from]
+			for q2 := range coef {
+				cov[q][q2][to] += cov[q][q2][from]
+			}
+		}
+	})
+	var terms []Term
+	for c := 0; c < size; c++ {
+		opts, lv := g.factors(c)
+		for q := range coef {
+			t := Term{Options: opts, Levels: cloneLevels(lv), Coef: coef[q][c], Spread: math.Sqrt(cov[q][q][c]),
+				Sources: []Source{{Region: r.Name, Position: r.Position, Coef: coef[q][c]}}}
 			if q > 0 {
 				t.Numeric, t.Form = numeric, shape[q-1]
-				t.Cov = map[string]float64{CovConstant: cov[q][0][mask]}
+				t.Cov = map[string]float64{CovConstant: cov[q][0][c]}
 				for q2 := 1; q2 < p; q2++ {
 					if q2 != q {
-						t.Cov[shape[q2-1]] = cov[q][q2][mask]
+						t.Cov[shape[q2-1]] = cov[q][q2][c]
 					}
 				}
 			}
 			terms = append(terms, t)
 		}
 	}
-	sortTerms(terms)
+	sortTerms(terms, g.regionLevels())
 	return terms
 }
 
@@ -398,7 +406,7 @@ func RestoreCov(m Model, locals []Local) (Model, []Local, bool) {
 }
 
 func termKey(t Term) string {
-	return familyKey(t.Options) + "\x01" + t.Numeric + "\x01" + t.Form
+	return familyKey(t) + "\x01" + levelKey(t.Levels) + "\x01" + t.Numeric + "\x01" + t.Form
 }
 
 // sameCoef reports whether two terms are the same term with the same coefficient, up to the
@@ -410,10 +418,10 @@ func sameCoef(a, b Term) bool {
 // refitNumeric fits a numeric local's recorded points again with its recorded shape.
 func refitNumeric(l Local) ([]Term, error) {
 	fit := l.Numeric
-	var bools []string
+	var others []string
 	for _, o := range l.Region.Options {
 		if o != fit.Option {
-			bools = append(bools, o)
+			others = append(others, o)
 		}
 	}
 	shape := strings.Split(fit.Shape, " + ")
@@ -422,29 +430,37 @@ func refitNumeric(l Local) ([]Term, error) {
 			return nil, fmt.Errorf("influence: region %s: unknown shape %q", l.Region.Name, fit.Shape)
 		}
 	}
-	if len(bools) > MaxRegionOptions {
-		return nil, fmt.Errorf("influence: region %s has %d options, more than %d", l.Region.Name, len(bools), MaxRegionOptions)
+	if len(others) > MaxRegionOptions {
+		return nil, fmt.Errorf("influence: region %s has %d options, more than %d", l.Region.Name, len(others), MaxRegionOptions)
 	}
-	points := make([][]Point, 1<<len(bools))
+	g, err := newGrid(l.Region, others, l.Levels)
+	if err != nil {
+		return nil, err
+	}
+	points := make([][]Point, g.size)
 	for _, pt := range fit.Points {
-		mask := 0
+		on := Config{}
 		for _, o := range pt.On {
-			j := slices.Index(bools, o)
-			if j < 0 {
+			j := slices.Index(others, o)
+			if j < 0 || g.levels[j] != nil {
 				return nil, fmt.Errorf("influence: region %s: a point has option %s on, not one of its boolean options", l.Region.Name, o)
 			}
-			mask |= 1 << j
+			on[o] = true
 		}
-		points[mask] = append(points[mask], pt)
+		c, err := g.index(Measurement{Config: on, Cat: pt.Levels})
+		if err != nil {
+			return nil, err
+		}
+		points[c] = append(points[c], pt)
 	}
-	for mask, ps := range points {
+	for c, ps := range points {
 		if len(ps) < len(shape)+1 {
-			return nil, fmt.Errorf("influence: region %s: %d points with %s", l.Region.Name, len(ps), assignmentString(bools, mask))
+			return nil, fmt.Errorf("influence: region %s: %d points with %s", l.Region.Name, len(ps), g.assignment(c))
 		}
 		sort.SliceStable(ps, func(a, b int) bool { return ps[a].X < ps[b].X })
 		if _, _, err := design(shape, ps); err != nil {
 			return nil, err
 		}
 	}
-	return numericTerms(l.Region, fit.Option, bools, shape, points), nil
+	return numericTerms(l.Region, fit.Option, g, shape, points), nil
 }

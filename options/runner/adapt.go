@@ -15,6 +15,7 @@ import (
 	"github.com/augur-perf/augur/options/compress"
 	"github.com/augur-perf/augur/options/influence"
 	"github.com/augur-perf/augur/options/regions"
+	"github.com/augur-perf/augur/options/sources"
 )
 
 // RegionRuns are one region's measurements, ready for influence.LocalModel.
@@ -55,8 +56,9 @@ func (t Time) String() string {
 // each region one measurement, the median of its repetitions: on a shared
 // machine an occasional slow process start or a late timer would otherwise
 // move a configuration's mean, and with it every coefficient that
-// configuration decides. Numeric options (three or more numeric values) carry their value;
-// the others are read as booleans: value index > 0 is on.
+// configuration decides. Numeric options (three or more numeric values) carry their value in
+// Num, categorical options (Result.Categorical) theirs in Cat; the others are read as
+// booleans: value index > 0 is on.
 func Measurements(r *Result, regs []regions.Region, t Time) []RegionRuns {
 	out := []RegionRuns{{Region: influence.Region{Name: "base", Options: []string{}}}}
 	for _, g := range regs {
@@ -73,6 +75,7 @@ func Measurements(r *Result, regs []regions.Region, t Time) []RegionRuns {
 	for _, c := range r.Configs {
 		cfg := influence.Config{}
 		var num map[string]float64
+		var cat map[string]string
 		for i, name := range r.Options {
 			v := 0
 			if i < len(c.Config) {
@@ -83,6 +86,11 @@ func Measurements(r *Result, regs []regions.Region, t Time) []RegionRuns {
 					num = map[string]float64{}
 				}
 				num[name] = xs[v]
+			} else if vs, ok := r.Categorical[name]; ok && v < len(vs) {
+				if cat == nil {
+					cat = map[string]string{}
+				}
+				cat[name] = vs[v]
 			} else if v > 0 {
 				cfg[name] = true
 			}
@@ -120,7 +128,7 @@ func Measurements(r *Result, regs []regions.Region, t Time) []RegionRuns {
 		}
 		for k, xs := range samples {
 			if len(xs) > 0 {
-				out[k].Runs = append(out[k].Runs, influence.Measurement{Config: cfg, Num: num, Seconds: Median(xs), SE: MedianSE(xs)})
+				out[k].Runs = append(out[k].Runs, influence.Measurement{Config: cfg, Num: num, Cat: cat, Seconds: Median(xs), SE: MedianSE(xs)})
 			}
 		}
 	}
@@ -154,6 +162,50 @@ func Median(xs []float64) float64 {
 		return xs[n/2]
 	}
 	return (xs[n/2-1] + xs[n/2]) / 2
+}
+
+// Kinds gives the values of the options of set that are numeric (NumericOption) and of those
+// that are categorical (CategoricalOption); nil maps when there are none.
+func Kinds(set *sources.Set) (numeric map[string][]float64, categorical map[string][]string) {
+	for _, opt := range set.Options {
+		if xs, ok := NumericOption(opt); ok {
+			if numeric == nil {
+				numeric = map[string][]float64{}
+			}
+			numeric[opt.Name] = xs
+		} else if CategoricalOption(opt) {
+			if categorical == nil {
+				categorical = map[string][]string{}
+			}
+			categorical[opt.Name] = append([]string(nil), opt.Values...)
+		}
+	}
+	return numeric, categorical
+}
+
+// NumericOption gives an option's values as numbers when it is numeric: not boolean, not
+// declared categorical, and with three or more values that are all numbers or durations
+// (NumericValues). Its time is then a curve in its value.
+func NumericOption(o *sources.Option) ([]float64, bool) {
+	if o.IsBool() || o.Categorical {
+		return nil, false
+	}
+	return NumericValues(o.Values)
+}
+
+// CategoricalOption reports whether an option's values are categories, an unordered set: it
+// was declared so (sources.Option.Categorical, two or more values), or it has three or more
+// values that are not all numbers. Each of its values but the first gets its own terms.
+// Options of two values that are not declared categorical are two levels, read as booleans.
+func CategoricalOption(o *sources.Option) bool {
+	if o.IsBool() || len(o.Values) < 2 {
+		return false
+	}
+	if o.Categorical {
+		return true
+	}
+	_, numeric := NumericValues(o.Values)
+	return len(o.Values) >= 3 && !numeric
 }
 
 // NumericValues reads an option's values as numbers — plain numbers or Go durations (in
@@ -195,11 +247,11 @@ func Model(r *Result, regs []regions.Region, t Time) (influence.Model, []influen
 		var err error
 		switch len(numeric) {
 		case 0:
-			l, err = influence.LocalModel(rr.Region, rr.Runs)
+			l, err = influence.MixedLocalModel(rr.Region, influence.Kinds{Levels: r.Categorical}, rr.Runs)
 		case 1:
-			l, err = influence.NumericLocalModel(rr.Region, numeric[0], rr.Runs)
+			l, err = influence.MixedLocalModel(rr.Region, influence.Kinds{Numeric: numeric[0], Levels: r.Categorical}, rr.Runs)
 		default:
-			err = fmt.Errorf("numeric options %s interact in one region; a curve over two numeric options is not modelled: give one of them two values (a low and a high level) or fix it with --fixed", strings.Join(numeric, " and "))
+			err = fmt.Errorf("numeric options %s interact in one region; a curve over two numeric options is not modelled: give one of them two values (a low and a high level), declare it categorical (--values NAME:cat=v1,v2,...) or fix it with --fixed", strings.Join(numeric, " and "))
 		}
 		if err != nil {
 			return influence.Model{}, nil, fmt.Errorf("%s (%s): %v", rr.Region.Position, rr.Region.Name, err)

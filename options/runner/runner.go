@@ -41,8 +41,10 @@
 // goroutines it ran on (CPU); the two differ where regions run on several
 // goroutines at once or wait. The base region is the run's wall time
 // minus every other region's wall share: process start-up and the time no
-// region ran. Numeric options get curves; the others are booleans, value
-// index > 0 "on".
+// region ran. Numeric options get curves, categorical options (CategoricalOption)
+// a term for each value but the first; the others are booleans, value
+// index > 0 "on". Every option is passed to the program by its value,
+// whatever its kind.
 package runner
 
 import (
@@ -145,10 +147,13 @@ type Result struct {
 	// Options are the option names, in Setup.Options order (the index space
 	// of every Config).
 	Options []string `json:"options"`
-	// Numeric holds the values of the numeric options (NumericValues), by name: their
+	// Numeric holds the values of the numeric options (NumericOption), by name: their
 	// configurations' value indices index these.
 	Numeric map[string][]float64 `json:"numeric,omitempty"`
-	Configs []ConfigResult       `json:"configs"`
+	// Categorical holds the values of the categorical options (CategoricalOption), by name, the
+	// first the reference value their terms are coded against.
+	Categorical map[string][]string `json:"categorical,omitempty"`
+	Configs     []ConfigResult      `json:"configs"`
 	// Concurrent is set when any run had regions open on two goroutines at
 	// once, and Goroutines is the most goroutines with regions open at once.
 	Concurrent bool `json:"concurrent"`
@@ -367,14 +372,7 @@ func Run(ctx context.Context, s Setup, configs []compress.Config, o Options) (*R
 	defer os.RemoveAll(b.tmp)
 	res := &Result{Options: names(s)}
 	if s.Options != nil {
-		for _, opt := range s.Options.Options {
-			if xs, ok := NumericValues(opt.Values); ok {
-				if res.Numeric == nil {
-					res.Numeric = map[string][]float64{}
-				}
-				res.Numeric[opt.Name] = xs
-			}
-		}
+		res.Numeric, res.Categorical = Kinds(s.Options)
 	}
 	invs := make([]inv, len(configs))
 	for i, c := range configs {

@@ -121,6 +121,10 @@ type Option struct {
 	// for booleans, the user's values (SetValues) otherwise; nil when none
 	// were given.
 	Values []string
+	// Categorical is set when the user declared the values an unordered set
+	// (Decls.Categorical), numbers or not: a mode, an algorithm, numbered
+	// levels that are not a quantity.
+	Categorical bool
 	// ParsedBy and ParsedAt name the standard-library parser (e.g. "strconv.ParseBool") an
 	// option read as a string reaches, and where, when the taint analysis found one; its Type is
 	// then the parser's.
@@ -155,6 +159,9 @@ type Decls struct {
 	Fields  []Field
 	// Values maps option names to their discretised values.
 	Values map[string][]string
+	// Categorical names options whose Values are an unordered set of
+	// categories even when they are numbers (Option.Categorical).
+	Categorical []string
 	// Fixed names options held at one value for the whole experiment (an output path, a
 	// verbosity flag, a scale knob): they are left out of the set, so they are neither analysed
 	// nor varied; the user passes their value with the program's fixed arguments.
@@ -437,6 +444,7 @@ func Find(pkgs []*packages.Package, decls Decls) (*Set, error) {
 		} else if o.IsBool() {
 			o.Values = []string{"false", "true"}
 		}
+		o.Categorical = slices.Contains(decls.Categorical, o.Name)
 	}
 	return s, errors.Join(errs...)
 }

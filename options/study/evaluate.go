@@ -12,6 +12,7 @@ import (
 
 	"github.com/augur-perf/augur/options/baselines"
 	"github.com/augur-perf/augur/options/compress"
+	"github.com/augur-perf/augur/options/influence"
 	"github.com/augur-perf/augur/options/runner"
 	"github.com/augur-perf/augur/options/sources"
 	"github.com/augur-perf/augur/options/taint"
@@ -46,21 +47,25 @@ type EvaluateOptions struct {
 // Evaluation is Evaluate's answer.
 type Evaluation struct {
 	baselines.Table
-	// Options are the options the black-box approaches vary, and Numeric the values they
-	// sample of those that are numeric (three or more numeric --values); the rest have two
-	// levels (booleans: false and true).
-	Options []string             `json:"options"`
-	Numeric map[string][]float64 `json:"numeric,omitempty"`
-	Reps    int                  `json:"reps"`
-	HeldOut int                  `json:"held_out"`
+	// Options are the options the black-box approaches vary, Numeric the values they sample of
+	// those that are numeric (three or more numeric --values) and Categorical of those that are
+	// categorical (runner.CategoricalOption); the rest have two levels (booleans: false and
+	// true).
+	Options     []string             `json:"options"`
+	Numeric     map[string][]float64 `json:"numeric,omitempty"`
+	Categorical map[string][]string  `json:"categorical,omitempty"`
+	Reps        int                  `json:"reps"`
+	HeldOut     int                  `json:"held_out"`
 }
 
 // Evaluate compares ConfigCrusher's white-box model with black-box baselines as the paper's
 // Tables 5 and 6 do: brute force (for at most 2^baselines.MaxBruteForce configurations), feature-wise,
 // pair-wise and random sampling, each followed by stepwise regression on end-to-end times of
 // the plain program (built once, no timing probes), against fresh runs of held-out
-// configurations. Numeric options are varied over their values by every approach and by the
-// held-out sample, as the white-box model was measured over them.
+// configurations. Numeric and categorical options are varied over their values by every
+// approach and by the held-out sample, as the white-box model was measured over them; a model
+// that reads an option as another kind, or was measured at other categorical values, is an
+// error before anything runs.
 func Evaluate(ctx context.Context, dir string, res *taint.Result, o EvaluateOptions) (*Evaluation, error) {
 	reps := o.Reps
 	if reps == 0 {
@@ -70,18 +75,22 @@ func Evaluate(ctx context.Context, dir string, res *taint.Result, o EvaluateOpti
 		return nil, fmt.Errorf("--reps %d: want at least 1", reps)
 	}
 	// The black-box approaches see every option, relevant or not, as the paper's do: the
-	// booleans, options of two values (two levels, as the white-box model reads them) and
-	// numeric options over their values.
-	space := baselines.Space{Values: map[string][]float64{}}
+	// booleans, options of two values (two levels, as the white-box model reads them), numeric
+	// options over their values and categorical ones over theirs.
+	space := baselines.Space{Values: map[string][]float64{}, Levels: map[string][]string{}}
 	var index []int // position of each option of the space among all options
 	for i, opt := range res.Options.Options {
-		xs, numeric := runner.NumericValues(opt.Values)
-		if opt.IsBool() || numeric || len(opt.Values) == 2 {
+		xs, numeric := runner.NumericOption(opt)
+		categorical := runner.CategoricalOption(opt)
+		if opt.IsBool() || numeric || categorical || len(opt.Values) == 2 {
 			space.Names = append(space.Names, opt.Name)
 			index = append(index, i)
 		}
-		if numeric && !opt.IsBool() {
+		switch {
+		case numeric:
 			space.Values[opt.Name] = xs
+		case categorical:
+			space.Levels[opt.Name] = opt.Values
 		}
 	}
 	names := space.Names
@@ -92,6 +101,9 @@ func Evaluate(ctx context.Context, dir string, res *taint.Result, o EvaluateOpti
 		for _, name := range o.Model.Model.Options() {
 			if !slices.Contains(names, name) {
 				return nil, fmt.Errorf("the model's option %q is not an option of %s that the baselines vary", name, o.System)
+			}
+			if err := sameKind(o.Model, space, name); err != nil {
+				return nil, err
 			}
 		}
 	}
@@ -202,7 +214,43 @@ func Evaluate(ctx context.Context, dir string, res *taint.Result, o EvaluateOpti
 	if len(space.Values) > 0 {
 		ev.Numeric = space.Values
 	}
+	if len(space.Levels) > 0 {
+		ev.Categorical = space.Levels
+	}
 	return ev, nil
+}
+
+// sameKind checks that the space varies a model's option as the model was measured: a
+// categorical option over values the model measured, a numeric one as numbers, a boolean or
+// two-level one as two levels. A mismatch would make every prediction an error or a misreading.
+func sameKind(mf *ModelFile, space baselines.Space, name string) error {
+	vs, spaceCat := space.Levels[name]
+	_, spaceNum := space.Values[name]
+	modelCat, modelNum := mf.IsCategorical(name), mf.IsNumeric(name)
+	kind := func(cat, num bool) string {
+		switch {
+		case cat:
+			return "categorical"
+		case num:
+			return "numeric"
+		}
+		return "two levels"
+	}
+	if modelCat != spaceCat || modelNum != spaceNum {
+		hint := ""
+		if modelCat {
+			hint = fmt.Sprintf(" (give --values %s%s=%s, as measure had)", name, CategoricalMarker, strings.Join(mf.Levels(name), ","))
+		}
+		return &sources.DeclError{Msg: fmt.Sprintf("the model reads option %s as %s, the --values given here as %s%s", name, kind(modelCat, modelNum), kind(spaceCat, spaceNum), hint)}
+	}
+	if modelCat {
+		for _, v := range vs {
+			if !slices.Contains(mf.Levels(name), v) {
+				return &sources.DeclError{Msg: fmt.Sprintf("--values %s: %s=%s was never measured by the model (measured at %s only)", name, name, v, strings.Join(mf.Levels(name), ", "))}
+			}
+		}
+	}
+	return nil
 }
 
 // HeldOutSample is every configuration of the space when k is 0 (or at least the space's size)
@@ -265,6 +313,9 @@ func EvaluateValues(ctx context.Context, dir string, res *taint.Result, mf *Mode
 	}
 	held := map[string][]float64{}
 	for name, vs := range heldOut {
+		if mf.IsCategorical(name) {
+			return nil, &sources.DeclError{Msg: fmt.Sprintf("held-out values for %s: it is categorical, and the time of a value never measured is not inferred from the others' (measured: %s)", name, strings.Join(mf.Levels(name), ", "))}
+		}
 		if !mf.IsNumeric(name) {
 			return nil, &sources.DeclError{Msg: fmt.Sprintf("held-out values for %s: the model does not treat it as numeric (measure it with three or more numeric --values)", name)}
 		}
@@ -278,9 +329,12 @@ func EvaluateValues(ctx context.Context, dir string, res *taint.Result, mf *Mode
 	if err != nil {
 		return nil, err
 	}
-	var bools []string
+	var bools, cats []string
 	for _, name := range mf.Model.Options() {
-		if !mf.IsNumeric(name) {
+		switch {
+		case mf.IsCategorical(name):
+			cats = append(cats, name)
+		case !mf.IsNumeric(name):
 			bools = append(bools, name)
 		}
 	}
@@ -293,10 +347,14 @@ func EvaluateValues(ctx context.Context, dir string, res *taint.Result, mf *Mode
 	for i, opt := range set.Options {
 		index[opt.Name] = i
 	}
-	// The configurations: every boolean assignment times every combination of held-out values.
+	// The configurations: every boolean assignment and every value of the categorical options,
+	// times every combination of held-out values.
 	var configs []compress.Config
 	var settings []ValueCheck
 	total := 1 << len(bools)
+	for _, name := range cats {
+		total *= len(mf.Levels(name))
+	}
 	for _, name := range nums {
 		total *= len(held[name])
 	}
@@ -304,6 +362,7 @@ func EvaluateValues(ctx context.Context, dir string, res *taint.Result, mf *Mode
 		c := make(compress.Config, len(set.Options))
 		on := map[string]bool{}
 		num := map[string]float64{}
+		cat := map[string]string{}
 		rest := k
 		var parts []string
 		for _, name := range bools {
@@ -317,6 +376,18 @@ func EvaluateValues(ctx context.Context, dir string, res *taint.Result, mf *Mode
 			on[name] = v == 1
 			parts = append(parts, fmt.Sprintf("%s=%d", name, v))
 		}
+		for _, name := range cats {
+			vs := mf.Levels(name)
+			v := vs[rest%len(vs)]
+			rest /= len(vs)
+			i := slices.Index(set.Options[index[name]].Values, v)
+			if i < 0 {
+				return nil, &sources.DeclError{Msg: fmt.Sprintf("option %s: the model's value %s is not among the --values given (%s)", name, v, strings.Join(set.Options[index[name]].Values, ", "))}
+			}
+			c[index[name]] = i
+			cat[name] = v
+			parts = append(parts, name+"="+v)
+		}
 		for _, name := range nums {
 			v := rest % len(held[name])
 			rest /= len(held[name])
@@ -324,7 +395,7 @@ func EvaluateValues(ctx context.Context, dir string, res *taint.Result, mf *Mode
 			num[name] = held[name][v]
 			parts = append(parts, fmt.Sprintf("%s=%s", name, heldOut[name][v]))
 		}
-		p, err := mf.PredictAt(on, num)
+		p, err := mf.PredictSetting(influence.Setting{On: on, Num: num, Cat: cat})
 		if err != nil {
 			return nil, err
 		}

@@ -144,7 +144,7 @@ func Measure(ctx context.Context, dir string, res *taint.Result, before, after [
 	if err != nil {
 		return nil, err
 	}
-	mf := &ModelFile{Format: ModelFormat, System: o.Target.Pkg, Options: names, Time: runner.Wall.String(), Model: model, Locals: locals, Numeric: rr.Numeric}
+	mf := &ModelFile{Format: ModelFormat, System: o.Target.Pkg, Options: names, Time: runner.Wall.String(), Model: model, Locals: locals, Numeric: rr.Numeric, Categorical: rr.Categorical}
 	switch {
 	case rr.Concurrent && tb.CPU:
 		// Regions ran on several goroutines at once: the program's wall time and the CPU time
@@ -164,6 +164,8 @@ func Measure(ctx context.Context, dir string, res *taint.Result, before, after [
 		for i, v := range cfg.Config {
 			if xs, ok := rr.Numeric[names[i]]; ok {
 				on = append(on, fmt.Sprintf("%s=%v", names[i], xs[v]))
+			} else if vs, ok := rr.Categorical[names[i]]; ok {
+				on = append(on, names[i]+"="+vs[v])
 			} else if v != 0 {
 				on = append(on, names[i])
 			}

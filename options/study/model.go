@@ -37,6 +37,10 @@ type ModelFile struct {
 	// Numeric holds the measured values of each numeric option: predictions at values outside
 	// their range are extrapolations, and say so.
 	Numeric map[string][]float64 `json:"numeric,omitempty"`
+	// Categorical holds the measured values of each categorical option, the first the reference
+	// value the terms are coded against (influence.Model.Levels, for the options that influence
+	// a region): a prediction needs one of them.
+	Categorical map[string][]string `json:"categorical,omitempty"`
 }
 
 // SummedModel is the model of CPU time summed over goroutines (runner.CPU): each region's
@@ -142,6 +146,8 @@ type Prediction struct {
 	// range.
 	Values       map[string]float64 `json:"values,omitempty"`
 	Extrapolated []string           `json:"extrapolated,omitempty"`
+	// Levels are the categorical options' values.
+	Levels map[string]string `json:"levels,omitempty"`
 	// Seconds is the program's wall time (the model's Time); the terms are its.
 	Seconds float64        `json:"seconds"`
 	Terms   []Contribution `json:"terms"`
@@ -151,9 +157,11 @@ type Prediction struct {
 }
 
 // Contribution is one active term of a prediction: Coef, times Factor = g(value) for a numeric
-// term (Form of the option Numeric), 1 otherwise.
+// term (Form of the option Numeric), 1 otherwise. Levels are the categorical values at which
+// the term applies.
 type Contribution struct {
 	Options []string           `json:"options"`
+	Levels  map[string]string  `json:"levels,omitempty"`
 	Numeric string             `json:"numeric,omitempty"`
 	Form    string             `json:"form,omitempty"`
 	Coef    float64            `json:"coef"`
@@ -189,22 +197,74 @@ func (mf *ModelFile) IsNumeric(name string) bool {
 	return false
 }
 
+// IsCategorical reports whether the model treats the option as categorical (a term for each
+// of its values but the first).
+func (mf *ModelFile) IsCategorical(name string) bool { return mf.Levels(name) != nil }
+
+// Levels are the measured values of a categorical option, the first the reference value; nil
+// for an option that is not categorical.
+func (mf *ModelFile) Levels(name string) []string {
+	if vs, ok := mf.Categorical[name]; ok {
+		return vs
+	}
+	return mf.Model.Levels[name]
+}
+
 // Predict predicts the time of the configuration with the given boolean options on (the rest
 // off); a model with numeric options needs PredictAt.
 func (mf *ModelFile) Predict(on map[string]bool) (Prediction, error) { return mf.PredictAt(on, nil) }
 
 // PredictAt predicts the time of the configuration with the given boolean options on (the rest
-// off) and the numeric options at the given values. An option the model does not know is an
-// error (Check), and so is a numeric option without a value that an active term needs.
+// off) and the numeric options at the given values. A categorical option's value is given in on
+// by the key NAME=VALUE, set to true (the dummy variable [NAME=VALUE] is on), as ParseSetting
+// writes it. An option the model does not know is an error (Check), and so is a numeric option
+// without a value that an active term needs, a categorical option without its value, and a
+// categorical value never measured.
 func (mf *ModelFile) PredictAt(on map[string]bool, num map[string]float64) (Prediction, error) {
+	s := influence.Setting{On: influence.Config{}, Num: num}
+	for name, v := range on {
+		opt, val, isLevel := strings.Cut(name, "=")
+		if !isLevel {
+			s.On[name] = v
+			continue
+		}
+		if err := mf.Check(opt); err != nil {
+			return Prediction{}, err
+		}
+		if !mf.IsCategorical(opt) {
+			return Prediction{}, fmt.Errorf("%s: option %s is not categorical", name, opt)
+		}
+		if !v {
+			return Prediction{}, fmt.Errorf("%s: a categorical option is set by its value (%s=VALUE), not switched off", name, opt)
+		}
+		if prev, ok := s.Cat[opt]; ok && prev != val {
+			return Prediction{}, fmt.Errorf("option %s given two values, %s and %s", opt, prev, val)
+		}
+		if s.Cat == nil {
+			s.Cat = map[string]string{}
+		}
+		s.Cat[opt] = val
+	}
+	return mf.PredictSetting(s)
+}
+
+// PredictSetting predicts the time of a configuration: the boolean options on in s.On (the rest
+// off), the numeric options' values in s.Num and the categorical options' in s.Cat. An option
+// the model does not know is an error (Check), and so is a numeric option without a value that
+// an active term needs, a categorical option without its value, and a categorical value never
+// measured (the error names those that were).
+func (mf *ModelFile) PredictSetting(s influence.Setting) (Prediction, error) {
 	cfg := influence.Config{}
 	p := Prediction{On: []string{}}
-	for name, v := range on {
+	for name, v := range s.On {
 		if err := mf.Check(name); err != nil {
 			return Prediction{}, err
 		}
 		if mf.IsNumeric(name) {
 			return Prediction{}, fmt.Errorf("option %s is numeric: give its value (%s=VALUE)", name, name)
+		}
+		if vs := mf.Levels(name); vs != nil {
+			return Prediction{}, fmt.Errorf("option %s is categorical: give its value (%s=VALUE, one of %s)", name, name, strings.Join(vs, ", "))
 		}
 		cfg[name] = v
 		if v {
@@ -212,7 +272,7 @@ func (mf *ModelFile) PredictAt(on map[string]bool, num map[string]float64) (Pred
 		}
 	}
 	sort.Strings(p.On)
-	for name, x := range num {
+	for name, x := range s.Num {
 		if err := mf.Check(name); err != nil {
 			return Prediction{}, err
 		}
@@ -228,13 +288,35 @@ func (mf *ModelFile) PredictAt(on map[string]bool, num map[string]float64) (Pred
 		}
 	}
 	sort.Strings(p.Extrapolated)
-	secs, err := influence.PredictAt(mf.Model, cfg, num)
+	names := make([]string, 0, len(s.Cat))
+	for name := range s.Cat {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		if err := mf.Check(name); err != nil {
+			return Prediction{}, err
+		}
+		vs := mf.Levels(name)
+		if vs == nil {
+			return Prediction{}, fmt.Errorf("option %s is not categorical", name)
+		}
+		if v := s.Cat[name]; !slices.Contains(vs, v) {
+			return Prediction{}, fmt.Errorf("%s=%s was never measured: the categorical option %s was measured at %s only, and the time of a value is not inferred from the others'", name, v, name, strings.Join(vs, ", "))
+		}
+		if p.Levels == nil {
+			p.Levels = map[string]string{}
+		}
+		p.Levels[name] = s.Cat[name]
+	}
+	set := influence.Setting{On: cfg, Num: s.Num, Cat: s.Cat}
+	secs, err := influence.PredictSetting(mf.Model, set)
 	if err != nil {
 		return Prediction{}, err
 	}
 	p.Seconds = secs
 	if mf.Summed != nil {
-		cpu, err := influence.PredictAt(mf.Summed.Model, cfg, num)
+		cpu, err := influence.PredictSetting(mf.Summed.Model, set)
 		if err != nil {
 			return Prediction{}, fmt.Errorf("%s: %v", mf.Summed.Time, err)
 		}
@@ -245,14 +327,17 @@ func (mf *ModelFile) PredictAt(on map[string]bool, num map[string]float64) (Pred
 		for _, o := range term.Options {
 			active = active && cfg[o]
 		}
+		for o, v := range term.Levels {
+			active = active && s.Cat[o] == v
+		}
 		if !active {
 			continue
 		}
 		f := 1.0
 		if term.Numeric != "" {
-			f, _ = influence.FormValue(term.Form, num[term.Numeric]) // PredictAt checked it
+			f, _ = influence.FormValue(term.Form, s.Num[term.Numeric]) // PredictSetting checked it
 		}
-		p.Terms = append(p.Terms, Contribution{Options: term.Options, Numeric: term.Numeric, Form: term.Form, Coef: term.Coef, Factor: f, Sources: term.Sources})
+		p.Terms = append(p.Terms, Contribution{Options: term.Options, Levels: term.Levels, Numeric: term.Numeric, Form: term.Form, Coef: term.Coef, Factor: f, Sources: term.Sources})
 	}
 	return p, nil
 }

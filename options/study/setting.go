@@ -2,6 +2,7 @@ package study
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/augur-perf/augur/options/runner"
@@ -19,12 +20,34 @@ func (e *InputError) UsageError() bool { return true }
 func inputf(format string, a ...any) error { return &InputError{fmt.Sprintf(format, a...)} }
 
 // ParseSetting reads a configuration to predict: config lists the boolean options that are on
-// ("A,C"), and each of args is NAME (on), NAME=0|1 (also true/false, on/off, yes/no), or
-// NUMERIC=VALUE (a number or a Go duration) for a numeric option. Options not given are off.
+// ("A,C"), and each of args is NAME (on), NAME=0|1 (also true/false, on/off, yes/no),
+// NUMERIC=VALUE (a number or a Go duration) for a numeric option, or CATEGORICAL=VALUE, one of
+// the values measured, for a categorical option (config may hold those too). Boolean options
+// not given are off; numeric and categorical ones need their values. A categorical option's
+// value comes back in on as the key NAME=VALUE (see PredictAt).
 func (mf *ModelFile) ParseSetting(config string, args []string) (on map[string]bool, num map[string]float64, err error) {
 	on, num = map[string]bool{}, map[string]float64{}
+	cat := map[string]string{}
+	level := func(a, name, val string) error {
+		vs := mf.Levels(name)
+		if !slices.Contains(vs, val) {
+			return inputf("%q: %s is categorical, measured at %s only: give one of them (the time of a value never measured is not inferred from the others')", a, name, strings.Join(vs, ", "))
+		}
+		if prev, ok := cat[name]; ok && prev != val {
+			return inputf("%q: %s is already %s", a, name, prev)
+		}
+		cat[name] = val
+		on[name+"="+val] = true
+		return nil
+	}
 	for _, name := range strings.Split(config, ",") {
 		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		if opt, val, ok := strings.Cut(name, "="); ok && mf.IsCategorical(opt) {
+			if err := level("--config "+name, opt, val); err != nil {
+				return nil, nil, err
+			}
 			continue
 		}
 		if err := mf.Check(name); err != nil {
@@ -40,6 +63,15 @@ func (mf *ModelFile) ParseSetting(config string, args []string) (on map[string]b
 				return nil, nil, inputf("%q: %s is numeric: give its value, %s=NUMBER or a duration", a, name, name)
 			}
 			num[name] = xs[0]
+			continue
+		}
+		if mf.IsCategorical(name) {
+			if !hasVal {
+				return nil, nil, inputf("%q: %s is categorical: give its value, %s=VALUE (one of %s)", a, name, name, strings.Join(mf.Levels(name), ", "))
+			}
+			if err := level(a, name, val); err != nil {
+				return nil, nil, err
+			}
 			continue
 		}
 		v := true

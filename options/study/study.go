@@ -13,6 +13,7 @@ package study
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/augur-perf/augur/options/regions"
@@ -34,9 +35,16 @@ type Request struct {
 	Decls sources.Decls
 }
 
+// CategoricalMarker, after an option's name in a --values specification ("level:cat=1,2,3,4"),
+// declares its values an unordered set of categories even when they are numbers: a mode, an
+// algorithm, numbered levels that are not a quantity. Values that are not all numbers are
+// categories without it when there are three or more; two values are two levels.
+const CategoricalMarker = ":cat"
+
 // ParseDecls reads declarations in the command line's syntax: sources
 // ("import/path.Func[=Name][@env:NAME]"), fields ("import/path.Type.Field[=Name]"), values
-// ("name=v1,v2") and fixed option names.
+// ("name=v1,v2", or "name:cat=v1,v2,v3" for a categorical option: CategoricalMarker) and fixed
+// option names.
 func ParseDecls(srcs, fields, values, fixed []string) (sources.Decls, error) {
 	var d sources.Decls
 	for _, s := range srcs {
@@ -58,10 +66,21 @@ func ParseDecls(srcs, fields, values, fixed []string) (sources.Decls, error) {
 		if err != nil {
 			return d, &sources.DeclError{Msg: fmt.Sprintf("--values %q: %v", s, err)}
 		}
+		base, categorical := strings.CutSuffix(name, CategoricalMarker)
+		if categorical {
+			if name = strings.TrimSpace(base); name == "" {
+				return d, &sources.DeclError{Msg: fmt.Sprintf("--values %q: want NAME%s=v1,v2,...", s, CategoricalMarker)}
+			}
+		}
 		if d.Values == nil {
 			d.Values = map[string][]string{}
 		}
 		d.Values[name] = vals
+		// A later --values for the same option replaces an earlier one, marker included.
+		d.Categorical = slices.DeleteFunc(d.Categorical, func(n string) bool { return n == name })
+		if categorical {
+			d.Categorical = append(d.Categorical, name)
+		}
 	}
 	d.Fixed = fixed
 	return d, nil
@@ -85,6 +104,11 @@ func Analyse(req Request) (*taint.Result, error) {
 	for name := range req.Decls.Values {
 		if res.Options.Lookup(name) == nil {
 			return nil, &sources.DeclError{Msg: fmt.Sprintf("--values %s: no option %q was found (options: %s)", name, name, strings.Join(res.Options.Names(), ", "))}
+		}
+	}
+	for _, name := range req.Decls.Categorical {
+		if o := res.Options.Lookup(name); o != nil && o.IsBool() {
+			return nil, &sources.DeclError{Msg: fmt.Sprintf("--values %s%s: %s is boolean; its two values are already two levels", name, CategoricalMarker, name)}
 		}
 	}
 	if len(res.Options.Options) == 0 {

@@ -28,7 +28,7 @@ type OptionsModel struct {
 
 // OptionTerm is one term of the global model.
 type OptionTerm struct {
-	// Label is the term as the model prints it: "c", "A·B", "size: log2".
+	// Label is the term as the model prints it: "c", "A·B", "A·log2(size)", "crc·[level=3]".
 	Label string
 	Coef  float64
 	// Spread is the coefficient's standard error (0 when unknown).
@@ -65,23 +65,12 @@ func BuildOptions(mf *study.ModelFile) *Report {
 func optionTerms(ts []influence.Term, sources bool) []OptionTerm {
 	var out []OptionTerm
 	for _, t := range ts {
-		if t.Coef == 0 && len(t.Options) > 0 {
+		if t.Coef == 0 && (len(t.Options) > 0 || len(t.Levels) > 0) {
 			continue
 		}
-		label := "c"
-		if len(t.Options) > 0 {
-			label = strings.Join(t.Options, "·")
-		}
-		if t.Numeric != "" {
-			g := t.Numeric
-			if t.Form != "" {
-				g = strings.ReplaceAll(t.Form, "x", t.Numeric)
-			}
-			if label == "c" {
-				label = g
-			} else {
-				label += "·" + g
-			}
+		label := t.Name() // "A·[mode=fast]·log2(N)"
+		if label == "" {
+			label = "c"
 		}
 		ot := OptionTerm{Label: label, Coef: t.Coef, Spread: t.Spread}
 		if sources {

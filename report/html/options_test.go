@@ -95,3 +95,27 @@ func TestOptionsPageSummed(t *testing.T) {
 		}
 	}
 }
+
+// TestOptionsPageCategorical: a categorical option's dummy terms are listed by their values, in
+// the page's terms and in its regions' own terms.
+func TestOptionsPageCategorical(t *testing.T) {
+	mf := &study.ModelFile{Format: "augur-options-model/1", System: "zstd", Options: []string{"crc", "level"},
+		Model: influence.Model{Terms: []influence.Term{
+			{Coef: 0.03},
+			{Levels: map[string]string{"level": "4"}, Coef: 0.17, Sources: []influence.Source{{Region: "R1", Position: "enc_best.go:79:2", Coef: 0.17}}},
+			{Options: []string{"crc"}, Levels: map[string]string{"level": "3"}, Coef: 0.012},
+		}, Levels: map[string][]string{"level": {"1", "2", "3", "4"}}},
+		Locals: []influence.Local{{Region: influence.Region{Name: "R1", Position: "enc_best.go:79:2", Options: []string{"level"}},
+			Terms: []influence.Term{{Coef: 0.03}, {Levels: map[string]string{"level": "4"}, Coef: 0.17}}}},
+	}
+	var b bytes.Buffer
+	if err := Write(&b, BuildOptions(mf)); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{`data-term="[level=4]" data-coef="0.17"`, `data-term="crc·[level=3]"`, `0.17·[level=4]`} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+}

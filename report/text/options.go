@@ -135,19 +135,20 @@ func OptionsPrediction(w io.Writer, p study.Prediction) error {
 	for name, x := range p.Values {
 		setting = append(setting, fmt.Sprintf("%s=%v", name, x))
 	}
+	for name, v := range p.Levels {
+		setting = append(setting, name+"="+v)
+	}
 	sort.Strings(setting)
 	fmt.Fprintf(w, "T({%s}) = %s s\n", strings.Join(setting, ", "), Seconds(p.Seconds))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	for _, term := range p.Terms {
-		parts := slices.Clone(term.Options)
 		coef := term.Coef
 		if term.Numeric != "" {
-			parts = append(parts, influence.FormString(term.Form, term.Numeric))
 			coef *= term.Factor
 		}
-		name := "1"
-		if len(parts) > 0 {
-			name = strings.Join(parts, "·")
+		name := influence.Term{Options: term.Options, Levels: term.Levels, Numeric: term.Numeric, Form: term.Form}.Name()
+		if name == "" {
+			name = "1"
 		}
 		var where []string
 		for _, s := range term.Sources {
@@ -204,10 +205,11 @@ func OptionsModel(w io.Writer, mf *study.ModelFile) error {
 // OptionsEvaluation prints the comparison with the black-box baselines as `augur options
 // evaluate` does.
 func OptionsEvaluation(w io.Writer, system string, ev *study.Evaluation) {
-	if len(ev.Numeric) == 0 {
+	if len(ev.Numeric) == 0 && len(ev.Categorical) == 0 {
 		fmt.Fprintf(w, "System: %s (%d boolean options: %s)\n", system, len(ev.Options), strings.Join(ev.Options, ", "))
 	} else {
-		// Numeric options show the values every approach samples.
+		// Numeric options show the values every approach samples, categorical ones the set of
+		// their values.
 		shown := make([]string, len(ev.Options))
 		for i, name := range ev.Options {
 			shown[i] = name
@@ -217,9 +219,18 @@ func OptionsEvaluation(w io.Writer, system string, ev *study.Evaluation) {
 					vs[k] = strconv.FormatFloat(x, 'g', -1, 64)
 				}
 				shown[i] += "=" + strings.Join(vs, "|")
+			} else if vs, ok := ev.Categorical[name]; ok {
+				shown[i] += "∈{" + strings.Join(vs, ",") + "}"
 			}
 		}
-		fmt.Fprintf(w, "System: %s (%d options, %d numeric: %s)\n", system, len(ev.Options), len(ev.Numeric), strings.Join(shown, ", "))
+		var kinds []string
+		if len(ev.Numeric) > 0 {
+			kinds = append(kinds, fmt.Sprintf("%d numeric", len(ev.Numeric)))
+		}
+		if len(ev.Categorical) > 0 {
+			kinds = append(kinds, fmt.Sprintf("%d categorical", len(ev.Categorical)))
+		}
+		fmt.Fprintf(w, "System: %s (%d options, %s: %s)\n", system, len(ev.Options), strings.Join(kinds, ", "), strings.Join(shown, ", "))
 	}
 	fmt.Fprintf(w, "Ground truth: %d held-out configurations, %d run(s) each, measured end to end\n\n", ev.HeldOut, ev.Reps)
 	fmt.Fprint(w, ev.String())
