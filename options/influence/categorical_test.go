@@ -344,6 +344,8 @@ func TestCategoricalJSON(t *testing.T) {
 		`{"terms":[{"options":[],"levels":{"M":"a"},"coef":1}],"levels":{"M":["a","b"]}}`,                                            // the reference value
 		`{"terms":[{"options":[],"levels":{"M":"q"},"coef":1}],"levels":{"M":["a","b"]}}`,                                            // not a value
 		`{"terms":[{"options":["M"],"levels":{"M":"b"},"coef":1}],"levels":{"M":["a","b"]}}`,                                         // both kinds
+		`{"terms":[{"options":["M"],"coef":1}],"levels":{"M":["a","b"]}}`,                                                            // boolean and categorical
+		`{"terms":[{"options":[],"numeric":"M","form":"x","coef":1}],"levels":{"M":["a","b"]}}`,                                      // numeric and categorical
 		`{"terms":[],"levels":{"M":["a"]}}`,                                                                                          // one value
 		`{"terms":[],"levels":{"M":["a","a"]}}`,                                                                                      // repeated
 		`{"terms":[{"options":[],"levels":{"M":"b"},"coef":1},{"options":[],"levels":{"M":"b"},"coef":2}],"levels":{"M":["a","b"]}}`, // twice

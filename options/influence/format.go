@@ -396,6 +396,11 @@ func ParseModel(data []byte) (Model, error) {
 		if t.Form != "" && !slices.Contains(Forms, t.Form) {
 			return Model{}, fmt.Errorf("influence: term %d: unknown form %q (want one of %s)", i, t.Form, strings.Join(Forms, ", "))
 		}
+		for _, o := range append(slices.Clone(opts), t.Numeric) {
+			if _, categorical := raw.Levels[o]; categorical {
+				return Model{}, fmt.Errorf("influence: term %d: %s is categorical (the model's levels) and another kind of option", i, o)
+			}
+		}
 		if t.Numeric != "" && slices.Contains(opts, t.Numeric) {
 			return Model{}, fmt.Errorf("influence: term %d: %s is both a boolean and the numeric option", i, t.Numeric)
 		}

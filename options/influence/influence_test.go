@@ -292,6 +292,7 @@ func FuzzParseModel(f *testing.F) {
 	f.Add([]byte(`{"terms":[{"options":[],"coef":1},{"options":["A","B"],"coef":4,"sources":[{"region":"r","coef":4}]}]}`))
 	f.Add([]byte(`{"terms":[{"options":["A"],"coef":1e308}]}`))
 	f.Add([]byte(`{}`))
+	f.Add([]byte(`{"terms":[{"options":[],"coef":1},{"options":["A"],"levels":{"M":"b"},"coef":2}],"levels":{"M":["a","b","c"]}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		m, err := ParseModel(data)
 		if err != nil {
