@@ -8,15 +8,6 @@ import (
 	"github.com/augur-perf/augur/report/text"
 )
 
-func init() {
-	register(&command{
-		name:    "check",
-		summary: "check PCTL and LTL properties of a Markov chain (PRISM models, augur JSON, PRISM or Storm explicit files)",
-		help:    helpText("check"),
-		flags:   checkFlags,
-	})
-}
-
 func checkFlags(fs *flag.FlagSet) func(*call) error {
 	var req experiment.Request
 	fs.Var((*multi)(&req.Props), "prop", "a property to check (repeatable)")

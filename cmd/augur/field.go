@@ -16,24 +16,22 @@ import (
 	"github.com/augur-perf/augur/report/text"
 )
 
-func init() {
-	register(&command{
-		name:    "field",
-		summary: "plan probes for deployed variants, build the variants, replay plans on field traces (Diep, Elbaum, Cohen)",
-		help:    helpText("field"),
-		missing: "expected a subcommand: plan, build, simulate, release, token, serve, report or profile",
-		unknown: "unknown subcommand %q (plan, build, simulate, release, token, serve, report, profile)",
-		subs: []*command{
-			{name: "plan", flags: fieldPlanFlags, workload: true},
-			{name: "build", flags: fieldBuildFlags},
-			{name: "simulate", flags: fieldSimulateFlags},
-			{name: "release", flags: fieldReleaseFlags},
-			{name: "token", flags: fieldTokenFlags},
-			{name: "serve", flags: fieldServeFlags},
-			{name: "report", flags: fieldReportFlags},
-			{name: "profile", flags: fieldProfileFlags},
-		},
-	})
+var fieldCommand = &command{
+	name:    "field",
+	summary: "plan probes for deployed variants, build the variants, replay plans on field traces (Diep, Elbaum, Cohen)",
+	help:    helpText("field"),
+	missing: "expected a subcommand: plan, build, simulate, release, token, serve, report or profile",
+	unknown: "unknown subcommand %q (plan, build, simulate, release, token, serve, report, profile)",
+	subs: []*command{
+		{name: "plan", flags: fieldPlanFlags, workload: true},
+		{name: "build", flags: fieldBuildFlags},
+		{name: "simulate", flags: fieldSimulateFlags},
+		{name: "release", flags: fieldReleaseFlags},
+		{name: "token", flags: fieldTokenFlags},
+		{name: "serve", flags: fieldServeFlags},
+		{name: "report", flags: fieldReportFlags},
+		{name: "profile", flags: fieldProfileFlags},
+	},
 }
 
 func fieldBuildFlags(fs *flag.FlagSet) func(*call) error {

@@ -8,25 +8,23 @@ import (
 
 	"github.com/augur-perf/augur/report/html"
 	"github.com/augur-perf/augur/report/text"
+	"github.com/augur-perf/augur/source/frontend"
 
-	"github.com/augur-perf/augur/analyze/predict"
 	"github.com/augur-perf/augur/fit/board"
 	"github.com/augur-perf/augur/fit/inputs"
 	"github.com/augur-perf/augur/fit/record"
 	"github.com/augur-perf/augur/probe/instrument"
 )
 
-func init() {
-	register(&command{
-		name:    "fit",
-		summary: "learn loop counts, probabilities and demands as laws of input sizes (Beagle); predict for input distributions",
-		help:    helpText("fit"),
-		flags:   fitFlags,
-		subs: []*command{
-			{name: "predict", flags: fitPredictFlags},
-			{name: "record", flags: fitRecordFlags, workload: true},
-		},
-	})
+var fitCommand = &command{
+	name:    "fit",
+	summary: "learn loop counts, probabilities and demands as laws of input sizes (Beagle); predict for input distributions",
+	help:    helpText("fit"),
+	flags:   fitFlags,
+	subs: []*command{
+		{name: "predict", flags: fitPredictFlags},
+		{name: "record", flags: fitRecordFlags, workload: true},
+	},
 }
 
 func fitFlags(fs *flag.FlagSet) func(*call) error {
@@ -123,11 +121,11 @@ func fitRecordFlags(fs *flag.FlagSet) func(*call) error {
 		if err := instrument.CheckWorkload(x.workload); err != nil {
 			return usageError{err}
 		}
-		_, fn, err := predict.LoadFunc(*dir, x.args[0])
+		_, fn, err := frontend.LoadFunc(*dir, x.args[0])
 		if err != nil {
 			return usageError{err}
 		}
-		plan, n, err := record.Trace(fn, record.Options{Rate: *rate, Time: *timed, Fields: fields}, x.job(*dir, x.stderr), *out)
+		plan, n, err := record.Trace(fn, record.Options{Rate: *rate, Time: *timed, Fields: fields}, instrument.Workload{Args: x.workload, Dir: *dir, Stdin: os.Stdin, Stdout: x.stderr, Stderr: x.stderr}, *out)
 		if err != nil {
 			return err
 		}

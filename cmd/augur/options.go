@@ -19,23 +19,21 @@ import (
 	"github.com/augur-perf/augur/options/taint"
 )
 
-func init() {
-	register(&command{
-		name:     "options",
-		summary:  "white-box performance-influence models of configurable Go programs (ConfigCrusher)",
-		help:     helpText("options"),
-		missing:  "expected a subcommand\nRun 'augur options --help' for its usage and examples.",
-		unknown:  "unknown subcommand %q (want influence, regions, configs, measure, predict or evaluate)",
-		helpWord: true,
-		subs: []*command{
-			{name: "influence", help: helpText("options-influence"), flags: optionsInfluenceFlags},
-			{name: "regions", help: helpText("options-regions"), flags: optionsRegionsFlags},
-			{name: "configs", help: helpText("options-configs"), flags: optionsConfigsFlags},
-			{name: "measure", help: helpText("options-measure"), flags: optionsMeasureFlags},
-			{name: "predict", help: helpText("options-predict"), flags: optionsPredictFlags},
-			{name: "evaluate", help: helpText("options-evaluate"), flags: optionsEvaluateFlags},
-		},
-	})
+var optionsCommand = &command{
+	name:     "options",
+	summary:  "white-box performance-influence models of configurable Go programs (ConfigCrusher)",
+	help:     helpText("options"),
+	missing:  "expected a subcommand\nRun 'augur options --help' for its usage and examples.",
+	unknown:  "unknown subcommand %q (want influence, regions, configs, measure, predict or evaluate)",
+	helpWord: true,
+	subs: []*command{
+		{name: "influence", help: helpText("options-influence"), flags: optionsInfluenceFlags},
+		{name: "regions", help: helpText("options-regions"), flags: optionsRegionsFlags},
+		{name: "configs", help: helpText("options-configs"), flags: optionsConfigsFlags},
+		{name: "measure", help: helpText("options-measure"), flags: optionsMeasureFlags},
+		{name: "predict", help: helpText("options-predict"), flags: optionsPredictFlags},
+		{name: "evaluate", help: helpText("options-evaluate"), flags: optionsEvaluateFlags},
+	},
 }
 
 // analysisFlags are the flags every subcommand that analyses source shares.

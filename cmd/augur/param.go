@@ -8,15 +8,6 @@ import (
 	"github.com/augur-perf/augur/report/text"
 )
 
-func init() {
-	register(&command{
-		name:    "param",
-		summary: "a property as a rational function of the model's branch probabilities, its value anywhere and its sensitivities",
-		help:    helpText("param"),
-		flags:   paramFlags,
-	})
-}
-
 func paramFlags(fs *flag.FlagSet) func(*call) error {
 	prop := fs.String("prop", "", "the property: P=? [ F \"label\" ] or R{\"name\"}=? [ F \"label\" ]")
 	at := fs.String("at", "", "evaluate at these values instead of the model's: `name=value,...` (fractions allowed: 19/20)")

@@ -17,6 +17,7 @@ import (
 	"github.com/augur-perf/augur/analyze/predict"
 	"github.com/augur-perf/augur/analyze/synth"
 	"github.com/augur-perf/augur/markov/checker"
+	"github.com/augur-perf/augur/source/frontend"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden and docs/report.png")
@@ -41,7 +42,7 @@ func distanceReport(t testing.TB) *Report {
 }
 
 func buildDistance() (*Report, error) {
-	_, fn, err := predict.LoadFunc("../..", "github.com/augur-perf/augur/examples/distance.L1")
+	_, fn, err := frontend.LoadFunc("../..", "github.com/augur-perf/augur/examples/distance.L1")
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +195,7 @@ func BenchmarkWrite(b *testing.B) {
 // With --compact a state stands for several statements: the graph has the model's states, each
 // with all its statements' text, and the heat map still one row per source line.
 func TestCompactGraph(t *testing.T) {
-	_, fn, err := predict.LoadFunc("../..", "github.com/augur-perf/augur/examples/distance.L1")
+	_, fn, err := frontend.LoadFunc("../..", "github.com/augur-perf/augur/examples/distance.L1")
 	if err != nil {
 		t.Fatal(err)
 	}
