@@ -217,6 +217,13 @@ func (x *call) job(j *pipeline.Job, stdout io.Writer) {
 	j.Args, j.Stdin, j.Stdout, j.Stderr, j.Signals = x.workload, os.Stdin, stdout, x.stderr, true
 }
 
+// given reports whether the flag name was set on the command line (not left at its default).
+func (x *call) given(name string) bool {
+	set := false
+	x.fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
+
 func isHelp(arg string) bool { return arg == "-h" || arg == "--help" || arg == "-help" }
 
 func indexOf(args []string, s string) int {

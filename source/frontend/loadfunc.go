@@ -68,3 +68,14 @@ func AbsDir(dir string) string {
 	}
 	return dir
 }
+
+// RelPosition shortens a position (file:line:col) under the working directory to the path
+// relative to it.
+func RelPosition(pos string) string {
+	if wd, err := os.Getwd(); err == nil {
+		if rel, ok := strings.CutPrefix(pos, wd+string(os.PathSeparator)); ok {
+			return rel
+		}
+	}
+	return pos
+}

@@ -29,7 +29,7 @@ func TestLoadFunc(t *testing.T) {
 	}
 }
 
-func TestLoadAllAndAbsDir(t *testing.T) {
+func TestLoadAllAndPaths(t *testing.T) {
 	dir := filepath.Join("testdata", "src", "corpus")
 	_, fns, named, err := LoadAll(dir, []string{"."}, []string{"corpus.If"})
 	if err != nil || len(fns) != 1 || !named["corpus.If"] {
@@ -41,5 +41,8 @@ func TestLoadAllAndAbsDir(t *testing.T) {
 	wd, _ := os.Getwd()
 	if AbsDir("") != wd || AbsDir(dir) != filepath.Join(wd, dir) {
 		t.Errorf("AbsDir: %q, %q", AbsDir(""), AbsDir(dir))
+	}
+	if p := RelPosition(filepath.Join(wd, "x.go") + ":3:4"); p != "x.go:3:4" || RelPosition("/elsewhere/x.go:3:4") != "/elsewhere/x.go:3:4" {
+		t.Errorf("RelPosition: %q", p)
 	}
 }
