@@ -56,6 +56,9 @@ type Request struct {
 	// the rest go to the properties.
 	Consts  []string
 	Options checker.Options
+	// Method, when given, names the checker's method (checker.ParseMethod), overriding
+	// Options.Method.
+	Method string
 }
 
 // Const is one constant's value at a point of an experiment.
@@ -97,6 +100,13 @@ func (c *Check) Err() error {
 // when nothing can be checked (the model, the properties file or a constant is wrong); a
 // property that fails is a Run with its Err, listed in Failed.
 func Do(req Request) (*Check, error) {
+	if req.Method != "" {
+		m, err := checker.ParseMethod(req.Method)
+		if err != nil {
+			return nil, err
+		}
+		req.Options.Method = m
+	}
 	models, consts, err := LoadModel(req.Model, req.Consts)
 	if err != nil {
 		return nil, err
