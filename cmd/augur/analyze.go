@@ -1,11 +1,14 @@
 package main
 
 import (
+	"cmp"
 	"flag"
+	"fmt"
 	"strings"
 
 	"github.com/augur-perf/augur/analyze/fitted"
 	"github.com/augur-perf/augur/analyze/pipeline"
+	"github.com/augur-perf/augur/analyze/timing"
 	reporthtml "github.com/augur-perf/augur/report/html"
 	"github.com/augur-perf/augur/report/text"
 )
@@ -51,20 +54,13 @@ func analyzeFlags(fs *flag.FlagSet) func(*call) error {
 		if a == nil {
 			return err
 		}
-		if err := h.write(x, func() (*reporthtml.Report, error) {
+		if err := h.show(x, func() (*reporthtml.Report, error) {
 			return reporthtml.Build(reporthtml.AnalysisOf(a.Fn, a.Outcomes, r.By, a.Uncertainty))
 		}); err != nil {
 			return err
 		}
-		if *asJSON {
-			if err := text.AnalysisJSON(x.stdout, a.Fn, a.Outcomes, a.Uncertainty); err != nil {
-				return err
-			}
-		} else {
-			text.Analysis(x.stdout, a.Fn, a.Outcomes, r.By, *all)
-			text.Uncertainty(x.stdout, a.Uncertainty, a.Outcomes[0].Func.Invocations)
-		}
-		return err // an interrupted run's, after its partial analysis
+		// An interrupted run's error comes after its partial analysis.
+		return cmp.Or(text.AnalyzeOutput(x.stdout, a, r.By, *all, *asJSON), err)
 	}
 }
 
@@ -110,16 +106,12 @@ func analyzePkgsFlags(fs *flag.FlagSet) func(*call) error {
 			return err
 		}
 		pkgs := strings.Join(x.args, " ")
-		if err := h.write(x, func() (*reporthtml.Report, error) {
+		if err := h.show(x, func() (*reporthtml.Report, error) {
 			return reporthtml.BuildRanking(pkgs, rk.Profile, rk.Reward, rk.Invoked, text.DynamicSites(rk.Ranking)), nil
 		}); err != nil {
 			return err
 		}
-		if *asJSON {
-			return text.RankingJSON(x.stdout, rk.Profile, rk.Ranking)
-		}
-		text.Ranking(x.stdout, pkgs, rk.Profile, rk.Funcs, rk.Ranking, *all)
-		return nil
+		return text.RankOutput(x.stdout, pkgs, rk, *all, *asJSON)
 	}
 }
 
@@ -142,13 +134,131 @@ func analyzeFitFlags(fs *flag.FlagSet) func(*call) error {
 		}
 		r.Func, r.Log = x.args[0], x.stderr
 		a, err := fitted.Analyze(r)
-		switch {
-		case err != nil || a.Inputs == "":
+		if err != nil {
 			return err
-		case *asJSON:
-			return text.FittedJSON(x.stdout, a.Fn.Name, a.Inputs, a.Model, a.Predictions, a.Measured)
 		}
-		text.Fitted(x.stdout, a.Fn.Name, a.Inputs, r.Profile, a.Model, a.Predictions, a.Measured)
+		return text.FittedOutput(x.stdout, a, r.Profile, *asJSON)
+	}
+}
+
+func cfgFlags(fs *flag.FlagSet) func(*call) error {
+	var r pipeline.DecisionsRequest
+	fs.StringVar(&r.Profile, "profile", "", "a measured (augur-profile/1) or stated (augur-usage/1) profile to take counts from")
+	fs.BoolVar(&r.DOT, "dot", false, "write the control-flow graph in DOT instead of the list of decisions")
+	fs.BoolVar(&r.JSON, "json", false, "write the decisions as JSON")
+	fs.StringVar(&r.Dir, "dir", "", "the module directory FUNC is loaded from and the workload runs in (default: the current directory)")
+	return func(x *call) error {
+		if len(x.args) != 1 {
+			return usagef("expected one function (import/path.Func), got %d arguments", len(x.args))
+		}
+		r.Func, r.Log = x.args[0], x.stderr
+		x.job(&r.Job, x.stderr)
+		g, err := pipeline.Decisions(r)
+		if err != nil {
+			return err
+		}
+		return g.Write(x.stdout)
+	}
+}
+
+func profileFlags(fs *flag.FlagSet) func(*call) error {
+	var r pipeline.ProfileRequest
+	fs.Var((*multi)(&r.Funcs), "func", "a function or package to instrument (repeatable; default: every function of PKGS)")
+	fs.StringVar(&r.Out, "o", "augur.profile.json", "the profile to write")
+	fs.BoolVar(&r.Merge, "merge", false, "add the counts into the existing -o profile instead of replacing it")
+	fs.BoolVar(&r.Job.Keep, "keep", false, "keep the work directory (rewritten files, overlay, counter files) and print its path")
+	fs.BoolVar(&r.Timed, "time", false, "also time the go test workload on the code as it is and write the measured time of every statement to FILE.time.json beside -o FILE.json (for analyze --rewards)")
+	timeFlags(fs, &r.Timing)
+	fs.StringVar(&r.Dir, "dir", "", "the module directory PKGS are loaded from and the workload runs in (default: the current directory)")
+	fs.BoolVar(&r.AllowUninvoked, "allow-uninvoked", false, "write the profile even when a function named by --func was never invoked")
+	return func(x *call) error {
+		if len(x.args) == 0 || len(x.workload) == 0 {
+			return x.usage("expected PKGS... -- WORKLOAD (a go test or go run command)")
+		}
+		r.Patterns, r.Log = x.args, x.stderr
+		x.job(&r.Job, x.stdout)
+		p, err := pipeline.Profile(r)
+		if err != nil {
+			return err
+		}
+		text.Profiled(x.stderr, p.Profile, r.Out)
+		if !r.Timed {
+			return nil
+		}
+		path, err := p.Time()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(x.stderr, "augur profile: wrote the measured time to %s (for analyze --rewards)\n", path)
 		return nil
 	}
+}
+
+func validateFlags(fs *flag.FlagSet) func(*call) error {
+	var r pipeline.ValidateRequest
+	fs.StringVar(&r.Dir, "dir", "", "the module directory FUNC is loaded from and the workload runs in (default: the current directory)")
+	var rewards, profs multi
+	fs.Var(&rewards, "rewards", "the measured time to predict from (FILE.time.json, from 'augur profile --time')")
+	fs.Var(&profs, "profile", "the workload's usage profile, if already measured (default: count it first)")
+	asJSON := fs.Bool("json", false, "print the result as JSON")
+	timeFlags(fs, &r.Timing)
+	return func(x *call) error {
+		if len(x.args) != 1 || len(rewards) != 1 || len(profs) > 1 || len(x.workload) == 0 {
+			return x.usage("expected FUNC --rewards FILE.time.json [--profile PROFILE] -- WORKLOAD")
+		}
+		r.Func, r.Rewards, r.Log = x.args[0], rewards[0], x.stderr
+		x.job(&r.Job, x.stderr)
+		if len(profs) == 1 {
+			r.Profile = profs[0]
+		}
+		v, usage, err := pipeline.Validate(r)
+		if err != nil {
+			return err
+		}
+		return text.ValidateOutput(x.stdout, v, r.Rewards, usage, *asJSON)
+	}
+}
+
+// htmlOut is --html and --open, the report flags every analysis shares.
+type htmlOut struct {
+	path string
+	open bool
+}
+
+func htmlFlags(fs *flag.FlagSet) *htmlOut {
+	h := &htmlOut{}
+	fs.StringVar(&h.path, "html", "", "also write the analysis as one self-contained HTML report (source heat map, model graph, charts) to this file")
+	fs.BoolVar(&h.open, "open", false, "with --html: open the report in the desktop's browser")
+	return h
+}
+
+func (h *htmlOut) check() error {
+	if h.open && h.path == "" {
+		return usagef("--open opens the --html report: give --html FILE")
+	}
+	return nil
+}
+
+// show writes the report build makes when --html asks for it, and with --open shows it.
+func (h *htmlOut) show(x *call, build func() (*reporthtml.Report, error)) error {
+	if h.path == "" {
+		return nil
+	}
+	r, err := build()
+	if err != nil {
+		return err
+	}
+	return reporthtml.Show(h.path, h.open, r, x.stderr)
+}
+
+// timeFlags declares the flags of a timed measurement (--precision, --max-runs, --hz) into o.
+func timeFlags(fs *flag.FlagSet, o *timing.Options) {
+	*o = timing.DefaultOptions
+	fs.Func("precision", "with --time: repeat the timed workload until the 95% interval of the expected time per call is within ± this (default 5%)", func(s string) error {
+		p, err := timing.ParsePrecision(s)
+		o.Precision = p
+		return err
+	})
+	fs.IntVar(&o.MaxRuns, "max-runs", 20, "with --time: run the timed workload at most this many times")
+	fs.IntVar(&o.HZ, "hz", 1000, "with --time: CPU samples asked for per second of CPU (go test's own rate is 100; Linux gives at most its timer tick, often 250)")
 }

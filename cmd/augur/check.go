@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"flag"
 
 	"github.com/augur-perf/augur/markov/experiment"
@@ -23,18 +24,11 @@ func checkFlags(fs *flag.FlagSet) func(*call) error {
 			return x.usage("expected one MODEL argument, got %d", len(x.args))
 		}
 		r.Model = x.args[0]
-		res, err := experiment.Do(r)
+		c, err := experiment.Do(r)
 		if err != nil {
 			return err
 		}
-		if *asJSON {
-			if err := text.CheckJSON(x.stdout, res, *allStates); err != nil {
-				return err
-			}
-		} else {
-			text.Check(x.stdout, res, *allStates)
-		}
-		return res.Err()
+		return cmp.Or(text.CheckOutput(x.stdout, c, *allStates, *asJSON), c.Err())
 	}
 }
 
@@ -49,13 +43,9 @@ func paramFlags(fs *flag.FlagSet) func(*call) error {
 			return usagef("expected MODEL and --prop")
 		}
 		a, err := param.QueryFile(x.args[0], consts, *prop, *at)
-		switch {
-		case err != nil:
+		if err != nil {
 			return err
-		case *asJSON:
-			return text.ParamJSON(x.stdout, a)
 		}
-		text.Param(x.stdout, a)
-		return nil
+		return text.ParamOutput(x.stdout, a, *asJSON)
 	}
 }

@@ -5,10 +5,8 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
-	"strings"
 	"syscall"
 	"time"
 
@@ -60,11 +58,7 @@ func fieldPlanFlags(fs *flag.FlagSet) func(*call) error {
 		if err != nil {
 			return err
 		}
-		if c := p.Calibrated; c != nil {
-			fmt.Fprintf(x.stdout, "Calibrated: %d probes per variant cost at most %s on the workload (uninstrumented %.3f CPU-s)\n", c.Bound, r.Overhead, c.Plain)
-		}
-		text.FieldPlan(x.stdout, p.Manifest, p.Strategy, r.Seed, p.Units, strings.Join(x.args, " "), r.Out)
-		return nil
+		return text.FieldPlanOutput(x.stdout, p, r)
 	}
 }
 
@@ -111,16 +105,10 @@ func fieldSimulateFlags(fs *flag.FlagSet) func(*call) error {
 	fs.StringVar(&r.Rates, "rates", "", "also check the CBI estimator on the traces at these sampling rates")
 	return func(x *call) error {
 		s, err := pipeline.Simulate(r)
-		switch {
-		case err != nil:
-			return err
-		case r.JSON:
-			return text.JSON(x.stdout, s.Rows)
-		case r.CSV:
-			_, err := io.WriteString(x.stdout, sim.CSV(s.Rows))
+		if err != nil {
 			return err
 		}
-		return s.Report(x.stdout, s.Traces, s.Rows)
+		return text.FieldSimulateOutput(x.stdout, s, r.JSON, r.CSV)
 	}
 }
 
@@ -171,18 +159,10 @@ func fieldTokenFlags(fs *flag.FlagSet) func(*call) error {
 	fs.BoolVar(&r.List, "list", false, "list the tokens (of --release, or all) by id")
 	return func(x *call) error {
 		t, err := pipeline.Token(context.Background(), r)
-		switch {
-		case err != nil:
+		if err != nil {
 			return err
-		case t.Revoked != "":
-			fmt.Fprintf(x.stdout, "token %s revoked\n", t.Revoked)
-		case t.Listed:
-			text.FieldTokens(x.stdout, t.List)
-		default:
-			fmt.Fprintf(x.stderr, "token %s for release %s (shown once: only its hash is stored; revoke with --revoke %s)\n", t.ID, t.Release, t.ID)
-			fmt.Fprintln(x.stdout, t.Token)
 		}
-		return nil
+		return text.FieldTokenOutput(x.stdout, x.stderr, t)
 	}
 }
 

@@ -2,9 +2,7 @@ package main
 
 import (
 	"flag"
-	"fmt"
 	"os"
-	"strings"
 
 	"github.com/augur-perf/augur/fit/board"
 	"github.com/augur-perf/augur/fit/record"
@@ -38,20 +36,13 @@ func fitFlags(fs *flag.FlagSet) func(*call) error {
 		}
 		r.Trace = x.args[0]
 		f, err := board.FitFile(r)
+		if err == nil && *htmlOut != "" {
+			err = html.WriteFile(*htmlOut, html.BuildFit(&f.Result, f.Samples))
+		}
 		if err != nil {
 			return err
 		}
-		if *htmlOut != "" {
-			if err := html.WriteFile(*htmlOut, html.BuildFit(&f.Result, f.Samples)); err != nil {
-				return err
-			}
-		}
-		if *asJSON {
-			return text.JSON(x.stdout, f.Result)
-		}
-		text.Fit(x.stdout, f.Result)
-		text.FitWarnings(x.stderr, f.Result)
-		return f.Result.Err()
+		return text.FitOutput(x.stdout, x.stderr, f.Result, *asJSON)
 	}
 }
 
@@ -69,16 +60,10 @@ func fitPredictFlags(fs *flag.FlagSet) func(*call) error {
 		}
 		r.Fit = x.args[0]
 		p, err := board.PredictFile(r)
-		switch {
-		case err != nil:
+		if err != nil {
 			return err
-		case *asJSON:
-			return text.JSON(x.stdout, p.Predictions)
 		}
-		if extrap := text.FitPredictions(x.stdout, p.Function, p.Inputs, p.Predictions); len(extrap) > 0 {
-			fmt.Fprintf(x.stderr, "augur fit: warning: extrapolating beyond the parameters the laws were fitted on: %s\n", strings.Join(extrap, "; "))
-		}
-		return nil
+		return text.FitPredictOutput(x.stdout, x.stderr, p, *asJSON)
 	}
 }
 
@@ -98,7 +83,6 @@ func fitRecordFlags(fs *flag.FlagSet) func(*call) error {
 		if err != nil {
 			return err
 		}
-		text.FitRecorded(x.stdout, rec, r.Out)
-		return nil
+		return text.FitRecorded(x.stdout, rec, r.Out)
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/augur-perf/augur/analyze/pipeline"
@@ -75,28 +76,26 @@ const (
 	exitWorkload = 3 // the workload itself failed: no numbers are given from a failed run
 )
 
-// errUsage marks errors already explained by a usage message.
-var errUsage = errors.New("usage")
-
-// usageError is an error in how augur was called, explained by its message (exit 2).
+// usageError is an error in how augur was called, explained by its message (exit 2), as the
+// libraries' errors that are the caller's mistake say with the same method.
 type usageError struct{ error }
 
-func (e usageError) Unwrap() error { return e.error }
+func (usageError) UsageError() bool { return true }
 
 func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
 
+// errUsage marks errors already explained by a usage message.
+var errUsage error = usageError{errors.New("usage")}
+
 // exitCode maps an error to augur's exit status.
 func exitCode(err error) int {
-	var ue usageError
-	// Library errors that are the caller's mistake (a declaration that matches nothing, say)
-	// say so with this method.
 	var caller interface{ UsageError() bool }
 	var we *instrument.WorkloadError
 	var ie *instrument.InterruptedError
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return exitOK
-	case errors.Is(err, errUsage), errors.As(err, &ue), errors.As(err, &caller) && caller.UsageError():
+	case errors.As(err, &caller) && caller.UsageError():
 		return exitUsage
 	case errors.As(err, &we):
 		return exitWorkload
@@ -194,7 +193,7 @@ func (c *command) exec(h *command, top string, args []string, stdout, stderr io.
 	}
 	run := c.flags(fs)
 	own, workload := args, []string(nil)
-	if i := indexOf(args, "--"); c.workload && i >= 0 {
+	if i := slices.Index(args, "--"); c.workload && i >= 0 {
 		own, workload = args[:i], args[i+1:]
 	}
 	pos, err := h.parse(fs, own, stdout)
@@ -225,15 +224,6 @@ func (x *call) given(name string) bool {
 }
 
 func isHelp(arg string) bool { return arg == "-h" || arg == "--help" || arg == "-help" }
-
-func indexOf(args []string, s string) int {
-	for i, a := range args {
-		if a == s {
-			return i
-		}
-	}
-	return -1
-}
 
 // parse parses flags anywhere among the positional arguments (augur check model.json --prop ...),
 // which the standard flag package alone does not allow. "--" ends flag parsing. --help prints

@@ -6,7 +6,6 @@ import (
 
 	"github.com/augur-perf/augur/options/regions"
 	"github.com/augur-perf/augur/options/study"
-	"github.com/augur-perf/augur/options/taint"
 	"github.com/augur-perf/augur/report/html"
 	"github.com/augur-perf/augur/report/text"
 	"github.com/augur-perf/augur/source/frontend"
@@ -53,13 +52,10 @@ func optionsInfluenceFlags(fs *flag.FlagSet) func(*call) error {
 	return func(x *call) error {
 		r.Patterns, r.Log = x.args, x.stderr
 		res, err := study.Analyse(r)
-		switch {
-		case err != nil:
+		if err != nil {
 			return err
-		case *asJSON:
-			return res.WriteJSON(x.stdout, frontend.AbsDir(r.Dir))
 		}
-		return res.WriteText(x.stdout, taint.TextOptions{Base: frontend.AbsDir(r.Dir), OnlyInfluenced: !*all})
+		return text.OptionsInfluenceOutput(x.stdout, res, frontend.AbsDir(r.Dir), *all, *asJSON)
 	}
 }
 
@@ -71,14 +67,10 @@ func optionsConfigsFlags(fs *flag.FlagSet) func(*call) error {
 	return func(x *call) error {
 		r.Patterns, r.Log = x.args, x.stderr
 		c, err := study.Compressed(r, *method)
-		switch {
-		case err != nil:
+		if err != nil {
 			return err
-		case *asJSON:
-			return text.OptionsConfigsJSON(x.stdout, c.Analysis, c.Space, c.Result)
 		}
-		text.OptionsConfigs(x.stdout, c.Analysis, c.Space, c.Result, c.Took)
-		return nil
+		return text.OptionsConfigsOutput(x.stdout, c, *asJSON)
 	}
 }
 
@@ -90,14 +82,10 @@ func optionsPredictFlags(fs *flag.FlagSet) func(*call) error {
 			return usagef("expected a MODEL argument (a file written by 'augur options measure -o')")
 		}
 		mf, p, err := study.PredictFile(x.args[0], *config, x.args[1:])
-		switch {
-		case err != nil:
+		if err != nil {
 			return err
-		case *asJSON:
-			return text.JSON(x.stdout, p)
 		}
-		text.OptionsExtrapolation(x.stderr, mf, p)
-		return text.OptionsPrediction(x.stdout, p)
+		return text.OptionsPredictOutput(x.stdout, x.stderr, mf, p, *asJSON)
 	}
 }
 
@@ -131,18 +119,13 @@ func optionsMeasureFlags(fs *flag.FlagSet) func(*call) error {
 		r.Patterns, r.Log = x.args, x.stderr
 		r.Runner.Progress = x.stderr
 		m, err := study.MeasureProgram(context.Background(), r)
+		if err == nil && *htmlOut != "" {
+			err = html.WriteFile(*htmlOut, html.BuildOptions(m.Model))
+		}
 		if err != nil {
 			return err
 		}
-		if *htmlOut != "" {
-			if err := html.WriteFile(*htmlOut, html.BuildOptions(m.Model)); err != nil {
-				return err
-			}
-		}
-		if *asJSON {
-			return text.JSON(x.stdout, m.Model)
-		}
-		return text.OptionsModel(x.stdout, m.Model)
+		return text.OptionsMeasureOutput(x.stdout, m.Model, *asJSON)
 	}
 }
 
@@ -165,17 +148,9 @@ func optionsEvaluateFlags(fs *flag.FlagSet) func(*call) error {
 			r.Progress = x.stderr
 		}
 		ev, err := study.EvaluateProgram(context.Background(), r)
-		switch {
-		case err != nil:
+		if err != nil {
 			return err
-		case *asJSON && ev.Values != nil:
-			return text.JSON(x.stdout, ev.Values)
-		case *asJSON:
-			return text.JSON(x.stdout, ev.Table)
-		case ev.Values != nil:
-			return text.OptionsValues(x.stdout, ev.Values, r.Reps)
 		}
-		text.OptionsEvaluation(x.stdout, ev.Table.System, ev.Table)
-		return nil
+		return text.OptionsEvaluateOutput(x.stdout, ev, r.Reps, *asJSON)
 	}
 }

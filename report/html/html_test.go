@@ -319,3 +319,19 @@ func TestOpen(t *testing.T) {
 	}
 	t.Fatal("the opener never ran")
 }
+
+// Show writes the report and says so; a file it cannot write is an --html error.
+func TestShow(t *testing.T) {
+	var log bytes.Buffer
+	path := filepath.Join(t.TempDir(), "ranking.html")
+	if err := Show(path, false, rankingReport(), &log); err != nil || log.String() != "wrote "+path+"\n" {
+		t.Errorf("%v, log %q", err, log.String())
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Error(err)
+	}
+	err := Show(filepath.Join(t.TempDir(), "no", "r.html"), false, rankingReport(), &log)
+	if err == nil || !strings.HasPrefix(err.Error(), "--html: open ") {
+		t.Errorf("no directory: %v", err)
+	}
+}

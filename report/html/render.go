@@ -85,6 +85,22 @@ func WriteFile(path string, r *Report) error {
 	return f.Close()
 }
 
+// Show writes the report to the file at path (WriteFile) and says so on log; with open it shows
+// the file in the desktop's browser too (Open), where a browser that cannot be started is a
+// warning on log, not a failure: the report is written. It is what --html and --open do.
+func Show(path string, open bool, r *Report, log io.Writer) error {
+	if err := WriteFile(path, r); err != nil {
+		return fmt.Errorf("--html: %v", err)
+	}
+	fmt.Fprintf(log, "wrote %s\n", path)
+	if open {
+		if err := Open(path); err != nil {
+			fmt.Fprintf(log, "warning: %v\n", err)
+		}
+	}
+	return nil
+}
+
 // Open shows the file at path in the desktop's browser (xdg-open, open or the Windows shell),
 // without waiting for it.
 func Open(path string) error {

@@ -78,7 +78,8 @@ func FitPredictions(w io.Writer, function, inputs string, preds []board.Predicti
 
 // FitRecorded prints what `augur fit record` recorded into the trace at path: how many
 // invocations of which function, with its parameters and quantities.
-func FitRecorded(w io.Writer, r *record.Recorded, path string) {
-	fmt.Fprintf(w, "recorded %d invocations of %s: parameters %s; quantities %s\nwrote %s\n", r.Invocations, r.Fn.Name,
+func FitRecorded(w io.Writer, r *record.Recorded, path string) error {
+	_, err := fmt.Fprintf(w, "recorded %d invocations of %s: parameters %s; quantities %s\nwrote %s\n", r.Invocations, r.Fn.Name,
 		strings.Join(r.Plan.Header.Params, ", "), strings.Join(r.Plan.Header.Quantities, ", "), path)
+	return err
 }
