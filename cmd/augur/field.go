@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"flag"
 	"fmt"
@@ -146,8 +145,7 @@ func fieldReleaseFlags(fs *flag.FlagSet) func(*call) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(x.stdout, "release %s registered (%d variants, %d units)\n", m.Release, len(m.Variants), len(m.Units))
-		return nil
+		return text.FieldReleaseOutput(x.stdout, m)
 	}
 }
 
@@ -175,28 +173,13 @@ func fieldReportFlags(fs *flag.FlagSet) func(*call) error {
 	htmlOut := fs.String("html", "", "also write the report as a self-contained HTML page to this file")
 	return func(x *call) error {
 		e, err := pipeline.Report(context.Background(), r)
+		if err == nil && *htmlOut != "" {
+			err = html.WriteFile(*htmlOut, html.BuildField(e.Manifest, e.Estimates))
+		}
 		if err != nil {
 			return err
 		}
-		if *jsonOut != "" {
-			var b bytes.Buffer
-			if err := text.FieldReportJSON(&b, e.Manifest, e.Estimates, e.Reference); err != nil {
-				return err
-			}
-			if err := os.WriteFile(*jsonOut, b.Bytes(), 0o644); err != nil {
-				return err
-			}
-		}
-		if *htmlOut != "" {
-			if err := html.WriteFile(*htmlOut, html.BuildField(e.Manifest, e.Estimates)); err != nil {
-				return err
-			}
-		}
-		text.FieldReport(x.stdout, e.Manifest, e.Estimates, e.Reference, r.Reference)
-		if *jsonOut != "" {
-			fmt.Fprintf(x.stdout, "wrote %s\n", *jsonOut)
-		}
-		return nil
+		return text.FieldReportOutput(x.stdout, e, r.Reference, *jsonOut)
 	}
 }
 
@@ -213,8 +196,6 @@ func fieldProfileFlags(fs *flag.FlagSet) func(*call) error {
 		if err != nil {
 			return err
 		}
-		text.FieldProfile(x.stdout, p.Manifest, p.Estimates, p.Profile, p.Notes, r.Base)
-		fmt.Fprintf(x.stdout, "wrote %s\n", r.Out)
-		return nil
+		return text.FieldProfileOutput(x.stdout, p, r)
 	}
 }

@@ -4,6 +4,7 @@
 package main
 
 import (
+	"cmp"
 	"embed"
 	"errors"
 	"flag"
@@ -289,16 +290,13 @@ func version() string {
 	for _, s := range bi.Settings {
 		vcs[s.Key] = s.Value
 	}
-	v := bi.Main.Version
-	if rev := vcs["vcs.revision"]; rev != "" && (v == "" || v == "(devel)") {
+	v := cmp.Or(bi.Main.Version, "(devel)")
+	if rev := vcs["vcs.revision"]; rev != "" && v == "(devel)" {
 		dirty := ""
 		if vcs["vcs.modified"] == "true" {
 			dirty = ", modified"
 		}
 		v = fmt.Sprintf("commit %.12s (%s%s)", rev, vcs["vcs.time"], dirty)
-	}
-	if v == "" {
-		v = "(devel)"
 	}
 	return fmt.Sprintf("augur %s, %s %s/%s", v, bi.GoVersion, runtime.GOOS, runtime.GOARCH)
 }

@@ -1,14 +1,17 @@
 package text
 
 import (
+	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 
 	"github.com/augur-perf/augur/analyze/fitted"
 	"github.com/augur-perf/augur/analyze/pipeline"
 	"github.com/augur-perf/augur/analyze/timing"
 	fieldpipe "github.com/augur-perf/augur/field/pipeline"
+	"github.com/augur-perf/augur/field/plan"
 	"github.com/augur-perf/augur/field/sim"
 	"github.com/augur-perf/augur/fit/board"
 	"github.com/augur-perf/augur/markov/experiment"
@@ -195,4 +198,38 @@ func FieldTokenOutput(w, note io.Writer, t *fieldpipe.Tokens) error {
 		fmt.Fprintln(w, t.Token)
 	}
 	return nil
+}
+
+// FieldReleaseOutput is augur field release add's output: the release m registered.
+func FieldReleaseOutput(w io.Writer, m *plan.Manifest) error {
+	_, err := fmt.Fprintf(w, "release %s registered (%d variants, %d units)\n", m.Release, len(m.Variants), len(m.Units))
+	return err
+}
+
+// FieldReportOutput is augur field report's output: the report as JSON to the file jsonFile
+// when one is named, then as text on w (against the reference profile named reference, when
+// there is one), saying where the JSON went.
+func FieldReportOutput(w io.Writer, e *fieldpipe.Estimated, reference, jsonFile string) error {
+	if jsonFile != "" {
+		var b bytes.Buffer
+		if err := FieldReportJSON(&b, e.Manifest, e.Estimates, e.Reference); err != nil {
+			return err
+		}
+		if err := os.WriteFile(jsonFile, b.Bytes(), 0o644); err != nil {
+			return err
+		}
+	}
+	FieldReport(w, e.Manifest, e.Estimates, e.Reference, reference)
+	if jsonFile != "" {
+		fmt.Fprintf(w, "wrote %s\n", jsonFile)
+	}
+	return nil
+}
+
+// FieldProfileOutput is augur field profile's output for the request r: what the field
+// profile holds and lacks, and where it was written.
+func FieldProfileOutput(w io.Writer, p *fieldpipe.FieldProfile, r fieldpipe.ProfileRequest) error {
+	FieldProfile(w, p.Manifest, p.Estimates, p.Profile, p.Notes, r.Base)
+	_, err := fmt.Fprintf(w, "wrote %s\n", r.Out)
+	return err
 }

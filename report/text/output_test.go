@@ -2,7 +2,10 @@ package text_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -112,4 +115,33 @@ func TestOutputs(t *testing.T) {
 func parseAt(s string) ([]inputs.Dist, error) {
 	_, ds, err := inputs.FromFlags("", s)
 	return ds, err
+}
+
+// The collector's side of augur field on a fresh SQLite store: the release registered, its
+// report with the JSON written to a file, the field profile.
+func TestFieldOutputs(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	plan := fieldpipe.PlanRequest{Dir: "../..", Patterns: []string{"./examples/distance"}, Release: "r1", Variants: 2, Probes: 4,
+		Strategy: "rb", Seed: 1, Out: filepath.Join(dir, "release.json")}
+	must(fieldpipe.Plan(plan))
+	st := fieldpipe.Store{DB: filepath.Join(dir, "f.sqlite")}
+	var w bytes.Buffer
+	if err := text.FieldReleaseOutput(&w, must(fieldpipe.AddRelease(ctx, st, plan.Out))); err != nil || w.String() != "release r1 registered (2 variants, 11 units)\n" {
+		t.Errorf("release: %v, %q", err, w.String())
+	}
+	w.Reset()
+	jsonFile := filepath.Join(dir, "report.json")
+	e := must(fieldpipe.Report(ctx, fieldpipe.ReportRequest{Store: st, Release: plan.Out}))
+	if err := text.FieldReportOutput(&w, e, "", jsonFile); err != nil || !strings.HasSuffix(w.String(), "wrote "+jsonFile+"\n") {
+		t.Errorf("report: %v, %q", err, w.String())
+	}
+	if data, err := os.ReadFile(jsonFile); err != nil || !json.Valid(data) {
+		t.Errorf("report.json: %v", err)
+	}
+	w.Reset()
+	r := fieldpipe.ProfileRequest{Store: st, Release: plan.Out, Dir: "../..", Out: filepath.Join(dir, "field.json")}
+	if err := text.FieldProfileOutput(&w, must(fieldpipe.Profile(ctx, r)), r); err != nil || !strings.HasPrefix(w.String(), "Field profile of release r1") {
+		t.Errorf("profile: %v, %q", err, w.String())
+	}
 }
