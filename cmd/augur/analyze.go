@@ -45,7 +45,7 @@ func analyzeFlags(fs *flag.FlagSet) func(*call) error {
 		if len(x.args) != 1 {
 			return x.usage("expected one FUNC argument, got %d", len(x.args))
 		}
-		if err := h.check(); err != nil {
+		if err := h.Check(); err != nil {
 			return err
 		}
 		r.Func, r.Log = x.args[0], x.stderr
@@ -54,9 +54,9 @@ func analyzeFlags(fs *flag.FlagSet) func(*call) error {
 		if a == nil {
 			return err
 		}
-		if err := h.show(x, func() (*reporthtml.Report, error) {
+		if err := h.Show(func() (*reporthtml.Report, error) {
 			return reporthtml.Build(reporthtml.AnalysisOf(a.Fn, a.Outcomes, r.By, a.Uncertainty))
-		}); err != nil {
+		}, x.stderr); err != nil {
 			return err
 		}
 		// An interrupted run's error comes after its partial analysis.
@@ -96,7 +96,7 @@ func analyzePkgsFlags(fs *flag.FlagSet) func(*call) error {
 	asJSON := fs.Bool("json", false, "print the ranking as JSON")
 	h := htmlFlags(fs)
 	return func(x *call) error {
-		if err := h.check(); err != nil {
+		if err := h.Check(); err != nil {
 			return err
 		}
 		r.Patterns, r.Log = x.args, x.stderr
@@ -106,9 +106,9 @@ func analyzePkgsFlags(fs *flag.FlagSet) func(*call) error {
 			return err
 		}
 		pkgs := strings.Join(x.args, " ")
-		if err := h.show(x, func() (*reporthtml.Report, error) {
+		if err := h.Show(func() (*reporthtml.Report, error) {
 			return reporthtml.BuildRanking(pkgs, rk.Profile, rk.Reward, rk.Invoked, text.DynamicSites(rk.Ranking)), nil
-		}); err != nil {
+		}, x.stderr); err != nil {
 			return err
 		}
 		return text.RankOutput(x.stdout, pkgs, rk, *all, *asJSON)
@@ -219,36 +219,12 @@ func validateFlags(fs *flag.FlagSet) func(*call) error {
 	}
 }
 
-// htmlOut is --html and --open, the report flags every analysis shares.
-type htmlOut struct {
-	path string
-	open bool
-}
-
-func htmlFlags(fs *flag.FlagSet) *htmlOut {
-	h := &htmlOut{}
-	fs.StringVar(&h.path, "html", "", "also write the analysis as one self-contained HTML report (source heat map, model graph, charts) to this file")
-	fs.BoolVar(&h.open, "open", false, "with --html: open the report in the desktop's browser")
-	return h
-}
-
-func (h *htmlOut) check() error {
-	if h.open && h.path == "" {
-		return usagef("--open opens the --html report: give --html FILE")
-	}
-	return nil
-}
-
-// show writes the report build makes when --html asks for it, and with --open shows it.
-func (h *htmlOut) show(x *call, build func() (*reporthtml.Report, error)) error {
-	if h.path == "" {
-		return nil
-	}
-	r, err := build()
-	if err != nil {
-		return err
-	}
-	return reporthtml.Show(h.path, h.open, r, x.stderr)
+// htmlFlags declares --html and --open, the report flags every analysis shares.
+func htmlFlags(fs *flag.FlagSet) *reporthtml.Target {
+	t := &reporthtml.Target{}
+	fs.StringVar(&t.Path, "html", "", "also write the analysis as one self-contained HTML report (source heat map, model graph, charts) to this file")
+	fs.BoolVar(&t.Open, "open", false, "with --html: open the report in the desktop's browser")
+	return t
 }
 
 // timeFlags declares the flags of a timed measurement (--precision, --max-runs, --hz) into o.

@@ -2,6 +2,7 @@ package html
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -320,18 +321,27 @@ func TestOpen(t *testing.T) {
 	t.Fatal("the opener never ran")
 }
 
-// Show writes the report and says so; a file it cannot write is an --html error.
-func TestShow(t *testing.T) {
+// A Target writes the report and says so; it builds nothing without a path; a file it cannot
+// write is an --html error; Open without a path is a usage error.
+func TestTarget(t *testing.T) {
 	var log bytes.Buffer
+	build := func() (*Report, error) { return rankingReport(), nil }
 	path := filepath.Join(t.TempDir(), "ranking.html")
-	if err := Show(path, false, rankingReport(), &log); err != nil || log.String() != "wrote "+path+"\n" {
+	if err := (Target{Path: path}).Show(build, &log); err != nil || log.String() != "wrote "+path+"\n" {
 		t.Errorf("%v, log %q", err, log.String())
 	}
 	if _, err := os.Stat(path); err != nil {
 		t.Error(err)
 	}
-	err := Show(filepath.Join(t.TempDir(), "no", "r.html"), false, rankingReport(), &log)
+	if err := (Target{}).Show(func() (*Report, error) { panic("built without a path") }, &log); err != nil {
+		t.Error(err)
+	}
+	err := (Target{Path: filepath.Join(t.TempDir(), "no", "r.html")}).Show(build, &log)
 	if err == nil || !strings.HasPrefix(err.Error(), "--html: open ") {
 		t.Errorf("no directory: %v", err)
+	}
+	var te *TargetError
+	if err := (Target{Open: true}).Check(); !errors.As(err, &te) || !te.UsageError() || err.Error() != "--open opens the --html report: give --html FILE" {
+		t.Errorf("open without a path: %v", err)
 	}
 }
