@@ -3,9 +3,11 @@ package pipeline_test
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 
 	"github.com/augur-perf/augur/analyze/pipeline"
+	"github.com/augur-perf/augur/probe/instrument"
 )
 
 // Analyze is augur analyze in one call, from names and files: the function is loaded, its
@@ -54,4 +56,40 @@ func ExampleDecisions() {
 	// examples/distance/distance.go:19:14  decision  for i := 0; i < len(a); i++ (cond)  (reached 9900 times)
 	//     true         -> node 6  9000  (90.91%)
 	//     false        -> node 7  900  (9.091%)
+}
+
+// Rank is augur analyze PKGS: every function of the router example ranked by its measured
+// time per call, its callees' included, under a saved profile.
+func ExampleRank() {
+	r, err := pipeline.Rank(pipeline.RankRequest{Dir: "../..", Patterns: []string{"./examples/router"},
+		Profile: "../../examples/router/mixA.json", By: "time"})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%d of %d functions invoked, ranked by %s; the first: %s\n", len(r.Invoked), r.Funcs, r.Reward, r.Invoked[0].Func)
+	// Output:
+	// 1 of 2 functions invoked, ranked by time; the first: github.com/augur-perf/augur/examples/router.Route
+}
+
+// Profile is augur profile: the functions of a package instrumented, the package's tests run
+// on the instrumented copy, the counts written; Time would add the measured time.
+func ExampleProfile() {
+	dir, err := os.MkdirTemp("", "augur-example-")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer os.RemoveAll(dir)
+	p, err := pipeline.Profile(pipeline.ProfileRequest{Dir: "../..", Patterns: []string{"./examples/distance"},
+		Job: pipeline.Job{Workload: instrument.Workload{Args: []string{"go", "test", "./examples/distance"}}},
+		Out: filepath.Join(dir, "distance.json")})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	invoked, calls := p.Profile.Invoked()
+	fmt.Printf("%d functions, %d invoked, %d calls\n", len(p.Profile.Funcs), invoked, calls)
+	// Output:
+	// 2 functions, 2 invoked, 10189 calls
 }

@@ -72,3 +72,16 @@ func ExampleMeasureProgram() {
 	// Output:
 	// 8 runs of 8 configurations; options [A B C D E F G H I J]
 }
+
+// Compressed is augur options configs: the example's options analysed and its 1024
+// configurations compressed to the few that cover every combination each decision depends on.
+func ExampleCompressed() {
+	c, err := study.Compressed(study.Request{Dir: "../..", Patterns: []string{"./examples/options"}, Fixed: []string{"unit"}}, "")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%d configurations (%s, lower bound %d) of %s\n", len(c.Configs), c.Method, c.LowerBound, c.Space.BruteForce())
+	// Output:
+	// 8 configurations (exact, lower bound 8) of 1024
+}
