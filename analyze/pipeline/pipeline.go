@@ -3,7 +3,8 @@
 // time it, predict every scenario, write the model, add error bars), Rank (augur analyze PKGS),
 // Profile (augur profile), Validate (augur validate) and Decisions (augur cfg). A request holds
 // what the command line's flags say, so that a library user gets what the command line does
-// without copying it; a mistake in the request is an *InputError, before anything runs.
+// without copying it; a mistake in the request is an *InputError, found before any workload
+// runs (but for a --by reward the model turns out not to have).
 //
 // It owns the order of those steps and nothing else: loading is source/frontend's, running a
 // workload probe/instrument's, predicting analyze/predict's and timing analyze/timing's. It
@@ -41,14 +42,6 @@ func (e *InputError) Unwrap() error { return e.Err }
 func (e *InputError) UsageError() bool { return true }
 
 func inputf(format string, a ...any) error { return &InputError{fmt.Errorf(format, a...)} }
-
-// input marks err, when there is one, as the caller's mistake.
-func input(err error) error {
-	if err == nil {
-		return nil
-	}
-	return &InputError{err}
-}
 
 // Job is a workload as the pipelines run it: a go test or go run command (Args) with its
 // input and output. It runs in the request's Dir (its own Dir is set from it).
