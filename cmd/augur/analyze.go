@@ -73,7 +73,8 @@ func routeAnalyze(args []string) *command {
 			break
 		}
 		if first && !strings.HasPrefix(a, "-") {
-			first, pkgs = false, a == "." || strings.HasPrefix(a, "./") || strings.HasPrefix(a, "../") || strings.HasSuffix(a, "/...")
+			first = false
+			pkgs = a == "." || strings.HasPrefix(a, "./") || strings.HasPrefix(a, "../") || strings.HasSuffix(a, "/...")
 		}
 		fit = fit || a == "--fit" || a == "-fit" || strings.HasPrefix(a, "--fit=") || strings.HasPrefix(a, "-fit=")
 	}

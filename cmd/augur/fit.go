@@ -78,7 +78,8 @@ func fitRecordFlags(fs *flag.FlagSet) func(*call) error {
 		if len(x.args) != 1 || len(x.workload) == 0 {
 			return usagef("expected FUNC -- WORKLOAD (a go test or go run command)")
 		}
-		r.Func, r.Workload = x.args[0], instrument.Workload{Args: x.workload, Stdin: os.Stdin, Stdout: x.stderr, Stderr: x.stderr}
+		r.Func = x.args[0]
+		r.Workload = instrument.Workload{Args: x.workload, Stdin: os.Stdin, Stdout: x.stderr, Stderr: x.stderr}
 		rec, err := record.Run(r)
 		if err != nil {
 			return err
