@@ -6,6 +6,7 @@
 // allocations on full traces to measure what each strategy would have seen; field/build builds
 // a release's variants, with field/rt, the runtime deployed in them, which sends field/wire's
 // packages; field/store and field/collect are the collector that receives them, and
-// field/estimate what the received counts say. The group may import source and probe; it must
+// field/estimate what the received counts say; field/pipeline is each augur field subcommand as
+// one call. The group may import source and probe; it must
 // not import analyze, options, fit or cmd.
 package field

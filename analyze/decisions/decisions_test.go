@@ -7,10 +7,11 @@ import (
 	"github.com/augur-perf/augur/analyze/decisions"
 	"github.com/augur-perf/augur/analyze/predict"
 	"github.com/augur-perf/augur/probe/profile"
+	"github.com/augur-perf/augur/source/frontend"
 )
 
 func TestL1(t *testing.T) {
-	_, fn, err := predict.LoadFunc("../..", "github.com/augur-perf/augur/examples/distance.L1")
+	_, fn, err := frontend.LoadFunc("../..", "github.com/augur-perf/augur/examples/distance.L1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +101,7 @@ func TestL1(t *testing.T) {
 
 // Counts: none without a profile, fn's with one, an error when the profile lacks fn.
 func TestCounts(t *testing.T) {
-	_, fn, err := predict.LoadFunc("../..", "github.com/augur-perf/augur/examples/distance.L1")
+	_, fn, err := frontend.LoadFunc("../..", "github.com/augur-perf/augur/examples/distance.L1")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,8 +18,11 @@
 // probability a formula of the parameters, each loop's continue probability derived from the
 // model's flow rather than solved for.
 //
+// Analyze is augur analyze --fit as one call: the files loaded, the model written, the
+// expectations over the inputs.
+//
 // It owns that fitting of probabilities to laws; models come from analyze/predict, laws from
-// fit. It must not run workloads or print.
+// fit. It must not run workloads, and prints nothing but the names of the files it writes.
 package fitted
 
 import (

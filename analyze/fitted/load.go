@@ -31,7 +31,7 @@ func Load(dir, fn, fitPath, profPath string) (*Loaded, error) {
 	if err != nil {
 		return nil, &LoadError{err}
 	}
-	_, f, err := predict.LoadFunc(dir, fn)
+	_, f, err := frontend.LoadFunc(dir, fn)
 	if err != nil {
 		return nil, &LoadError{err}
 	}

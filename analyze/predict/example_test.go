@@ -6,13 +6,14 @@ import (
 
 	"github.com/augur-perf/augur/analyze/predict"
 	"github.com/augur-perf/augur/probe/profile"
+	"github.com/augur-perf/augur/source/frontend"
 )
 
 // The library route through augur analyze: load a function, read the usage profile PROPER's logs
 // state (1000 calls, 100 of them with unequal lengths, 9000 loop iterations), predict the
 // expected reward of each annotation per call, then ask what a 1.8 ns statement would change.
 func ExampleScenario_Predict() {
-	_, fn, err := predict.LoadFunc("../..", "github.com/augur-perf/augur/examples/distance.L1")
+	_, fn, err := frontend.LoadFunc("../..", "github.com/augur-perf/augur/examples/distance.L1")
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -57,7 +58,7 @@ func ExampleScenario_Predict() {
 // Analyse is augur analyze --compare in one call: the baseline and a what-if scenario per
 // --set, each predicted (a scenario that cannot be would say why in Why).
 func ExampleAnalyse() {
-	_, fn, err := predict.LoadFunc("../..", "github.com/augur-perf/augur/examples/distance.L1")
+	_, fn, err := frontend.LoadFunc("../..", "github.com/augur-perf/augur/examples/distance.L1")
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -30,46 +30,6 @@ import (
 	"github.com/augur-perf/augur/source/frontend"
 )
 
-// LoadFunc loads the package of spec (import/path.Func, import/path.T.Method or
-// import/path.(*T).Method) from the module at dir and selects that one function. The package path
-// ends at one of the dots of spec's last path element (gopkg.in/yaml.v3.Unmarshal has two
-// candidates): the longest that loads wins.
-func LoadFunc(dir, spec string) (*frontend.Program, *frontend.Func, error) {
-	slash := strings.LastIndex(spec, "/") + 1
-	var candidates []string
-	for i := len(spec) - 1; i > slash; i-- {
-		if spec[i] == '.' {
-			candidates = append(candidates, spec[:i])
-		}
-	}
-	if len(candidates) == 0 {
-		return nil, nil, fmt.Errorf("%q names no function: give import/path.Func, import/path.T.Method or import/path.(*T).Method", spec)
-	}
-	var firstErr error
-	for _, path := range candidates {
-		prog, err := frontend.Load(dir, path)
-		if err != nil {
-			if firstErr == nil {
-				firstErr = err
-			}
-			continue
-		}
-		fns, err := prog.Select(spec)
-		if err != nil {
-			return nil, nil, err
-		}
-		if len(fns) != 1 {
-			names := make([]string, len(fns))
-			for i, f := range fns {
-				names[i] = f.Name
-			}
-			return nil, nil, fmt.Errorf("%s names %d functions (%s); give one", spec, len(fns), strings.Join(names, ", "))
-		}
-		return prog, fns[0], nil
-	}
-	return nil, nil, firstErr
-}
-
 // ReadProfile reads a measured profile (augur-profile/1) or a given one (augur-usage/1, counts as
 // PROPER's logs state them), telling them apart by their format tag. A measured profile of other
 // source than fn's (it changed since) is refused.

@@ -8,13 +8,14 @@ import (
 
 	"github.com/augur-perf/augur/markov/checker"
 	"github.com/augur-perf/augur/probe/profile"
+	"github.com/augur-perf/augur/source/frontend"
 )
 
 // TestMeasuredEveryScenario (issue 18 item 1): a measured time set on the baseline is a reward of
 // every scenario, the what-ifs apply to every other profile, each prediction has its standard
 // error, and a statement with no time makes its scenario say why.
 func TestMeasuredEveryScenario(t *testing.T) {
-	_, fn, err := LoadFunc("../..", "github.com/augur-perf/augur/examples/distance.L1")
+	_, fn, err := frontend.LoadFunc("../..", "github.com/augur-perf/augur/examples/distance.L1")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,53 +1,52 @@
 package main
 
 import (
+	"cmp"
 	"flag"
 
-	"github.com/augur-perf/augur/markov/checker"
 	"github.com/augur-perf/augur/markov/experiment"
+	"github.com/augur-perf/augur/markov/param"
 	"github.com/augur-perf/augur/report/text"
 )
 
-func init() {
-	register(&command{
-		name:    "check",
-		summary: "check PCTL and LTL properties of a Markov chain (PRISM models, augur JSON, PRISM or Storm explicit files)",
-		help:    helpText("check"),
-		flags:   checkFlags,
-	})
-}
-
 func checkFlags(fs *flag.FlagSet) func(*call) error {
-	var req experiment.Request
-	fs.Var((*multi)(&req.Props), "prop", "a property to check (repeatable)")
-	fs.Var((*multi)(&req.Consts), "const", "constant values, `name=value,...`; a range `n=1:5` or `T=0:10:100` (start:step:end) checks every value (repeatable)")
-	fs.StringVar(&req.PropsFile, "props", "", "a properties file: one property per line, `//` comments, optional \"name\": prefix, const and label declarations")
-	method := fs.String("method", "direct", "solution method: direct, gauss-seidel, interval, prism or exact")
-	fs.Float64Var(&req.Options.Epsilon, "epsilon", 0, "convergence threshold for iterative methods (0: the method's default)")
-	fs.IntVar(&req.Options.MaxIter, "max-iter", 0, "iteration limit for iterative methods (0: the method's default)")
-	fs.BoolVar(&req.NoProbChecks, "no-prob-checks", false, "PRISM-language models: accept commands whose probabilities do not sum to 1 and divide each state's weights by their sum (prism -noprobchecks)")
+	var r experiment.Request
+	fs.Var((*multi)(&r.Props), "prop", "a property to check (repeatable)")
+	fs.Var((*multi)(&r.Consts), "const", "constant values, `name=value,...`; a range `n=1:5` or `T=0:10:100` (start:step:end) checks every value (repeatable)")
+	fs.StringVar(&r.PropsFile, "props", "", "a properties file: one property per line, `//` comments, optional \"name\": prefix, const and label declarations")
+	fs.StringVar(&r.Method, "method", "direct", "solution method: direct, gauss-seidel, interval, prism or exact")
+	fs.Float64Var(&r.Options.Epsilon, "epsilon", 0, "convergence threshold for iterative methods (0: the method's default)")
+	fs.IntVar(&r.Options.MaxIter, "max-iter", 0, "iteration limit for iterative methods (0: the method's default)")
+	fs.BoolVar(&r.NoProbChecks, "no-prob-checks", false, "PRISM-language models: accept commands whose probabilities do not sum to 1 and divide each state's weights by their sum (prism -noprobchecks)")
 	allStates := fs.Bool("all-states", false, "print the value of every state, not only the initial distribution's")
 	asJSON := fs.Bool("json", false, "print results as JSON")
 	return func(x *call) error {
 		if len(x.args) != 1 {
 			return x.usage("expected one MODEL argument, got %d", len(x.args))
 		}
-		var err error
-		if req.Options.Method, err = checker.ParseMethod(*method); err != nil {
-			return err
-		}
-		req.Model = x.args[0]
-		res, err := experiment.Do(req)
+		r.Model = x.args[0]
+		c, err := experiment.Do(r)
 		if err != nil {
 			return err
 		}
-		if *asJSON {
-			if err := text.CheckJSON(x.stdout, res, *allStates); err != nil {
-				return err
-			}
-		} else {
-			text.Check(x.stdout, res, *allStates)
+		return cmp.Or(text.CheckOutput(x.stdout, c, *allStates, *asJSON), c.Err())
+	}
+}
+
+func paramFlags(fs *flag.FlagSet) func(*call) error {
+	prop := fs.String("prop", "", "the property: P=? [ F \"label\" ] or R{\"name\"}=? [ F \"label\" ]")
+	at := fs.String("at", "", "evaluate at these values instead of the model's: `name=value,...` (fractions allowed: 19/20)")
+	var consts multi
+	fs.Var(&consts, "const", "constants of a PRISM-language model, `name=value,...`")
+	asJSON := fs.Bool("json", false, "print as JSON")
+	return func(x *call) error {
+		if len(x.args) != 1 || *prop == "" {
+			return usagef("expected MODEL and --prop")
 		}
-		return res.Err()
+		a, err := param.QueryFile(x.args[0], consts, *prop, *at)
+		if err != nil {
+			return err
+		}
+		return text.ParamOutput(x.stdout, a, *asJSON)
 	}
 }

@@ -4,16 +4,19 @@
 package main
 
 import (
+	"cmp"
+	"embed"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 
+	"github.com/augur-perf/augur/analyze/pipeline"
 	"github.com/augur-perf/augur/probe/instrument"
 	"github.com/augur-perf/augur/probe/profile"
 )
@@ -39,6 +42,25 @@ type command struct {
 	helpWord         bool
 }
 
+// commands are augur's commands, in the order its usage lists them.
+var commands = []*command{
+	{name: "analyze", summary: "predict a Go function's expected time, cost, energy… from its Markov model and a usage profile",
+		help: helpText("analyze"), flags: analyzeFlags, workload: true, route: routeAnalyze},
+	{name: "cfg", summary: "show a function's decisions (positions, outcomes, counts) or its control-flow graph as DOT",
+		help: helpText("cfg"), flags: cfgFlags, workload: true},
+	{name: "check", summary: "check PCTL and LTL properties of a Markov chain (PRISM models, augur JSON, PRISM or Storm explicit files)",
+		help: helpText("check"), flags: checkFlags},
+	fieldCommand,
+	fitCommand,
+	optionsCommand,
+	{name: "param", summary: "a property as a rational function of the model's branch probabilities, its value anywhere and its sensitivities",
+		help: helpText("param"), flags: paramFlags},
+	{name: "profile", summary: "measure a usage profile: run a go workload with counting probes in chosen functions",
+		help: helpText("profile"), flags: profileFlags, workload: true},
+	{name: "validate", summary: "check a time prediction against reality: predict a workload's time per call from a saved time, then measure it",
+		help: helpText("validate"), flags: validateFlags, workload: true},
+}
+
 // call is one run of a command: its parsed positional arguments, workload and output.
 type call struct {
 	name           string // the top-level command, prefixed to its messages
@@ -46,10 +68,6 @@ type call struct {
 	args, workload []string
 	stdout, stderr io.Writer
 }
-
-var commands []*command
-
-func register(c *command) { commands = append(commands, c) }
 
 // Exit statuses, the same for every subcommand (README.md, "Exit status").
 const (
@@ -59,28 +77,26 @@ const (
 	exitWorkload = 3 // the workload itself failed: no numbers are given from a failed run
 )
 
-// errUsage marks errors already explained by a usage message.
-var errUsage = errors.New("usage")
-
-// usageError is an error in how augur was called, explained by its message (exit 2).
+// usageError is an error in how augur was called, explained by its message (exit 2), as the
+// libraries' errors that are the caller's mistake say with the same method.
 type usageError struct{ error }
 
-func (e usageError) Unwrap() error { return e.error }
+func (usageError) UsageError() bool { return true }
 
 func usagef(format string, a ...any) error { return usageError{fmt.Errorf(format, a...)} }
 
+// errUsage marks errors already explained by a usage message.
+var errUsage error = usageError{errors.New("usage")}
+
 // exitCode maps an error to augur's exit status.
 func exitCode(err error) int {
-	var ue usageError
-	// Library errors that are the caller's mistake (a declaration that matches nothing, say)
-	// say so with this method.
 	var caller interface{ UsageError() bool }
 	var we *instrument.WorkloadError
 	var ie *instrument.InterruptedError
 	switch {
 	case err == nil, errors.Is(err, flag.ErrHelp):
 		return exitOK
-	case errors.Is(err, errUsage), errors.As(err, &ue), errors.As(err, &caller) && caller.UsageError():
+	case errors.As(err, &caller) && caller.UsageError():
 		return exitUsage
 	case errors.As(err, &we):
 		return exitWorkload
@@ -162,33 +178,30 @@ func (c *command) exec(h *command, top string, args []string, stdout, stderr io.
 			}
 		}
 	}
-	fs := h.flagSet(stderr)
+	fs := flag.NewFlagSet("augur "+h.name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	// Mistakes get a pointer to the help, not all of it (--help prints it all: parse).
+	fs.Usage = func() { fmt.Fprintf(fs.Output(), "Run 'augur %s --help' for its usage and examples.\n", h.name) }
 	if c.flags == nil { // a group named with no subcommand, or an unknown one
-		return c.noSub(h, fs, args, stdout)
+		switch {
+		case len(args) == 0:
+			return usagef("%s", c.missing)
+		case isHelp(args[0]) || args[0] == "help" && c.helpWord:
+			_, err := h.parse(fs, []string{"--help"}, stdout)
+			return err
+		}
+		return usagef(c.unknown, args[0])
 	}
 	run := c.flags(fs)
 	own, workload := args, []string(nil)
-	if c.workload {
-		own, workload = splitWorkload(args)
+	if i := slices.Index(args, "--"); c.workload && i >= 0 {
+		own, workload = args[:i], args[i+1:]
 	}
 	pos, err := h.parse(fs, own, stdout)
 	if err != nil {
 		return err
 	}
 	return run(&call{name: top, fs: fs, args: pos, workload: workload, stdout: stdout, stderr: stderr})
-}
-
-// noSub answers a group called without a known subcommand: its help when asked for, else a
-// usage error.
-func (c *command) noSub(h *command, fs *flag.FlagSet, args []string, stdout io.Writer) error {
-	if len(args) == 0 {
-		return usagef("%s", c.missing)
-	}
-	if isHelp(args[0]) || args[0] == "help" && c.helpWord {
-		_, err := h.parse(fs, []string{"--help"}, stdout)
-		return err
-	}
-	return usagef(c.unknown, args[0])
 }
 
 // usage reports a mistake in how the command was called, with a pointer to its help.
@@ -198,19 +211,17 @@ func (x *call) usage(format string, a ...any) error {
 	return errUsage
 }
 
-// job is the call's workload as it runs: in dir, its output to stdout (or to stderr, when
-// stdout is the analysis).
-func (x *call) job(dir string, stdout io.Writer) instrument.Workload {
-	return instrument.Workload{Args: x.workload, Dir: dir, Stdin: os.Stdin, Stdout: stdout, Stderr: x.stderr}
+// job makes j the call's workload as the pipelines run it: its output to stdout (or to stderr,
+// when stdout is the analysis), SIGINT and SIGTERM forwarded to it.
+func (x *call) job(j *pipeline.Job, stdout io.Writer) {
+	j.Args, j.Stdin, j.Stdout, j.Stderr, j.Signals = x.workload, os.Stdin, stdout, x.stderr, true
 }
 
-// flagSet makes a FlagSet for c whose mistakes get a pointer to its help, not all of it
-// (--help prints it all: parse).
-func (c *command) flagSet(stderr io.Writer) *flag.FlagSet {
-	fs := flag.NewFlagSet("augur "+c.name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprintf(fs.Output(), "Run 'augur %s --help' for its usage and examples.\n", c.name) }
-	return fs
+// given reports whether the flag name was set on the command line (not left at its default).
+func (x *call) given(name string) bool {
+	set := false
+	x.fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 func isHelp(arg string) bool { return arg == "-h" || arg == "--help" || arg == "-help" }
@@ -247,34 +258,19 @@ func (c *command) parse(fs *flag.FlagSet, args []string, stdout io.Writer) ([]st
 	}
 }
 
-// splitWorkload separates a command's own arguments from the workload after the first "--".
-func splitWorkload(args []string) (own, workload []string) {
-	for i, a := range args {
-		if a == "--" {
-			return args[:i], args[i+1:]
-		}
-	}
-	return args, nil
-}
+// The help of each subcommand, its synopsis first, help/NAME.txt ("options-influence" for a
+// subcommand of options), kept out of the Go code; {EnvDir} and {profile.Format} name the
+// constants they stand for, so that the text cannot drift from them.
+//
+//go:embed help/*.txt
+var helpFiles embed.FS
 
-// baseDir is the absolute path of a --dir (default: the working directory), which positions
-// are printed relative to.
-func baseDir(dir string) string {
-	if dir == "" {
-		dir, _ = os.Getwd()
+func helpText(name string) string {
+	b, err := helpFiles.ReadFile("help/" + name + ".txt")
+	if err != nil {
+		panic("no help text for " + name) // a build without its help files is a bug
 	}
-	if abs, err := filepath.Abs(dir); err == nil {
-		return abs
-	}
-	return dir
-}
-
-// readProfile reads the profile an optional flag names: none when it names none.
-func readProfile(path string) (*profile.Profile, error) {
-	if path == "" {
-		return nil, nil
-	}
-	return profile.Read(path)
+	return strings.NewReplacer("{EnvDir}", instrument.EnvDir, "{profile.Format}", profile.Format).Replace(string(b))
 }
 
 // multi is a repeatable string flag.
@@ -294,16 +290,13 @@ func version() string {
 	for _, s := range bi.Settings {
 		vcs[s.Key] = s.Value
 	}
-	v := bi.Main.Version
-	if rev := vcs["vcs.revision"]; rev != "" && (v == "" || v == "(devel)") {
+	v := cmp.Or(bi.Main.Version, "(devel)")
+	if rev := vcs["vcs.revision"]; rev != "" && v == "(devel)" {
 		dirty := ""
 		if vcs["vcs.modified"] == "true" {
 			dirty = ", modified"
 		}
 		v = fmt.Sprintf("commit %.12s (%s%s)", rev, vcs["vcs.time"], dirty)
-	}
-	if v == "" {
-		v = "(devel)"
 	}
 	return fmt.Sprintf("augur %s, %s %s/%s", v, bi.GoVersion, runtime.GOOS, runtime.GOARCH)
 }

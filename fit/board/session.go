@@ -3,6 +3,7 @@ package board
 import (
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/augur-perf/augur/fit/inputs"
 	"github.com/augur-perf/augur/fit/pmnf"
@@ -84,3 +85,85 @@ func (e *InputError) Error() string { return e.msg }
 
 // UsageError says that the caller, not the laws, is at fault.
 func (e *InputError) UsageError() bool { return true }
+
+// FitRequest is augur fit: Beagle's loop on a trace file, from a new board or a saved one,
+// the board and the laws written to files when named.
+type FitRequest struct {
+	// Trace is the augur-trace/1 file; Resume, when given, the board saved to continue.
+	Trace, Resume string
+	// Rounds is the most rounds of the loop.
+	Rounds int
+	// State and Out, when given, are the files the board (augur-fit-board/1) and the laws
+	// (augur-fit/1) are written to.
+	State, Out string
+}
+
+// Fitted is what FitFile found: the board, its laws and the samples they were fitted on.
+type Fitted struct {
+	State   *State
+	Result  Result
+	Samples map[string][]pmnf.Sample
+}
+
+// FitFile carries out r (FitTrace on the file). A trace file that cannot be opened is an
+// *InputError.
+func FitFile(r FitRequest) (*Fitted, error) {
+	f, err := os.Open(r.Trace)
+	if err != nil {
+		return nil, &InputError{err.Error()}
+	}
+	defer f.Close()
+	st, res, samples, err := FitTrace(f, r.Trace, r.Resume, r.Rounds)
+	if err != nil {
+		return nil, err
+	}
+	if r.State != "" {
+		if err := WriteJSON(r.State, st); err != nil {
+			return nil, err
+		}
+	}
+	if r.Out != "" {
+		if err := WriteJSON(r.Out, res); err != nil {
+			return nil, err
+		}
+	}
+	return &Fitted{State: st, Result: res, Samples: samples}, nil
+}
+
+// PredictRequest is augur fit predict: the laws of a fit file predicted over inputs given as
+// the command line gives them (inputs.FromFlags: a distribution or one point).
+type PredictRequest struct {
+	// Fit is the augur-fit/1 file; Quantity, when given, the only quantity predicted.
+	Fit, Quantity string
+	Inputs, At    string
+	// Samples is the number of Monte Carlo samples for continuous distributions, from Seed.
+	Samples int
+	Seed    uint64
+}
+
+// Predicted is PredictFile's answer: the laws, the text of the inputs and each prediction.
+type Predicted struct {
+	*Result
+	Inputs      string
+	Predictions []Prediction
+}
+
+// PredictFile carries out r. No law of the quantity asked for is an *InputError.
+func PredictFile(r PredictRequest) (*Predicted, error) {
+	desc, ds, err := inputs.FromFlags(r.Inputs, r.At)
+	if err != nil {
+		return nil, err
+	}
+	res, err := ReadResult(r.Fit)
+	if err != nil {
+		return nil, err
+	}
+	preds, err := res.Predict(ds, r.Quantity, r.Samples, r.Seed)
+	if err != nil {
+		return nil, err
+	}
+	if len(preds) == 0 {
+		return nil, &InputError{fmt.Sprintf("no law of quantity %q in %s", r.Quantity, r.Fit)}
+	}
+	return &Predicted{Result: res, Inputs: desc, Predictions: preds}, nil
+}

@@ -259,3 +259,32 @@ func Expect(ds []Dist, f func(map[string]float64) float64, ranges map[string][2]
 	sd := math.Sqrt(m2 / float64(n-1))
 	return Expectation{Mean: mean, SD: sd, SE: sd / math.Sqrt(float64(n)), Samples: n, OutOfRange: float64(out) / float64(n)}, nil
 }
+
+// FlagError is a command line's inputs given wrong (both or neither of --inputs and --at, a
+// distribution for --at, a syntax error): the caller's mistake, a usage error.
+type FlagError struct{ msg string }
+
+func (e *FlagError) Error() string { return e.msg }
+
+// UsageError says that the caller is at fault.
+func (e *FlagError) UsageError() bool { return true }
+
+// FromFlags reads the inputs as a command line gives them: a distribution (spec, --inputs) or
+// one point (at, --at, values only), exactly one of them. It returns the text it read and its
+// distributions; a mistake is a *FlagError.
+func FromFlags(spec, at string) (string, []Dist, error) {
+	if (spec == "") == (at == "") {
+		return "", nil, &FlagError{"give --inputs or --at (one of them)"}
+	}
+	text := spec
+	if at != "" {
+		if text = at; strings.Contains(text, "~") {
+			return "", nil, &FlagError{"--at takes values (n=1e6), not distributions"}
+		}
+	}
+	ds, err := Parse(text)
+	if err != nil {
+		return "", nil, &FlagError{fmt.Sprintf("--inputs %q: %v", text, err)}
+	}
+	return text, ds, nil
+}

@@ -76,3 +76,27 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// FromFlags takes exactly one of --inputs and --at, values only for --at, and says what is wrong
+// as a usage error.
+func TestFromFlags(t *testing.T) {
+	text, ds, err := FromFlags("", "n=1e6, m=5")
+	if err != nil || text != "n=1e6, m=5" || len(ds) != 2 {
+		t.Fatalf("%q %v %v", text, ds, err)
+	}
+	if text, ds, err := FromFlags("n~uniform(1,2)", ""); err != nil || text != "n~uniform(1,2)" || ds[0].Kind != "uniform" {
+		t.Errorf("%q %v %v", text, ds, err)
+	}
+	for _, c := range []struct{ spec, at, want string }{
+		{"", "", "give --inputs or --at (one of them)"},
+		{"n=1", "n=2", "give --inputs or --at (one of them)"},
+		{"", "n~normal(1,2)", "--at takes values (n=1e6), not distributions"},
+		{"bogus", "", `--inputs "bogus": column 1: "bogus": want NAME=VALUE or NAME~DIST(...)`},
+	} {
+		_, _, err := FromFlags(c.spec, c.at)
+		var fe *FlagError
+		if !errors.As(err, &fe) || !fe.UsageError() || err.Error() != c.want {
+			t.Errorf("%q, %q: %v, want the usage error %q", c.spec, c.at, err, c.want)
+		}
+	}
+}

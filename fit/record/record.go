@@ -540,3 +540,47 @@ func Trace(fn *frontend.Func, o Options, w instrument.Workload, path string) (*P
 	}
 	return p, n, nil
 }
+
+// Request is augur fit record: the function Func of the module at Dir recorded under the
+// Workload (which runs in Dir) into the trace Out.
+type Request struct {
+	Dir, Func string
+	Options
+	Workload instrument.Workload
+	Out      string
+}
+
+// Recorded is what Run recorded: the function, its plan (the trace's header) and the number
+// of invocations written to the trace.
+type Recorded struct {
+	Fn          *frontend.Func
+	Plan        *Plan
+	Invocations int
+}
+
+// InputError is a request that cannot be carried out as given (a workload that is not a go
+// command, a function that is not there): the caller's mistake, a usage error.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+
+// UsageError says that the caller is at fault.
+func (e *InputError) UsageError() bool { return true }
+
+// Run carries out r: it loads the function and records it (Trace).
+func Run(r Request) (*Recorded, error) {
+	if err := instrument.CheckWorkload(r.Workload.Args); err != nil {
+		return nil, &InputError{err}
+	}
+	_, fn, err := frontend.LoadFunc(r.Dir, r.Func)
+	if err != nil {
+		return nil, &InputError{err}
+	}
+	r.Workload.Dir = r.Dir
+	p, n, err := Trace(fn, r.Options, r.Workload, r.Out)
+	if err != nil {
+		return nil, err
+	}
+	return &Recorded{Fn: fn, Plan: p, Invocations: n}, nil
+}

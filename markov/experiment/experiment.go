@@ -59,6 +59,9 @@ type Request struct {
 	// 1, each state's weights normalised (prism.Options.NoProbChecks).
 	NoProbChecks bool
 	Options      checker.Options
+	// Method, when given, names the checker's method (checker.ParseMethod), overriding
+	// Options.Method.
+	Method string
 }
 
 // Const is one constant's value at a point of an experiment.
@@ -100,6 +103,13 @@ func (c *Check) Err() error {
 // when nothing can be checked (the model, the properties file or a constant is wrong); a
 // property that fails is a Run with its Err, listed in Failed.
 func Do(req Request) (*Check, error) {
+	if req.Method != "" {
+		m, err := checker.ParseMethod(req.Method)
+		if err != nil {
+			return nil, err
+		}
+		req.Options.Method = m
+	}
 	models, consts, err := LoadModel(req.Model, req.Consts, req.NoProbChecks)
 	if err != nil {
 		return nil, err

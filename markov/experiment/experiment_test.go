@@ -86,3 +86,14 @@ func TestDoPRISMRange(t *testing.T) {
 		t.Errorf("missing constant: %v", err)
 	}
 }
+
+// Method names the checker's method; an unknown one fails before the model is read.
+func TestDoMethod(t *testing.T) {
+	if _, err := Do(Request{Model: "none.json", Method: "fast"}); err == nil || !strings.HasPrefix(err.Error(), `unknown method "fast"`) {
+		t.Errorf("%v, want the unknown method", err)
+	}
+	c, err := Do(Request{Model: "../../examples/die/die.json", Props: []string{`P=? [ F "six" ]`}, Method: "exact"})
+	if err != nil || c.Runs[0].Result.InitialExact == nil {
+		t.Errorf("%v: no exact result", err)
+	}
+}

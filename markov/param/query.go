@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/augur-perf/augur/markov/dtmc"
+	"github.com/augur-perf/augur/markov/experiment"
 	"github.com/augur-perf/augur/markov/pctl"
 )
 
@@ -81,6 +82,20 @@ func Query(m *dtmc.Model, prop, at string) (*Answer, error) {
 		a.Sensitivities = append(a.Sensitivities, Sensitivity{Param: name, Derivative: dv})
 	}
 	return a, nil
+}
+
+// QueryFile is augur param: Query on the model in the file at path (any format
+// experiment.LoadModel reads, a PRISM-language model built with its constants consts). A range
+// of a model constant, which makes several models, is an *InputError.
+func QueryFile(path string, consts []string, prop, at string) (*Answer, error) {
+	models, _, err := experiment.LoadModel(path, consts, false)
+	if err != nil {
+		return nil, err
+	}
+	if len(models) > 1 {
+		return nil, inputf("--const: a range of a model constant makes several models; augur param takes one")
+	}
+	return Query(models[0].Model, prop, at)
 }
 
 // InputError is a property or a point that Query cannot take, as opposed to a model it cannot

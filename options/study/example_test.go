@@ -1,10 +1,12 @@
 package study_test
 
 import (
+	"context"
 	"fmt"
 	"log"
 	"strings"
 
+	"github.com/augur-perf/augur/options/runner"
 	"github.com/augur-perf/augur/options/sources"
 	"github.com/augur-perf/augur/options/study"
 )
@@ -50,4 +52,36 @@ func ExampleModelFile_Predict() {
 	//   [] 1.00
 	//   [A] 2.00
 	//   [A C] 4.00
+}
+
+// MeasureProgram is augur options measure in one call: the example's eight compressed
+// configurations are run once each with region timing, and the model of the ten options is
+// built (its coefficients are measured times, which vary from run to run).
+func ExampleMeasureProgram() {
+	r := study.MeasureRequest{
+		Request: study.Request{Dir: "../..", Patterns: []string{"./examples/options"}, Fixed: []string{"unit"}},
+		Program: study.Program{Run: "./examples/options / -unit=1ms"},
+		Runner:  runner.Options{Reps: 1},
+	}
+	m, err := study.MeasureProgram(context.Background(), r)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%d runs of %d configurations; options %v\n", m.Runs.Measured, len(m.Model.Configs), m.Model.Options)
+	// Output:
+	// 8 runs of 8 configurations; options [A B C D E F G H I J]
+}
+
+// Compressed is augur options configs: the example's options analysed and its 1024
+// configurations compressed to the few that cover every combination each decision depends on.
+func ExampleCompressed() {
+	c, err := study.Compressed(study.Request{Dir: "../..", Patterns: []string{"./examples/options"}, Fixed: []string{"unit"}}, "")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Printf("%d configurations (%s, lower bound %d) of %s\n", len(c.Configs), c.Method, c.LowerBound, c.Space.BruteForce())
+	// Output:
+	// 8 configurations (exact, lower bound 8) of 1024
 }

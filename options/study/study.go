@@ -3,7 +3,9 @@
 // (NewSpace, Space.Compress), measure the compressed configurations with region timing and
 // build the performance-influence model (Measure), predict a configuration's time from a saved
 // model (ReadModel, ModelFile.Predict), and compare the white-box model with black-box
-// baselines on held-out configurations (Evaluate).
+// baselines on held-out configurations (Evaluate). Each subcommand of augur options is one call
+// of a request holding what its flags say: Analyse, Regions, Compressed, PredictFile,
+// MeasureProgram and EvaluateProgram.
 //
 // It owns the glue between the options packages and the model file format
 // (augur-options-model/1). It must not print (progress goes to the writer it is given) or
@@ -13,6 +15,8 @@ package study
 
 import (
 	"fmt"
+	"io"
+	"maps"
 	"slices"
 	"strings"
 
@@ -33,6 +37,11 @@ type Request struct {
 	Deps bool
 	// Decls are the declared option sources, fields, values and fixed options.
 	Decls sources.Decls
+	// Sources, Fields, Values and Fixed are more declarations, in the command line's syntax
+	// (ParseDecls: --source, --source-field, --values, --fixed).
+	Sources, Fields, Values, Fixed []string
+	// Log receives the analysis's warnings (nil: discarded).
+	Log io.Writer
 }
 
 // CategoricalMarker, after an option's name in a --values specification ("level:cat=1,2,3,4"),
@@ -86,10 +95,36 @@ func ParseDecls(srcs, fields, values, fixed []string) (sources.Decls, error) {
 	return d, nil
 }
 
-// Analyse loads the packages and runs the taint analysis. A program in which no option is
-// found, and values for an option the program does not have, are declaration errors
+// parseDecls adds the declarations given in the command line's syntax to Decls (a copy).
+func (req *Request) parseDecls() error {
+	more, err := ParseDecls(req.Sources, req.Fields, req.Values, req.Fixed)
+	if err != nil {
+		return err
+	}
+	d := &req.Decls
+	d.Sources = append(slices.Clip(d.Sources), more.Sources...)
+	d.Fields = append(slices.Clip(d.Fields), more.Fields...)
+	d.Fixed = append(slices.Clip(d.Fixed), more.Fixed...)
+	d.Categorical = append(slices.Clip(d.Categorical), more.Categorical...)
+	if len(more.Values) > 0 {
+		values := maps.Clone(d.Values)
+		if values == nil {
+			values = map[string][]string{}
+		}
+		maps.Copy(values, more.Values)
+		d.Values = values
+	}
+	req.Sources, req.Fields, req.Values, req.Fixed = nil, nil, nil, nil
+	return nil
+}
+
+// Analyse loads the packages and runs the taint analysis; warnings go to Log. A program in
+// which no option is found, and values for an option the program does not have, are declaration errors
 // (*sources.DeclError): the analysis would otherwise answer about nothing.
 func Analyse(req Request) (*taint.Result, error) {
+	if err := req.parseDecls(); err != nil {
+		return nil, err
+	}
 	if len(req.Patterns) == 0 {
 		return nil, &sources.DeclError{Msg: "no packages given (e.g. ./examples/options)"}
 	}
@@ -109,6 +144,11 @@ func Analyse(req Request) (*taint.Result, error) {
 	for _, name := range req.Decls.Categorical {
 		if o := res.Options.Lookup(name); o != nil && o.IsBool() {
 			return nil, &sources.DeclError{Msg: fmt.Sprintf("--values %s%s: %s is boolean; its two values are already two levels", name, CategoricalMarker, name)}
+		}
+	}
+	if req.Log != nil {
+		for _, w := range res.Options.Warnings {
+			fmt.Fprintf(req.Log, "warning: %v\n", w)
 		}
 	}
 	if len(res.Options.Options) == 0 {

@@ -2,6 +2,7 @@ package html
 
 import (
 	"bytes"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -17,6 +18,7 @@ import (
 	"github.com/augur-perf/augur/analyze/predict"
 	"github.com/augur-perf/augur/analyze/synth"
 	"github.com/augur-perf/augur/markov/checker"
+	"github.com/augur-perf/augur/source/frontend"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/*.golden and docs/report.png")
@@ -41,7 +43,7 @@ func distanceReport(t testing.TB) *Report {
 }
 
 func buildDistance() (*Report, error) {
-	_, fn, err := predict.LoadFunc("../..", "github.com/augur-perf/augur/examples/distance.L1")
+	_, fn, err := frontend.LoadFunc("../..", "github.com/augur-perf/augur/examples/distance.L1")
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +196,7 @@ func BenchmarkWrite(b *testing.B) {
 // With --compact a state stands for several statements: the graph has the model's states, each
 // with all its statements' text, and the heat map still one row per source line.
 func TestCompactGraph(t *testing.T) {
-	_, fn, err := predict.LoadFunc("../..", "github.com/augur-perf/augur/examples/distance.L1")
+	_, fn, err := frontend.LoadFunc("../..", "github.com/augur-perf/augur/examples/distance.L1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -317,4 +319,29 @@ func TestOpen(t *testing.T) {
 		}
 	}
 	t.Fatal("the opener never ran")
+}
+
+// A Target writes the report and says so; it builds nothing without a path; a file it cannot
+// write is an --html error; Open without a path is a usage error.
+func TestTarget(t *testing.T) {
+	var log bytes.Buffer
+	build := func() (*Report, error) { return rankingReport(), nil }
+	path := filepath.Join(t.TempDir(), "ranking.html")
+	if err := (Target{Path: path}).Show(build, &log); err != nil || log.String() != "wrote "+path+"\n" {
+		t.Errorf("%v, log %q", err, log.String())
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Error(err)
+	}
+	if err := (Target{}).Show(func() (*Report, error) { panic("built without a path") }, &log); err != nil {
+		t.Error(err)
+	}
+	err := (Target{Path: filepath.Join(t.TempDir(), "no", "r.html")}).Show(build, &log)
+	if err == nil || !strings.HasPrefix(err.Error(), "--html: open ") {
+		t.Errorf("no directory: %v", err)
+	}
+	var te *TargetError
+	if err := (Target{Open: true}).Check(); !errors.As(err, &te) || !te.UsageError() || err.Error() != "--open opens the --html report: give --html FILE" {
+		t.Errorf("open without a path: %v", err)
+	}
 }

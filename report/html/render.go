@@ -85,6 +85,53 @@ func WriteFile(path string, r *Report) error {
 	return f.Close()
 }
 
+// Target is where a report goes, as --html and --open say: a file (none: no report), and
+// whether to open it in the desktop's browser once written.
+type Target struct {
+	Path string
+	Open bool
+}
+
+// TargetError is a Target that asks for the impossible (Open without a Path): the caller's
+// mistake, a usage error.
+type TargetError struct{ msg string }
+
+func (e *TargetError) Error() string { return e.msg }
+
+// UsageError says that the caller is at fault.
+func (e *TargetError) UsageError() bool { return true }
+
+// Check refuses Open without a Path.
+func (t Target) Check() error {
+	if t.Open && t.Path == "" {
+		return &TargetError{"--open opens the --html report: give --html FILE"}
+	}
+	return nil
+}
+
+// Show builds the report, when there is a Path (a large one costs to build), writes it there
+// (WriteFile) and says so on log; with Open it shows the file in the browser too (Open), where a
+// browser that cannot be started is a warning on log, not a failure: the report is written.
+func (t Target) Show(build func() (*Report, error), log io.Writer) error {
+	if t.Path == "" {
+		return nil
+	}
+	r, err := build()
+	if err != nil {
+		return err
+	}
+	if err := WriteFile(t.Path, r); err != nil {
+		return fmt.Errorf("--html: %v", err)
+	}
+	fmt.Fprintf(log, "wrote %s\n", t.Path)
+	if t.Open {
+		if err := Open(t.Path); err != nil {
+			fmt.Fprintf(log, "warning: %v\n", err)
+		}
+	}
+	return nil
+}
+
 // Open shows the file at path in the desktop's browser (xdg-open, open or the Windows shell),
 // without waiting for it.
 func Open(path string) error {

@@ -10,6 +10,7 @@ import (
 	"github.com/augur-perf/augur/field/plan"
 	"github.com/augur-perf/augur/field/store"
 	"github.com/augur-perf/augur/probe/profile"
+	"github.com/augur-perf/augur/source/frontend"
 )
 
 // FieldReport prints a release's field report as `augur field report` does: coverage, the
@@ -88,7 +89,7 @@ func FieldProfile(w io.Writer, m *plan.Manifest, e *estimate.Estimates, p *profi
 // deferred-call units the variant cannot count) and the start of its SHA-256.
 func FieldBuild(w io.Writer, bins []build.Binary) {
 	for _, b := range bins {
-		fmt.Fprintf(w, "%s  variant %d: %d probes", RelPosition(b.Path), b.Variant, b.Probes)
+		fmt.Fprintf(w, "%s  variant %d: %d probes", frontend.RelPosition(b.Path), b.Variant, b.Probes)
 		if len(b.Skipped) > 0 {
 			fmt.Fprintf(w, " (%d deferred-call units not countable in the field: %v)", len(b.Skipped), b.Skipped)
 		}

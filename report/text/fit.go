@@ -8,6 +8,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/augur-perf/augur/fit/board"
+	"github.com/augur-perf/augur/fit/record"
 )
 
 // FitWarnings writes the warnings of each law (a law fitted on few distinct values, say), one
@@ -73,4 +74,12 @@ func FitPredictions(w io.Writer, function, inputs string, preds []board.Predicti
 	}
 	tw.Flush()
 	return extrapolated
+}
+
+// FitRecorded prints what `augur fit record` recorded into the trace at path: how many
+// invocations of which function, with its parameters and quantities.
+func FitRecorded(w io.Writer, r *record.Recorded, path string) error {
+	_, err := fmt.Fprintf(w, "recorded %d invocations of %s: parameters %s; quantities %s\nwrote %s\n", r.Invocations, r.Fn.Name,
+		strings.Join(r.Plan.Header.Params, ", "), strings.Join(r.Plan.Header.Quantities, ", "), path)
+	return err
 }

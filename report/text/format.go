@@ -6,6 +6,10 @@
 // It reads the results of every library group and must not import cmd; no library group may
 // import it (printing consumes analyses, never feeds them). It computes nothing a result does
 // not already hold but the arrangement (order, truncation, shares of a total).
+//
+// Its size (about 1.6k lines) is one output per subcommand of augur — check, param, analyze and
+// its ranking, validate, fit, options, field — each with its text, its JSON shape and its
+// either-format Output function (output.go); they share only the number formats of this file.
 package text
 
 import (

@@ -3,11 +3,10 @@ package text
 import (
 	"fmt"
 	"io"
-	"os"
-	"strings"
 	"text/tabwriter"
 
 	"github.com/augur-perf/augur/analyze/predict"
+	"github.com/augur-perf/augur/source/frontend"
 )
 
 // Ranking prints the functions of packages ranked by a reward as `augur analyze PKGS` does:
@@ -34,7 +33,7 @@ func Ranking(w io.Writer, packages, profile string, funcs int, r *predict.Rankin
 		if n == 1 {
 			what = "1 call site through an interface or a function value is"
 		}
-		fmt.Fprintf(w, "\n%s not composed (the callee is not known statically): %s\n", what, RelPosition(r.Graph.Dynamic[0].String()))
+		fmt.Fprintf(w, "\n%s not composed (the callee is not known statically): %s\n", what, frontend.RelPosition(r.Graph.Dynamic[0].String()))
 	}
 }
 
@@ -53,17 +52,7 @@ func RankingJSON(w io.Writer, profile string, r *predict.Ranking) error {
 func DynamicSites(r *predict.Ranking) []string {
 	var out []string
 	for _, p := range r.Graph.Dynamic {
-		out = append(out, RelPosition(p.String()))
+		out = append(out, frontend.RelPosition(p.String()))
 	}
 	return out
-}
-
-// RelPosition shortens a file:line:col under the working directory.
-func RelPosition(pos string) string {
-	if wd, err := os.Getwd(); err == nil {
-		if rel, ok := strings.CutPrefix(pos, wd+string(os.PathSeparator)); ok {
-			return rel
-		}
-	}
-	return pos
 }
