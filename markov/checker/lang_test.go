@@ -374,6 +374,10 @@ func TestExpressionsConstantsAndReferences(t *testing.T) {
 		`P=? [ ((X "b") & "b") + 1 > 0 ]`: `column 8: (X "b") & "b" is not a number (it holds a path formula)`,
 		`P=? [ -(F "b") > 0 ]`:            `column 9: (F "b") is not a number (it holds a path formula)`,
 		`P=? [ (X "b") = 1 ]`:             `column 7: (X "b")=1 compares a path formula with a number`,
+		// A path formula as a step bound is no LTL formula (the fuzzer found a reduction that
+		// never ended: the bound kept the formula LTL).
+		`P=? [ F>(G "b") "b" ]`:              `column 10: the path formula (G "b") can only be an argument of P, E or A`,
+		`P=? [ (F<=(F "b") "b") & (G "b") ]`: `column 12: the path formula (F "b") can only be an argument of P, E or A`,
 	}
 	for prop, want := range errs {
 		f, err := pctl.Parse(prop)

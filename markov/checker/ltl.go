@@ -41,9 +41,23 @@ type product struct {
 func isLTL(p pctl.PathFormula) bool {
 	// Path formulas inside a nested P, E, A, S or R belong to that operator, not to p:
 	// F<=1 P>0 [ X F "a" ] is plain PCTL around an LTL argument.
+	// So do step bounds: F>(G "a") "a" is F with a bound that is no number (an error when the
+	// bound is evaluated), not an LTL formula that no reduction can make plain.
 	inner := map[pctl.Node]bool{}
+	below := func(ns ...pctl.Node) {
+		for _, n := range ns {
+			if n != nil && !inner[n] {
+				pctl.Walk(n, func(c pctl.Node) { inner[c] = true })
+			}
+		}
+	}
+	bound := func(s *pctl.Steps) {
+		if s != nil {
+			below(s.K, s.Lo, s.Hi)
+		}
+	}
 	pctl.Walk(p, func(n pctl.Node) {
-		switch n.(type) {
+		switch n := n.(type) {
 		case *pctl.Prob, *pctl.Quant, *pctl.Steady, *pctl.Reward:
 			if !inner[n] {
 				pctl.Walk(n, func(c pctl.Node) {
@@ -52,6 +66,12 @@ func isLTL(p pctl.PathFormula) bool {
 					}
 				})
 			}
+		case *pctl.Until:
+			bound(n.Steps)
+		case *pctl.Eventually:
+			bound(n.Steps)
+		case *pctl.Globally:
+			bound(n.Steps)
 		}
 	})
 	found := false
