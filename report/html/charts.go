@@ -225,7 +225,20 @@ func histogram(id int, d Distribution) string {
 	if inRange <= maxBins {
 		xlo, xhi = lo-width, hi+width
 	}
-	x := func(v float64) float64 { return left + (v-xlo)/(xhi-xlo)*(w-left-right) }
+	// Near ±MaxFloat64 the margins overflow: the range then ends at the values themselves.
+	if !finite(xlo) {
+		xlo = lo
+	}
+	if !finite(xhi) {
+		xhi = hi
+	}
+	x := func(v float64) float64 {
+		f := (v - xlo) / (xhi - xlo)
+		if math.IsNaN(f) { // a range of one value that no margin can widen: its middle
+			f = 0.5
+		}
+		return left + math.Max(0, math.Min(1, f))*(w-left-right)
+	}
 	var most float64
 	for _, m := range mass {
 		most = math.Max(most, m)
