@@ -19,10 +19,12 @@
 // runs in each package's directory, and rt's exists only in the overlay.
 //
 // The generated file declares _augur_cs, one block of uint64 counters per P (GOMAXPROCS, the
-// number of CPUs or 8, whichever is largest) and an overflow block. When the environment
-// variable AUGUR_PROFILE_DIR names a directory, the blocks are a MAP_SHARED memory mapping of a
-// file created there (one per package per process, with a JSON header naming the package, the
-// layout and its functions), so counts survive os.Exit and crashes; otherwise anonymous memory.
+// number of CPUs or 8, whichever is largest) and an overflow block; more blocks are added while
+// the program runs, for twins (below). When the environment variable AUGUR_PROFILE_DIR names a
+// directory, the blocks are a MAP_SHARED memory mapping of a file created there (one per package
+// per process, with a JSON header naming the package, the layout and its functions; blocks are
+// whole pages apart, and the file grows by the blocks added), so counts survive os.Exit and
+// crashes; otherwise anonymous memory.
 // A probe pins its goroutine to its P (runtime.procPin, as sync.Pool does: no preemption, so no
 // other goroutine runs on that P until it unpins) and adds to that P's block with a plain add,
 // so counts are exact with any number of goroutines and no cache line bounces between cores;
@@ -34,6 +36,21 @@
 // mappings, and the adds are exclusive anyway, so -race reports nothing of the probes. Probes
 // are inserted on the existing lines, so line numbers in errors, panics and stack traces are
 // the user's.
+//
+// A function that calls instrumented functions of its package has a twin, _augur_t_F, whose
+// first parameter is a block of counters its goroutine holds alone (twins.go): the twin's
+// probes add to it with plain stores (the same journalled commits, without pinning), and its
+// static calls of other instrumented functions of the package call their twins with the block.
+// F itself becomes an entry: it takes a block (rt.Get: pinned, from its P's cache of free blocks,
+// else from a shared list or new ones at the end of the file), calls the twin and gives the
+// block back (deferred, so that a panic unwinding through it gives it back). The reader adds
+// every block up, so blocks are never zeroed nor merged; there are as many as goroutines
+// running in the package at once, plus those the caches hold. Function values, interfaces, go and defer statements, function literals and
+// callers outside the package go through entries. A twin is appended to its function's file
+// under a //line comment with the function's own line, so positions stay the user's; frames
+// are named after the twin. Functions that would behave otherwise under another frame or name
+// get none (recover, runtime.Caller and the like, testing's Helper, //go: directives, init,
+// generics, and functions that defer).
 //
 // Whether a function ran on several goroutines at once is seen at entry (rt.Enter): every
 // invocation of a frame function, and one in 16 of the others (a draw from the thread's own

@@ -151,12 +151,34 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 				Nodes: len(fn.CFG.Nodes),
 				Base:  p.base,
 			})
-			if p.derived {
+		}
+		// Twins (see twins.go): an entry's body is replaced, its twin and those of the
+		// functions its twin reaches appended to their files.
+		ts := findTwins(pkg.TypesInfo, pkg.Syntax, list, pk.plans)
+		twinsOf := map[*ast.File][]string{}
+		for k, fn := range list {
+			p := pk.plans[k]
+			if p.derived || inEntry(fn, list, ts) {
 				continue
 			}
-			if err := rewriteFunc(fe, p, pkg.TypesInfo); err != nil {
+			file := fileOf(pkg.Syntax, fn.Decl)
+			fe := files[file]
+			if ts.entry[k] {
+				names := nameParams(fe, fn.Decl)
+				body := fe.Src[fe.Off(fn.Decl.Body.Lbrace)+1 : fe.Off(fn.Decl.Body.Rbrace)]
+				fe.Add(fn.Decl.Body.Lbrace+1, fn.Decl.Body.Rbrace, 1, entryCode(fn, names)+strings.Repeat("\n", bytes.Count(body, []byte("\n"))))
+			} else if err := rewriteFunc(fe, p, pkg.TypesInfo, false); err != nil {
 				return nil, fmt.Errorf("instrument: %s: %v", fn.Name, err)
 			}
+			if !ts.twin[k] {
+				continue
+			}
+			text, err := twinText(prog.Fset, srcs[file], prefix, file, p, litsOf(fn, list, pk.plans), ts.calls[k], pkg.TypesInfo)
+			if err != nil {
+				return nil, fmt.Errorf("instrument: %s: twin: %v", fn.Name, err)
+			}
+			pos := prog.Fset.Position(fn.Decl.Pos())
+			twinsOf[file] = append(twinsOf[file], "\n//line "+pos.Filename+":"+strconv.Itoa(pos.Line)+"\n"+text+"\n")
 		}
 		for _, p := range pk.plans {
 			for _, s := range p.sites {
@@ -183,6 +205,9 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 			out, err := fe.Apply()
 			if err != nil {
 				return nil, fmt.Errorf("instrument: %s: %v", prog.Fset.File(file.Pos()).Name(), err)
+			}
+			for _, t := range twinsOf[file] {
+				out = append(out, t...)
 			}
 			orig := prog.Fset.File(file.Pos()).Name()
 			dst := filepath.Join(pdir, filepath.Base(orig))
@@ -326,7 +351,7 @@ func readCounterFile(name string) (*Package, []uint64, error) {
 		return nil, nil, fmt.Errorf("%s: not an augur counter file", name)
 	}
 	nl := bytes.IndexByte(data, '\n')
-	hlen, err := strconv.Atoi(string(data[len(counterMagic):max(nl, len(counterMagic))]))
+	hlen, stride, err := headerLine(data, nl)
 	if err != nil || hlen > len(data) {
 		return nil, nil, fmt.Errorf("%s: bad header", name)
 	}
@@ -334,19 +359,19 @@ func readCounterFile(name string) (*Package, []uint64, error) {
 	if err := json.Unmarshal(bytes.TrimSpace(data[nl+1:hlen]), &pk); err != nil {
 		return nil, nil, fmt.Errorf("%s: bad header: %v", name, err)
 	}
-	// One block per P and the overflow block, added up here (mod 2^64: the overflow block may
-	// hold subtractions of counts other blocks added). A block is the counters, the length of
-	// its journal and the journal, pairs (counter, new value): a length other than zero means
-	// the process ended while copying a committed journal into the counters, so the copy is
-	// finished here.
+	// One block per P, the overflow block and the blocks goroutines took (see rt.Get), added
+	// up here (mod 2^64: the overflow block may hold subtractions of counts other blocks added).
+	// A block is the counters, the length of its journal and the journal, pairs (counter, new
+	// value), padded to the stride: a length other than zero means the process ended while
+	// copying a committed journal into the counters, so the copy is finished here.
 	body := data[hlen:]
 	n, bsize := pk.Counters, pk.Counters+1+2*pk.Journal
-	if n <= 0 || pk.Journal < 0 || len(body) == 0 || len(body)%(8*bsize) != 0 {
-		return nil, nil, fmt.Errorf("%s: %d bytes of counters, not whole blocks of %d", name, len(body), bsize)
+	if n <= 0 || pk.Journal < 0 || stride < bsize || len(body) == 0 || len(body)%(8*stride) != 0 {
+		return nil, nil, fmt.Errorf("%s: %d bytes of counters, not whole blocks of %d", name, len(body), stride)
 	}
 	counts := make([]uint64, n)
 	block := make([]uint64, bsize)
-	for at := 0; at < len(body); at += 8 * bsize {
+	for at := 0; at < len(body); at += 8 * stride {
 		for i := range block {
 			block[i] = binary.NativeEndian.Uint64(body[at+8*i:])
 		}
@@ -366,6 +391,22 @@ func readCounterFile(name string) (*Package, []uint64, error) {
 		}
 	}
 	return &pk, counts, nil
+}
+
+// headerLine parses a counter file's first line (ending at nl): the magic, the header's length
+// and the blocks' stride in words.
+func headerLine(data []byte, nl int) (hlen, stride int, err error) {
+	if nl < len(counterMagic) {
+		return 0, 0, errors.New("no header line")
+	}
+	f := strings.Fields(string(data[len(counterMagic):nl]))
+	if len(f) != 2 {
+		return 0, 0, errors.New("bad header line")
+	}
+	if hlen, err = strconv.Atoi(f[0]); err == nil {
+		stride, err = strconv.Atoi(f[1])
+	}
+	return hlen, stride, err
 }
 
 // profileFunc derives one function's counts from its package's summed counters.

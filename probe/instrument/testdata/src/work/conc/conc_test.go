@@ -12,7 +12,7 @@ const Goroutines, Calls = 64, 100_000
 
 var sink [Goroutines]int
 
-// TestConcurrent calls Work and Framed from 64 goroutines at once, 100k times each.
+// TestConcurrent calls Work, Framed and Pair from 64 goroutines at once, 100k times each.
 func TestConcurrent(t *testing.T) {
 	var wg sync.WaitGroup
 	for g := range Goroutines {
@@ -24,6 +24,9 @@ func TestConcurrent(t *testing.T) {
 				s += Work(x)
 				if x%4 == 1 {
 					s += Framed(x)
+				}
+				if x%4 == 2 {
+					s += Pair(x)
 				}
 			}
 			sink[g] = s

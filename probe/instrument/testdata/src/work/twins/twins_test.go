@@ -1,0 +1,27 @@
+package twins
+
+import "testing"
+
+var sink int
+
+// TestTwins runs every shape once or many times; package instrument's TestTwins checks the counts.
+func TestTwins(t *testing.T) {
+	var v T
+	for i := 0; i < 1000; i++ {
+		sink += v.Add(i, i)
+		sink += v.Sum(i, i%20, 3, 30)
+		sink += Spawn(i % 12)
+		sink += UsesGeneric(i % 15)
+	}
+	for i := 0; i < 100_000; i++ {
+		// Half of them panic through mustPos's entry, recovered here by Caught's deferred
+		// call.
+		if Caught(i%2*2-1) != -1 && i%2 == 0 {
+			t.Fatal("Caught did not recover")
+		}
+	}
+	sink += Deep(10)
+	if v.n == 0 || sink == 0 {
+		t.Fatal("nothing ran")
+	}
+}
