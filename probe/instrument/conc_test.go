@@ -200,14 +200,16 @@ func TestConcurrentRace(t *testing.T) {
 	checkConc(t, p, fns)
 }
 
-// TestConcurrentExit ends the process with os.Exit while eight goroutines are inside Work and
-// Framed: the invocations cut short count as unwound where they stopped, and every count
-// conserves flow.
+// TestConcurrentExit ends the process with os.Exit while eight goroutines are inside Work, Framed
+// and Pair (whose twin counts paths): the invocations cut short count as unwound where they
+// stopped, and every count conserves flow.
 func TestConcurrentExit(t *testing.T) {
 	t.Setenv("CONC_EXIT", "1")
 	p, _ := measureTest(t, "conc", "TestExitRunning", 3, 16)
-	if f := p.Funcs["example.com/work/conc.Work"]; f.Invocations < 1000 {
-		t.Errorf("Work ran %d times", f.Invocations)
+	for _, name := range []string{"Work", "Pair"} {
+		if f := p.Funcs["example.com/work/conc."+name]; f.Invocations < 1000 {
+			t.Errorf("%s ran %d times", name, f.Invocations)
+		}
 	}
 }
 

@@ -20,37 +20,55 @@
 //
 // The generated file declares _augur_cs, one block of uint64 counters per P (GOMAXPROCS, the
 // number of CPUs or 8, whichever is largest) and an overflow block; more blocks are added while
-// the program runs, for twins (below). When the environment variable AUGUR_PROFILE_DIR names a
-// directory, the blocks are a MAP_SHARED memory mapping of a file created there (one per package
-// per process, with a JSON header naming the package, the layout and its functions; blocks are
-// whole pages apart, and the file grows by the blocks added), so counts survive os.Exit and
-// crashes; otherwise anonymous memory.
-// A probe pins its goroutine to its P (runtime.procPin, as sync.Pool does: no preemption, so no
-// other goroutine runs on that P until it unpins) and adds to that P's block with a plain add,
-// so counts are exact with any number of goroutines and no cache line bounces between cores;
-// the Ps beyond the blocks (GOMAXPROCS raised at run time) share the overflow block under a spin
-// lock. The reader adds the blocks up. A flush that adds several counters at once (the locals
-// of a register loop, the counts of a frame function's invocation) goes through a redo journal
-// at the end of the P's block (rt's commit), so that a process ending in the middle of it
-// (os.Exit in another goroutine) leaves all of it or none. The race detector does not shadow the
-// mappings, and the adds are exclusive anyway, so -race reports nothing of the probes. Probes
-// are inserted on the existing lines, so line numbers in errors, panics and stack traces are
-// the user's.
+// the program runs, for twins (below). Counter 0 of a block is no function's (the twins' spill
+// word). When the environment variable AUGUR_PROFILE_DIR names a directory, the blocks are a
+// MAP_SHARED memory mapping of a file created there (one per package per process, with a JSON
+// header naming the package, the layout and its functions; blocks are whole pages apart, and the
+// file grows by the blocks added), so counts survive os.Exit and crashes; otherwise anonymous
+// memory. Outside twins, a probe pins its goroutine to its P (runtime.procPin, as sync.Pool does:
+// no preemption, so no other goroutine runs on that P until it unpins) and adds to that P's
+// block with a plain add, so counts are exact with any number of goroutines and no cache line
+// bounces between cores; the Ps beyond the blocks (GOMAXPROCS raised at run time) share the
+// overflow block under a spin lock. The reader adds the blocks up. A flush that adds several
+// counters at once (the locals of a register loop, the counts of a frame function's invocation)
+// goes through a redo journal at the end of the P's block (rt's commit), so that a process
+// ending in the middle of it (os.Exit in another goroutine) leaves all of it or none. The race
+// detector does not shadow the mappings, and the adds are exclusive anyway, so -race reports
+// nothing of the probes. Probes are inserted on the existing lines, so line numbers in errors,
+// panics and stack traces are the user's.
 //
 // A function that calls instrumented functions of its package has a twin, _augur_t_F, whose
-// first parameter is a block of counters its goroutine holds alone (twins.go): the twin's
-// probes add to it with plain stores (the same journalled commits, without pinning), and its
-// static calls of other instrumented functions of the package call their twins with the block.
-// F itself becomes an entry: it takes a block (rt.Get: pinned, from its P's cache of free blocks,
-// else from a shared list or new ones at the end of the file), calls the twin and gives the
-// block back (deferred, so that a panic unwinding through it gives it back). The reader adds
-// every block up, so blocks are never zeroed nor merged; there are as many as goroutines
-// running in the package at once, plus those the caches hold. Function values, interfaces, go and defer statements, function literals and
-// callers outside the package go through entries. A twin is appended to its function's file
-// under a //line comment with the function's own line, so positions stay the user's; frames
-// are named after the twin. Functions that would behave otherwise under another frame or name
-// get none (recover, runtime.Caller and the like, testing's Helper, //go: directives, init,
-// generics, and functions that defer).
+// first parameter is a block of counters its goroutine holds alone (twins.go), and its static
+// calls of other instrumented functions of the package call their twins with the block, so that
+// those have twins too. F itself becomes an entry: it takes a block (rt.Get: pinned, from its
+// P's cache of free blocks, else from a shared list or new ones at the end of the file), calls
+// the twin and gives the block back (deferred, so that a panic unwinding through it gives it
+// back). The reader adds every block up, so blocks are never zeroed nor merged; there are as
+// many as goroutines running in the package at once, plus those the caches hold. Function
+// values, interfaces, go and defer statements, function literals and callers outside the package
+// go through entries. A twin is appended to its function's file under a //line comment with the
+// function's own line, so positions stay the user's; frames are named after the twin. Functions
+// that would behave otherwise under another frame or name get none (recover, runtime.Caller and
+// the like, testing's Helper, //go: directives, init, generics, functions that defer).
+//
+// A twin counts paths, not nodes (paths.go): its probes keep a path number in a register, add a
+// constant to it on the outcomes of its decisions (Ball and Larus's numbering of the paths of the
+// CFG cut into an acyclic graph), and where a path ends (before a call, a channel operation or
+// another node that may leave or block; at a return; on the back edges of a loop nothing else
+// cuts) add one to that path's counter, one plain increment in the goroutine's block, and start
+// the next. A commit being one store, a process that ends between two leaves counts that
+// conserve flow (the invocation counted as unwound where its last path ended); no journal, no
+// pinning, no locals held across calls. Right before a node that may panic, the twin stores the
+// index of the path ending with that node panicking in the block's spill word (counter 0); cuts
+// clear it, the entry clears it when the twin returns, and the entry's deferred rt.Put, finding
+// it set, counts that path: no guard, no mirror, no deferred flush in the twin. A node that can
+// panic only by dereferencing a parameter that nothing assigns, already dereferenced on every
+// path to it, stores nothing. A return counts its path before its results are evaluated; where
+// they may panic its spill names its undo counter, subtracted from its returns. A call of a twin
+// after which something in the same node may still panic goes through the entry instead (the
+// callee's spill would still be in the word). Collect turns the paths' counts back into node
+// counts, outcomes and panics. A function whose paths cannot be numbered (no register region,
+// more than 4096 paths, a cut where no code can go) gets no twin and counts as below.
 //
 // Whether a function ran on several goroutines at once is seen at entry (rt.Enter): every
 // invocation of a frame function, and one in 16 of the others (a draw from the thread's own
@@ -64,8 +82,9 @@
 // an overlap was seen.
 //
 // Once the counts are read, every function's are checked against all flow equations (the
-// redundant ones too) and for counts below zero; a function that fails makes Collect return an
-// *InconsistentError naming it, and augur profile writes no profile.
+// redundant ones too) and for counts below zero, and a twin's paths for a node left more often
+// than reached; a function that fails makes Collect return an *InconsistentError naming it, and
+// augur profile writes no profile.
 //
 // Not every quantity is counted: per function the runtime counts invocations, one outcome
 // counter at the start of each branch target (then-block, loop body, case clause, select
@@ -112,8 +131,8 @@
 // direct calls in instrumented functions is not instrumented at all: its every node runs once
 // per invocation, so its invocations say everything, and they are counted at the call sites,
 // where a call that returned adds one to a counter of the caller (an increment of a local of the
-// caller's region, inlined, where no panic of the call's node can follow the call; else a pinned
-// add). Collect adds the sites up. Pinning in a function of two comparisons costs ten times the
+// caller's region, inlined, where no panic of the call's node can follow the call; in a twin,
+// an increment of the counter in its block; else a pinned add). Collect adds the sites up. Pinning in a function of two comparisons costs ten times the
 // function and stops its inlining; a lexer calls one per byte. Such a leaf is never seen
 // running on several goroutines at once. See derive.go.
 //

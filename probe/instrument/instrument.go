@@ -108,31 +108,57 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 		files := map[*ast.File]*fileEdits{}
 		srcs := map[*ast.File][]byte{}
 		var order []*ast.File
-		base := 0
 		for k, fn := range list {
 			p, err := newPlan(fn, k)
 			if err != nil {
 				return nil, fmt.Errorf("instrument: %v", err)
 			}
-			p.base, p.leaves = base, leaves
+			p.leaves = leaves
 			p.derived, p.sites = derived[k], sites[k]
 			for j, s := range p.sites {
 				s.ctr = 2 + 3*p.n + p.e + j
 			}
-			base += p.size()
 			pk.plans = append(pk.plans, p)
 			file := fileOf(pkg.Syntax, fn.Decl)
 			if file == nil {
 				return nil, fmt.Errorf("instrument: %s: declaration not found in the package's files", fn.Name)
 			}
-			src := srcs[file]
-			if src == nil {
-				src, err = os.ReadFile(prog.Fset.File(file.Pos()).Name())
+			if srcs[file] == nil {
+				src, err := os.ReadFile(prog.Fset.File(file.Pos()).Name())
 				if err != nil {
 					return nil, fmt.Errorf("instrument: %v", err)
 				}
 				srcs[file] = src
 			}
+		}
+		// Twins (see twins.go): an entry's body is replaced, its twin and those of the
+		// functions its twin reaches appended to their files; twins count paths (see
+		// paths.go), so only functions whose paths can be numbered have them.
+		for k, fn := range list {
+			p := pk.plans[k]
+			file := fileOf(pkg.Syntax, fn.Decl)
+			if noTwins || !twinEligible(pkg.TypesInfo, fn, p) {
+				continue
+			}
+			pf := &fileEdits{File: srcedit.New(prog.Fset, srcs[file], prefix), file: file}
+			if pp, err := planPaths(p, pkg.TypesInfo, pf); err == nil {
+				p.pp = pp
+			}
+		}
+		ts := findTwins(pkg.TypesInfo, pkg.Syntax, list, pk.plans)
+		base := 1 // counter 0 of every block is its spill word (see paths.go)
+		for k, fn := range list {
+			p := pk.plans[k]
+			if !ts.twin[k] {
+				p.pp = nil
+			}
+			file := fileOf(pkg.Syntax, fn.Decl)
+			src := srcs[file]
+			p.base = base
+			if p.pp != nil {
+				p.pp.base = base + p.size() - p.pp.size()
+			}
+			base += p.size()
 			fe := files[file]
 			if fe == nil && !p.derived {
 				// A file holding only derived leaves is left as it is (the import would go
@@ -152,9 +178,6 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 				Base:  p.base,
 			})
 		}
-		// Twins (see twins.go): an entry's body is replaced, its twin and those of the
-		// functions its twin reaches appended to their files.
-		ts := findTwins(pkg.TypesInfo, pkg.Syntax, list, pk.plans)
 		twinsOf := map[*ast.File][]string{}
 		for k, fn := range list {
 			p := pk.plans[k]
@@ -167,7 +190,7 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 				names := nameParams(fe, fn.Decl)
 				body := fe.Src[fe.Off(fn.Decl.Body.Lbrace)+1 : fe.Off(fn.Decl.Body.Rbrace)]
 				fe.Add(fn.Decl.Body.Lbrace+1, fn.Decl.Body.Rbrace, 1, entryCode(fn, names)+strings.Repeat("\n", bytes.Count(body, []byte("\n"))))
-			} else if err := rewriteFunc(fe, p, pkg.TypesInfo, false); err != nil {
+			} else if err := rewriteFunc(fe, p, pkg.TypesInfo); err != nil {
 				return nil, fmt.Errorf("instrument: %s: %v", fn.Name, err)
 			}
 			if !ts.twin[k] {
@@ -248,6 +271,9 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 	return b, nil
 }
 
+// noTwins turns twins off (tests compare the counts with and without them).
+var noTwins bool
+
 func fileOf(files []*ast.File, d *ast.FuncDecl) *ast.File {
 	for _, f := range files {
 		if f.Pos() <= d.Pos() && d.End() <= f.End() {
@@ -297,6 +323,18 @@ func (b *Build) Collect(dir string) (p *profile.Profile, files int, err error) {
 	var bad []string
 	for _, pk := range b.Packages {
 		s := sums[pk.Path]
+		for _, pl := range pk.plans {
+			pl.paths = nil
+			if pl.pp == nil {
+				continue
+			}
+			t, err := pl.pp.decode(s)
+			if err != nil {
+				bad = append(bad, err.Error())
+				continue
+			}
+			pl.paths = t
+		}
 		for _, pl := range pk.plans {
 			if pl.derived {
 				// Its invocations are the returns counted at its call sites.
@@ -435,6 +473,11 @@ func (p *funcPlan) profileFunc(c []uint64) (*profile.Func, error) {
 			for k := range nd.Succs {
 				n.Outcomes[k] = val[p.n+p.edge0[i]+k]
 			}
+		}
+	}
+	if p.paths != nil {
+		if err := p.addPaths(f, p.paths); err != nil {
+			return nil, err
 		}
 	}
 	return f, nil

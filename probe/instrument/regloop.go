@@ -730,7 +730,10 @@ func countPanics(p *funcPlan, loops []*regLoop) bool {
 	if err != nil || np.frame {
 		return false
 	}
-	np.base, np.leaves, np.sites, np.derived, np.from = p.base, p.leaves, p.sites, p.derived, p.from
+	np.base, np.leaves, np.sites, np.derived, np.from, np.pp = p.base, p.leaves, p.sites, p.derived, p.from, p.pp
+	if np.pp != nil {
+		np.pp.p = np
+	}
 	np.countedPan = counted
 	*p = *np
 	return true

@@ -35,18 +35,6 @@ type regState struct {
 	din [][]bool
 	// cold is set while making the flush of a guard, which runs only before a panic.
 	cold bool
-	// twin is set while rewriting a twin (see twins.go): its counts go to the block _augur_bb
-	// the goroutine holds, without pinning.
-	twin bool
-}
-
-// apply is the start of a call of rt's Apply, or ApplyTo on the block of a twin, before its
-// slices.
-func (r *regState) apply() string {
-	if r.twin {
-		return "_augur_c.ApplyTo(_augur_bb[:], "
-	}
-	return "_augur_c.Apply("
 }
 
 func (r *regState) loopAt(pos token.Pos) *regLoop {
@@ -65,7 +53,7 @@ func (r *regState) add(i int, pos token.Pos, d string) string {
 	}
 	l := r.loopAt(pos)
 	if l == nil {
-		return r.probe(map[int]string{i: "1"}, d == "--")
+		return probe(map[int]string{i: "1"}, d == "--")
 	}
 	j := r.local(i, l)
 	v := "_augur_l" + strconv.Itoa(j)
@@ -150,13 +138,13 @@ func (r *regState) flushSet(pos token.Pos, set []bool) string {
 		// A guard may have counted a panic that did not happen: its undo goes in with
 		// the locals (see panicFlush).
 		ix, vs := applyArgs(adds)
-		return "if _augur_uv != 0 {" + r.apply() + "[]_augur_r.Int32{" + ix + "_augur_ui}, []_augur_r.Uint64{" + vs + "_augur_uv}); _augur_ui, _augur_uv = 0, 0} else {" +
-			r.probe(adds, false) + "}; " + zero
+		return "if _augur_uv != 0 {_augur_c.Apply([]_augur_r.Int32{" + ix + "_augur_ui}, []_augur_r.Uint64{" + vs + "_augur_uv}); _augur_ui, _augur_uv = 0, 0} else {" +
+			probe(adds, false) + "}; " + zero
 	}
 	if r.cold && len(adds) > 1 {
-		return r.coldProbe(adds) + zero
+		return coldProbe(adds) + zero
 	}
-	return r.probe(adds, false) + zero
+	return probe(adds, false) + zero
 }
 
 // panicFlush is the flush of the guard of node n, whose Panics are counted (countedPan): the
@@ -170,9 +158,9 @@ func (r *regState) panicFlush(n int, pos token.Pos) string {
 	adds, zero := r.dirtyLocals(pos, r.dirty(n))
 	pan := strconv.Itoa(r.plan.pan(n))
 	ix, vs := applyArgs(adds)
-	t := "if _augur_ui != " + pan + " {" + r.apply() + "[]_augur_r.Int32{" + ix + pan + ", _augur_ui}, []_augur_r.Uint64{" + vs + "1, _augur_uv}); _augur_ui, _augur_uv = " + pan + ", ^_augur_r.Uint64(0)}"
+	t := "if _augur_ui != " + pan + " {_augur_c.Apply([]_augur_r.Int32{" + ix + pan + ", _augur_ui}, []_augur_r.Uint64{" + vs + "1, _augur_uv}); _augur_ui, _augur_uv = " + pan + ", ^_augur_r.Uint64(0)}"
 	if len(adds) > 0 {
-		t += " else {" + r.coldProbe(adds) + "}"
+		t += " else {" + coldProbe(adds) + "}"
 	}
 	return t + "; " + zero
 }
@@ -217,7 +205,7 @@ func (r *regState) dirtyLocals(pos token.Pos, set []bool) (map[int]string, strin
 
 // coldProbe is probe's commit of several counters as a call of rt's Apply: less code where it
 // rarely runs (a guard's flush), so that the loop around it stays small.
-func (r *regState) coldProbe(adds map[int]string) string {
+func coldProbe(adds map[int]string) string {
 	keys := make([]int, 0, len(adds))
 	for k := range adds {
 		keys = append(keys, k)
@@ -228,7 +216,7 @@ func (r *regState) coldProbe(adds map[int]string) string {
 		ix = append(ix, strconv.Itoa(k))
 		vs = append(vs, adds[k])
 	}
-	return r.apply() + "[]_augur_r.Int32{" + strings.Join(ix, ", ") + "}, []_augur_r.Uint64{" + strings.Join(vs, ", ") + "}); "
+	return "_augur_c.Apply([]_augur_r.Int32{" + strings.Join(ix, ", ") + "}, []_augur_r.Uint64{" + strings.Join(vs, ", ") + "}); "
 }
 
 // probe returns the code that adds (or, with sub, subtracts) each value of adds to the counter
@@ -244,8 +232,8 @@ func (r *regState) coldProbe(adds map[int]string) string {
 // (http handlers, tests with t.Parallel). Body regions (see bodyRegion) hold the counts in
 // locals so that an invocation pins once per commit, not once per probe. Several counters go
 // in through rt's journal, inline (the commit of rt.Counters.Apply without its call, slices
-// and loop). In a twin, the same without pinning, on the block the goroutine holds.
-func (r *regState) probe(adds map[int]string, sub bool) string {
+// and loop).
+func probe(adds map[int]string, sub bool) string {
 	if len(adds) == 0 {
 		return ""
 	}
@@ -274,20 +262,11 @@ func (r *regState) probe(adds map[int]string, sub bool) string {
 			fmt.Fprintf(&jl, "_augur_b[_augur_jc+%d] = %d; _augur_b[_augur_jc+%d] = _augur_v%d; ", 1+2*m, k, 2+2*m, m)
 			fmt.Fprintf(&ad, "_augur_b[%d] = _augur_v%d; ", k, m)
 		}
-		if r.twin {
-			return "{_augur_b := _augur_bb; " + nv.String() + jl.String() + "_augur_b[_augur_jc] = " + strconv.Itoa(len(keys)) + "; " + ad.String() + "_augur_b[_augur_jn] = 0}; "
-		}
 		return "{_augur_p := _augur_r.Pin(); if _augur_p < _augur_ns {_augur_b := _augur_cs[_augur_p]; " + nv.String() + jl.String() +
 			"_augur_b[_augur_jc] = " + strconv.Itoa(len(keys)) + "; " + ad.String() + "_augur_b[_augur_jn] = 0} else {" +
 			"_augur_c.Apply([]_augur_r.Int32{" + strings.Join(ix, ", ") + "}, []_augur_r.Uint64{" + strings.Join(vs, ", ") + "})}; _augur_r.Unpin()}; "
 	}
 	var in, over strings.Builder
-	if r.twin {
-		for _, k := range keys {
-			fmt.Fprintf(&in, "_augur_bb[%d] %s %s; ", k, op, adds[k])
-		}
-		return in.String()
-	}
 	for _, k := range keys {
 		fmt.Fprintf(&in, "_augur_cs[_augur_p][%d] %s %s; ", k, op, adds[k])
 		f := "_augur_c.Over"
@@ -302,9 +281,9 @@ func (r *regState) probe(adds map[int]string, sub bool) string {
 // rewriteFunc adds the probes of one function to the file's edits. A frame-free function with
 // register loops is rewritten twice: the first pass finds the locals the loops need, so that
 // the second can flush them.
-func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info, twin bool) error {
+func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info) error {
 	f.Parents(p.fn.Decl.Body)
-	r := &regState{plan: p, localOf: map[int]int{}, slot: map[int]int{}, twin: twin}
+	r := &regState{plan: p, localOf: map[int]int{}, slot: map[int]int{}}
 	if !p.frame {
 		r.loops = findRegLoops(p, info, exprSource(f.Src, f.Fset, info))
 		if countPanics(p, r.loops) {
@@ -360,11 +339,7 @@ func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info, twin bool) error {
 	}
 	p.journal = max(p.journal, len(r.mirrors))
 	if len(r.mirrors) > 0 {
-		if r.twin {
-			pro += fmt.Sprintf("var _augur_m [%d]_augur_r.Uint64; defer _augur_c.FlushTo(_augur_bb[:], _augur_m[:], &_augur_fd[%d]); ", len(r.mirrors), p.k)
-		} else {
-			pro += fmt.Sprintf("var _augur_m [%d]_augur_r.Uint64; defer _augur_c.Flush(_augur_m[:], &_augur_fd[%d]); ", len(r.mirrors), p.k)
-		}
+		pro += fmt.Sprintf("var _augur_m [%d]_augur_r.Uint64; defer _augur_c.Flush(_augur_m[:], &_augur_fd[%d]); ", len(r.mirrors), p.k)
 		p.mirrors = r.mirrors
 	}
 	// Before the probes at the same offset (a body region counts the invocation there).
@@ -399,16 +374,10 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 	// function, looks for another goroutine in the function (rt.Enter); the frame-free ones
 	// leave before their returns and at the end of their body.
 	pro := fmt.Sprintf("var _augur_o _augur_r.Uintptr; {_augur_p := _augur_r.Pin(); if _augur_p < _augur_ns {_augur_cs[_augur_p][%[1]d] += 1; if _augur_cs[_augur_p][%[1]d]&15 == 0 {_augur_o = 1}} else {_augur_c.Over(%[1]d, 1)}; _augur_r.Unpin()}; if _augur_o != 0 {_augur_o = _augur_c.Enter(%[2]d, %[3]d)}; ", p.base, p.k, p.overlaps())
-	if r.twin {
-		pro = fmt.Sprintf("var _augur_o _augur_r.Uintptr; _augur_bb[%[1]d] += 1; if _augur_bb[%[1]d]&15 == 0 {_augur_o = _augur_c.Enter(%[2]d, %[3]d)}; ", p.base, p.k, p.overlaps())
-	}
 	leave := fmt.Sprintf("if _augur_o != 0 {_augur_c.Leave(%d, _augur_o)}; ", p.k)
 	if !p.frame && slices.Contains(p.mayPanic, true) {
 		// It may unwind past the code before its returns: it only looks (rt.Check).
 		pro = fmt.Sprintf("{_augur_p := _augur_r.Pin(); _augur_o := _augur_p < 0; if _augur_p < _augur_ns {_augur_cs[_augur_p][%[1]d] += 1; _augur_o = _augur_cs[_augur_p][%[1]d]&15 == 0} else {_augur_c.Over(%[1]d, 1)}; _augur_r.Unpin(); if _augur_o {_augur_c.Check(%[2]d, %[3]d)}}; ", p.base, p.k, p.overlaps())
-		if r.twin {
-			pro = fmt.Sprintf("_augur_bb[%[1]d] += 1; if _augur_bb[%[1]d]&15 == 0 {_augur_c.Check(%[2]d, %[3]d)}; ", p.base, p.k, p.overlaps())
-		}
 		leave = ""
 	}
 	if len(r.loops) == 1 && r.loops[0].body {
@@ -628,11 +597,7 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 				f.Add(s.call.Pos(), token.NoPos, 9, "_augur_r.Tick(&_augur_l"+strconv.Itoa(j)+", ")
 			}
 		} else {
-			if r.twin {
-				f.Add(s.call.Pos(), token.NoPos, 9, "_augur_r.Tick(&_augur_bb["+strconv.Itoa(p.base+s.ctr)+"], ")
-			} else {
-				f.Add(s.call.Pos(), token.NoPos, 9, "_augur_r.TickP(_augur_c, "+strconv.Itoa(p.base+s.ctr)+", ")
-			}
+			f.Add(s.call.Pos(), token.NoPos, 9, "_augur_r.TickP(_augur_c, "+strconv.Itoa(p.base+s.ctr)+", ")
 		}
 		f.Add(s.call.End(), token.NoPos, -1, ")")
 	}

@@ -50,6 +50,22 @@ var _augur_c = _augur_r.Open(` + strconv.Quote(EnvDir) + `, ` + strconv.Quote(co
 // _augur_blk is a block of counters and its journal; twins count into one their goroutine holds.
 type _augur_blk = [` + strconv.Itoa(pk.Counters+1+2*pk.Journal) + `]_augur_r.Uint64
 
+// _augur_cx counts the path ending at i+*tk in b, clears the spill word and starts the next at
+// *tk = next (*tk the part of the path number kept in memory, next the start less the part kept
+// in a register): a cut made inside a condition (see paths.go in package instrument).
+func _augur_cx(b *_augur_blk, tk *_augur_r.Uint64, i, next _augur_r.Uint64) _augur_r.Bool {
+	b[i+*tk]++
+	b[0] = 0
+	*tk = next
+	return 0 == 0 // true may be shadowed
+}
+
+// _augur_spx stores v in the spill word: a spill made inside a condition.
+func _augur_spx(b *_augur_blk, v _augur_r.Uint64) _augur_r.Bool {
+	b[0] = v
+	return 0 == 0
+}
+
 // _augur_cs are the per-P blocks the probes add to.
 var _augur_cs = _augur_r.Blocks[_augur_blk](_augur_c)
 

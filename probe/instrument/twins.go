@@ -6,6 +6,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -50,11 +51,10 @@ type twinSet struct {
 }
 
 // findTwins works out the twins of one package's instrumented functions (list, with their
-// plans).
+// plans): among the functions that may have one and whose paths are numbered (p.pp), those
+// that call others, and those these reach.
 func findTwins(info *types.Info, files []*ast.File, list []*frontend.Func, plans []*funcPlan) *twinSet {
 	ts := &twinSet{twin: make([]bool, len(list)), entry: make([]bool, len(list)), calls: map[int][]*ast.CallExpr{}}
-	byObj := map[*types.Func]int{}
-	eligible := make([]bool, len(list))
 	cgo := map[*ast.File]bool{}
 	for _, f := range files {
 		for _, im := range f.Imports {
@@ -63,29 +63,41 @@ func findTwins(info *types.Info, files []*ast.File, list []*frontend.Func, plans
 			}
 		}
 	}
+	byObj := map[*types.Func]int{}
 	for k, fn := range list {
-		if !twinEligible(info, fn, plans[k]) || cgo[fileOf(files, fn.Decl)] {
+		if plans[k].pp == nil || cgo[fileOf(files, fn.Decl)] {
 			continue
 		}
 		if obj, ok := info.Defs[fn.Decl.Name].(*types.Func); ok {
 			byObj[obj] = k
-			eligible[k] = true
 		}
 	}
 	callees := map[int][]int{}
 	for k, fn := range list {
-		if !eligible[k] {
+		if obj, ok := info.Defs[fn.Decl.Name].(*types.Func); !ok || byObj[obj] != k || plans[k].pp == nil {
 			continue
 		}
+		p := plans[k]
 		ast.Inspect(fn.Decl.Body, func(n ast.Node) bool {
 			switch x := n.(type) {
 			case *ast.FuncLit, *ast.GoStmt, *ast.DeferStmt:
 				return false
 			case *ast.CallExpr:
-				if j, ok := byObj[calleeOf(info, x)]; ok {
-					ts.calls[k] = append(ts.calls[k], x)
-					callees[k] = append(callees[k], j)
+				j, ok := byObj[calleeOf(info, x)]
+				if !ok {
+					break
 				}
+				// A twin may leave its panic path in the spill word when it returns; what
+				// else its caller's node does after the call must not panic then (see
+				// paths.go), or the call goes through the entry.
+				if _, part := siteNode(p, x); part == nil || panicsAfter(info, part, x, func(c *ast.CallExpr) bool {
+					_, twin := byObj[calleeOf(info, c)]
+					return twin || slices.ContainsFunc(p.sites, func(s *callSite) bool { return s.call == c })
+				}) {
+					break
+				}
+				ts.calls[k] = append(ts.calls[k], x)
+				callees[k] = append(callees[k], j)
 			}
 			return true
 		})
@@ -108,6 +120,98 @@ func findTwins(info *types.Info, files []*ast.File, list []*frontend.Func, plans
 		}
 	}
 	return ts
+}
+
+// panicsAfter reports whether something in part (a node's part holding call) may panic once the
+// call has returned: an operation after it that may, an assignment to an index or through a
+// pointer, a send, a call that is not ok (a twin, a derived leaf), a builtin or a conversion.
+func panicsAfter(info *types.Info, part ast.Node, call *ast.CallExpr, ok func(*ast.CallExpr) bool) bool {
+	if _, send := part.(*ast.SendStmt); send {
+		return true
+	}
+	lhs := map[ast.Node]bool{}
+	switch s := part.(type) {
+	case *ast.AssignStmt:
+		for _, e := range s.Lhs {
+			lhs[e] = true
+		}
+	case *ast.IncDecStmt:
+		lhs[s.X] = true
+	}
+	found := false
+	ast.Inspect(part, func(n ast.Node) bool {
+		if found {
+			return false
+		}
+		if n == nil {
+			return true
+		}
+		if _, lit := n.(*ast.FuncLit); lit {
+			return false
+		}
+		if n == ast.Node(call) {
+			return false // its arguments run before it returns
+		}
+		if lhs[n] {
+			// An assignment's index and dereference checks come after the right side.
+			ast.Inspect(n, func(m ast.Node) bool {
+				if e, ok := m.(ast.Expr); ok && ownMayPanic(info, e) {
+					found = true
+				}
+				return !found
+			})
+			return false
+		}
+		e, isExpr := n.(ast.Expr)
+		if !isExpr || e.Pos() < call.End() && e.End() > call.Pos() {
+			return true // an operand around the call: its own operation is checked below
+		}
+		after := e.Pos() >= call.End()
+		if c, isCall := e.(*ast.CallExpr); isCall && after {
+			if tv, ok2 := info.Types[c.Fun]; ok2 && tv.IsType() {
+				switch tv.Type.Underlying().(type) {
+				case *types.Array, *types.Pointer:
+					found = true
+				}
+				return !found
+			}
+			if id, isID := ast.Unparen(c.Fun).(*ast.Ident); isID {
+				if b, isB := info.Uses[id].(*types.Builtin); isB && pureBuiltins[b.Name()] {
+					return true
+				}
+			}
+			if !ok(c) {
+				found = true
+			}
+			return !found
+		}
+		if after && ownMayPanic(info, e) {
+			found = true
+		}
+		return !found
+	})
+	if found {
+		return true
+	}
+	// The operations that hold the call (x[f()], f() / y, *f()): checked after it returns.
+	var stack []ast.Node
+	ast.Inspect(part, func(n ast.Node) bool {
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return false
+		}
+		if n == ast.Node(call) {
+			for _, a := range stack {
+				if e, ok := a.(ast.Expr); ok && ownMayPanic(info, e) {
+					found = true
+				}
+			}
+			return false
+		}
+		stack = append(stack, n)
+		return true
+	})
+	return found
 }
 
 // twinEligible reports whether fn may have a twin (see the list above).
@@ -183,10 +287,18 @@ func entryCode(fn *frontend.Func, names map[*ast.Field][]string) string {
 	if d.Recv != nil {
 		call = names[d.Recv.List[0]][0] + "." + call
 	}
-	if d.Type.Results != nil && len(d.Type.Results.List) > 0 {
-		call = "return " + call
+	// The twin returned: no panic path is pending (see paths.go).
+	const clear = "_augur_bb[0] = 0"
+	pro := "_augur_bb := _augur_r.Get[_augur_blk](_augur_c); defer _augur_r.Put(_augur_c, _augur_bb); "
+	n := fn.Sig.Results().Len()
+	if n == 0 {
+		return pro + call + "; " + clear
 	}
-	return "_augur_bb := _augur_r.Get[_augur_blk](_augur_c); defer _augur_r.Put(_augur_c, _augur_bb); " + call
+	var rs []string
+	for i := range n {
+		rs = append(rs, "_augur_r"+strconv.Itoa(i))
+	}
+	return pro + "var " + strings.Join(rs, ", ") + " = " + call + "; " + clear + "; return " + strings.Join(rs, ", ")
 }
 
 // nameParams gives every parameter and the receiver of an entry's declaration a name it can pass
@@ -230,11 +342,11 @@ func twinText(fset *token.FileSet, src []byte, prefix string, file *ast.File, p 
 	d := p.fn.Decl
 	f.AddAt(f.Off(d.Pos()), -1000, "\x00")
 	f.AddAt(f.Off(d.End()), 1000, "\x00")
-	if err := rewriteFunc(f, p, info, true); err != nil {
+	if err := rewritePath(f, p, p.pp, info); err != nil {
 		return "", err
 	}
 	for _, lp := range lits {
-		if err := rewriteFunc(f, lp, info, false); err != nil {
+		if err := rewriteFunc(f, lp, info); err != nil {
 			return "", err
 		}
 	}

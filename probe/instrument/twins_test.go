@@ -1,12 +1,15 @@
 package instrument
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
 
+	"github.com/augur-perf/augur/probe/profile"
+	"github.com/augur-perf/augur/probe/srcedit"
 	"github.com/augur-perf/augur/source/frontend"
 )
 
@@ -25,13 +28,26 @@ func TestTwins(t *testing.T) {
 		t.Fatal(err)
 	}
 	pkg := list[0].Pkg
+	leaves := newLeafFuncs(pkg.TypesInfo, pkg.Syntax)
+	derived, sites := derivedLeaves(pkg, list)
 	var plans []*funcPlan
 	for k, fn := range list {
 		p, err := newPlan(fn, k)
 		if err != nil {
 			t.Fatal(err)
 		}
+		p.leaves, p.derived, p.sites = leaves, derived[k], sites[k]
 		plans = append(plans, p)
+		if twinEligible(pkg.TypesInfo, fn, p) {
+			file := fileOf(pkg.Syntax, fn.Decl)
+			src, err := os.ReadFile(prog.Fset.File(file.Pos()).Name())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if pp, err := planPaths(p, pkg.TypesInfo, &fileEdits{File: srcedit.New(prog.Fset, src, "_augur_"), file: file}); err == nil {
+				p.pp = pp
+			}
+		}
 	}
 	ts := findTwins(pkg.TypesInfo, pkg.Syntax, list, plans)
 	var entries, twins []string
@@ -46,10 +62,10 @@ func TestTwins(t *testing.T) {
 	}
 	sort.Strings(entries)
 	sort.Strings(twins)
-	if got, want := strings.Join(entries, " "), "(*T).Sum Deep Spawn T.Add Twice UsesGeneric mustPos"; got != want {
+	if got, want := strings.Join(entries, " "), "(*T).Sum Assert Deep Spawn SumAt T.Add Twice UsesGeneric mustPos"; got != want {
 		t.Errorf("entries: %s, want %s", got, want)
 	}
-	if got, want := strings.Join(twins, " "), "(*T).Sum Deep Spawn T.Add Twice UsesGeneric add1 mustPos"; got != want {
+	if got, want := strings.Join(twins, " "), "(*T).Sum Assert At Deep Late Spawn SumAt T.Add Twice UsesGeneric add1 mustPos"; got != want {
 		t.Errorf("twins: %s, want %s", got, want)
 	}
 
@@ -84,6 +100,20 @@ func TestTwins(t *testing.T) {
 		if n%2 == 1 {
 			call(n)
 		}
+	}
+	for i := 0; i < 30; i++ {
+		func() {
+			for _, x := range []int{i % 3, i % 6} {
+				if x >= 4 {
+					return // At panics
+				}
+				call(x % 3) // Late
+			}
+			if i%5 == 0 {
+				call(0) // Assert(nil)
+				call(1) // Assert(i); Assert("x") panics
+			}
+		}()
 	}
 	const P = "example.com/work/twins."
 	byName := funcsOf(fns)
@@ -131,4 +161,35 @@ func counterBlocks(t *testing.T, dir string) int {
 		t.Fatal(err)
 	}
 	return (len(data) - hlen) / (8 * stride)
+}
+
+// TestTwinsAgree measures testdata/src/work/twins with twins (their paths counted, panics
+// through spills), without (every function counting in itself), and with every function keeping
+// a frame, and requires the same profile from the three: twins count what ran, panics included.
+func TestTwinsAgree(t *testing.T) {
+	profiles := map[string]*profile.Profile{}
+	var fns []*frontend.Func
+	for _, mode := range []string{"twins", "none", "frames"} {
+		noTwins, forceFrame = mode == "none", mode == "frames"
+		p, f := measureTest(t, "twins", "TestTwins", 0, 4)
+		noTwins, forceFrame = false, false
+		profiles[mode], fns = p, f
+	}
+	for _, fn := range fns {
+		want := profiles["frames"].Funcs[fn.Name]
+		for _, mode := range []string{"twins", "none"} {
+			got := profiles[mode].Funcs[fn.Name]
+			if fmt.Sprint(got.Invocations, got.Nodes) != fmt.Sprint(want.Invocations, want.Nodes) {
+				t.Errorf("%s, %s:\n got %d %+v\nwant %d %+v", mode, fn.Name, got.Invocations, got.Nodes, want.Invocations, want.Nodes)
+			}
+		}
+	}
+	at := profiles["twins"].Funcs["example.com/work/twins.At"]
+	panics := uint64(0)
+	for _, nd := range at.Nodes {
+		panics += nd.Panics
+	}
+	if at.Invocations != 60 || panics == 0 {
+		t.Errorf("At: %d invocations, %d panics", at.Invocations, panics)
+	}
 }

@@ -209,8 +209,17 @@ func Get[A any](c *Counters) *A {
 }
 
 // Put gives back a block Get returned (deferred by the entry, so that a panic unwinding
-// through the package gives it back too).
+// through the package gives it back too). Word 0 of the block is its spill word: not zero when
+// the entry's twin is unwinding from a node that stored, right before it, the index (plus one)
+// of the counter to add to then (see paths.go in package instrument).
 func Put[A any](c *Counters, b *A) {
+	w := unsafe.Slice((*uint64)(unsafe.Pointer(b)), c.n)
+	if s := w[0]; s != 0 {
+		if s < uint64(c.n) {
+			w[s-1]++
+		}
+		w[0] = 0
+	}
 	c.put(unsafe.Pointer(b))
 }
 
@@ -324,11 +333,6 @@ func (c *Counters) Apply(ix []int32, v []uint64) {
 		atomic.StoreUint32(&c.lock, 0)
 	}
 	Unpin()
-}
-
-// ApplyTo is Apply on a block the goroutine holds (see Get): no pinning.
-func (c *Counters) ApplyTo(b []uint64, ix []int32, v []uint64) {
-	c.commit(b, ix, v)
 }
 
 // commit is a redo log in block b, which the caller owns (pinned to its P, or holding the
@@ -457,16 +461,6 @@ func (c *Counters) Flush(m []uint64, d *Desc) {
 	for _, x := range m {
 		if x != 0 {
 			c.Apply(d.Mx, m)
-			return
-		}
-	}
-}
-
-// FlushTo is Flush into a block the goroutine holds (see Get).
-func (c *Counters) FlushTo(b []uint64, m []uint64, d *Desc) {
-	for _, x := range m {
-		if x != 0 {
-			c.commit(b, d.Mx, m)
 			return
 		}
 	}

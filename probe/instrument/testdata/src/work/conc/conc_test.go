@@ -35,7 +35,7 @@ func TestConcurrent(t *testing.T) {
 	wg.Wait()
 }
 
-// TestExitRunning ends the process with os.Exit while goroutines run Work and Framed.
+// TestExitRunning ends the process with os.Exit while goroutines run Work, Framed and Pair.
 func TestExitRunning(t *testing.T) {
 	if os.Getenv("CONC_EXIT") == "" {
 		t.Skip("set CONC_EXIT to run")
@@ -44,7 +44,7 @@ func TestExitRunning(t *testing.T) {
 		go func() {
 			s := 0
 			for x := g; ; x++ {
-				s += Work(x) + Framed(x)
+				s += Work(x) + Framed(x) + Pair(x)
 				sink[g] = s
 			}
 		}()

@@ -81,3 +81,37 @@ func Deep(n int) int {
 	}
 	return Deep(n-1) + add1(n)
 }
+
+// At sums xs[:i] and adds xs[i]: it panics in the loop when i > len(xs) (a spill before the
+// index, its path cut at the loop's back edge), at the return when i == len(xs) (the return
+// counted, then undone).
+func At(xs []int, i int) int {
+	s := 0
+	for j := 0; j < i; j++ {
+		s += xs[j]
+	}
+	return s + xs[i]
+}
+
+// Assert panics on a value that is not an int, before calling add1.
+func Assert(v any) int {
+	if v == nil {
+		return add1(0)
+	}
+	return v.(int) + add1(1)
+}
+
+// Late indexes after calling add1: the call goes through add1's entry (a panic after a twin's
+// return would find the twin's spill).
+func Late(xs []int, i int) int { return add1(i) + xs[i] }
+
+// SumAt calls At, Assert and Late: an entry, the three twins.
+func SumAt(xs []int, vs []any, is ...int) (s int) {
+	for _, i := range is {
+		s += At(xs, i) + Late(xs, i%3)
+	}
+	for _, v := range vs {
+		s += Assert(v)
+	}
+	return s
+}

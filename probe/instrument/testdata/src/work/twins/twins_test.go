@@ -21,6 +21,17 @@ func TestTwins(t *testing.T) {
 		}
 	}
 	sink += Deep(10)
+	xs := []int{1, 2, 3, 4}
+	for i := 0; i < 30; i++ {
+		func() {
+			defer func() { recover() }()
+			var vs []any
+			if i%5 == 0 {
+				vs = []any{nil, i, "x"}
+			}
+			sink += SumAt(xs, vs, i%3, i%6)
+		}()
+	}
 	if v.n == 0 || sink == 0 {
 		t.Fatal("nothing ran")
 	}

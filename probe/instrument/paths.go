@@ -1,0 +1,923 @@
+package instrument
+
+import (
+	"fmt"
+	"go/ast"
+	"go/token"
+	"go/types"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/augur-perf/augur/probe/profile"
+	"github.com/augur-perf/augur/source/frontend"
+)
+
+// Path counting. A twin (see twins.go) counts paths, not nodes: its probes keep a path number
+// in a register (_augur_pr), add a constant to it on the outcomes of its decisions, and where the
+// invocation may leave or stop for long (before a call, a channel operation; at a return; on the
+// back edges of a loop nothing else cuts) add one to the counter of the path so far (one plain
+// increment, in the block the goroutine holds) and start a new one. The numbering is Ball and
+// Larus's (Efficient path profiling, 1996) on the function's CFG, the cuts splitting it into an
+// acyclic graph: the paths from a start (the entry, a cut) to an end (a cut, a return, a panic)
+// are numbered, each outcome adding the number of paths through the outcomes before it. The
+// register holds the index of the path's counter in the block (the function's first path
+// counter plus the number), so that a commit is one increment. Collect turns each path's count
+// back into the node counts and outcomes it stands for.
+//
+// One increment per path, not per counter, costs less than the flush of the locals of a body
+// region, needs no journal (a process that ends between two increments leaves counts that
+// conserve flow: a path ends before the node it stops at, that node counted, and the path that
+// would have gone on is not there, so the node counts as unwound there) and no pinning (the
+// block is the goroutine's).
+//
+// Panics need no guard either. Right before a node that may panic (and is not a cut), the twin
+// stores the index (plus one) of the counter of the path that ends with that node panicking in
+// the block's spill word (counter 0; one plain store, of a constant where the path number is
+// known when instrumenting);
+// a cut clears it (whatever it calls may panic), the entry clears it when the twin returns,
+// and the entry's deferred rt.Put counts the path it names when it finds it set: the twin
+// unwound from that node. A node that may panic only by dereferencing a parameter that no
+// statement assigns, which a node that ran before on every path dereferenced already, stores
+// nothing. A return counts its path before its results are evaluated; where they may panic, the
+// spill names the return's undo counter instead, which Collect subtracts from the returns.
+//
+// A function gets no twin when it cannot be path-counted: when its body is no register region
+// (a goto, a range over a function or a channel), when a cut or a spill would have to go where
+// no code can (a switch with an init statement and a tag, a type switch with an init
+// statement), or when it has more than maxPaths paths.
+
+// maxPaths bounds the paths of one function: the counters they need are in every block.
+const maxPaths = 1 << 12
+
+// A pathPlan numbers the paths of one function's twin.
+type pathPlan struct {
+	p *funcPlan
+	// np is the number of paths; their counters start at base (an index of the package's),
+	// followed by one undo counter for each return in undo.
+	np, base int
+	undo     map[int]int // return node → its undo counter (offset from base)
+	// cutAll marks the nodes before which every path ends (cutExpr: inside their
+	// condition); cutEntry the range nodes before which paths from outside their loop end;
+	// backCut the nodes at which paths from inside their loop end (the loop's head, or its
+	// post statement), at the end of the loop body and before continue statements.
+	cutAll, cutExpr, cutEntry, backCut []bool
+	// head is, for each backCut node, the head of its loop.
+	head map[int]int
+	// spill marks the nodes that store their panic path in the spill word (spillExpr: inside
+	// their condition).
+	spill, spillExpr []bool
+	// order is, per node, its outcomes in numbering order (the free one first), val their
+	// values; s is per node the number of paths through its outcomes, which is also the
+	// value of its panic.
+	order [][]int
+	val   [][]int
+	s     []int
+	// starts are the paths' starts, in numbering order; startOf finds a node's start after a
+	// cut.
+	starts  []pathStart
+	startOf map[int]int
+	// arr and arrNoCut are per node the path register's value when control reaches it, where
+	// known (see knownValues).
+	arr, arrNoCut []int
+	// read is set when the code emitted reads the path register.
+	read bool
+	// tk is set when the function needs _augur_tk, the part of the path number a cut inside
+	// a condition sets.
+	tk bool
+}
+
+// spillWord is the index of the blocks' spill word (no function's counter).
+const spillWord = 0
+
+// size is the number of counters the paths need.
+func (pp *pathPlan) size() int { return pp.np + len(pp.undo) }
+
+// A pathStart is where paths start: the function's entry (kind 0), a node after a cut before
+// it (1). Its paths are numbered from val.
+type pathStart struct {
+	node, kind int
+	np, val    int
+}
+
+// planPaths numbers the paths of p's twin, or says why it cannot.
+func planPaths(p *funcPlan, info *types.Info, f *fileEdits) (*pathPlan, error) {
+	src := exprSource(f.Src, f.Fset, info)
+	if bodyRegion(p, info, src) == nil {
+		return nil, fmt.Errorf("not a register region")
+	}
+	g := p.g
+	pp := &pathPlan{p: p, cutAll: make([]bool, p.n), cutExpr: make([]bool, p.n), cutEntry: make([]bool, p.n),
+		backCut: make([]bool, p.n), head: map[int]int{}, spill: make([]bool, p.n), spillExpr: make([]bool, p.n),
+		startOf: map[int]int{}, undo: map[int]int{}}
+	terms := make([][]string, p.n)
+	for i, nd := range g.Nodes {
+		if nd.AST == nil || nd.IsExit() || nd.Unreachable || nd.Kind == frontend.KindLoop {
+			continue
+		}
+		if !suspends(info, p.leaves, nd, false) {
+			if p.mayPanic[i] {
+				ts, ok := nodeGuard(info, src, p.leaves, nd.AST)
+				if !ok {
+					ts = []string{"?"} // may panic, somehow
+				}
+				terms[i] = ts
+			}
+			continue
+		}
+		switch s := nd.AST.(type) {
+		case *ast.RangeStmt:
+			pp.cutEntry[i] = true
+		case *ast.IfStmt:
+			pp.cutAll[i] = true
+			pp.cutExpr[i] = s.Init != nil
+		case *ast.ForStmt:
+			pp.cutAll[i] = true
+			pp.cutExpr[i] = s.Init != nil || s.Post != nil
+		case *ast.SwitchStmt:
+			pp.cutAll[i] = true
+			if s.Init != nil {
+				if s.Tag != nil || firstCaseExpr(s.Body) == nil {
+					return nil, fmt.Errorf("%s: a cut in a switch with an init statement", nd.Pos)
+				}
+				pp.cutExpr[i] = true
+			}
+		case *ast.TypeSwitchStmt:
+			if s.Init != nil {
+				return nil, fmt.Errorf("%s: a cut in a type switch with an init statement", nd.Pos)
+			}
+			pp.cutAll[i] = true
+		default:
+			pp.cutAll[i] = true
+		}
+		pp.tk = pp.tk || pp.cutExpr[i]
+	}
+	// The spills: every may-panic node but those whose only way to panic is dereferencing a
+	// parameter no statement assigns that every path has dereferenced before.
+	fixed := fixedParams(info, p.fn.Decl)
+	derefs := make([][]string, p.n) // nil terms of fixed parameters, unconditional
+	for i, ts := range terms {
+		for _, t := range ts {
+			if x, ok := strings.CutSuffix(t, " == nil"); ok && fixed[strings.TrimSuffix(strings.TrimPrefix(x, "("), ")")] {
+				derefs[i] = append(derefs[i], t)
+			}
+		}
+	}
+	avail := availDerefs(g, derefs)
+	for i, ts := range terms {
+		if ts == nil {
+			continue
+		}
+		covered := true
+		for _, t := range ts {
+			if !avail[i][t] {
+				covered = false
+			}
+		}
+		if covered {
+			continue
+		}
+		pp.spill[i] = true
+		switch s := g.Nodes[i].AST.(type) {
+		case *ast.IfStmt:
+			pp.spillExpr[i] = s.Init != nil
+		case *ast.ForStmt:
+			pp.spillExpr[i] = s.Init != nil || s.Post != nil
+		case *ast.SwitchStmt:
+			if s.Init != nil {
+				if s.Tag != nil || firstCaseExpr(s.Body) == nil {
+					return nil, fmt.Errorf("%s: a spill in a switch with an init statement", g.Nodes[i].Pos)
+				}
+				pp.spillExpr[i] = true
+			}
+		case *ast.TypeSwitchStmt:
+			if s.Init != nil {
+				return nil, fmt.Errorf("%s: a spill in a type switch with an init statement", g.Nodes[i].Pos)
+			}
+		case *ast.ReturnStmt:
+			pp.undo[i] = len(pp.undo)
+		}
+	}
+	// The loops no cut breaks: their back edges are cut.
+	for i, nd := range g.Nodes {
+		if !nd.LoopHead || nd.Unreachable || pp.cutAll[i] {
+			continue
+		}
+		x := i
+		if fs, ok := nd.AST.(*ast.ForStmt); ok && fs.Post != nil {
+			x = g.StmtNode[fs.Post]
+			if pp.cutAll[x] {
+				continue
+			}
+		}
+		switch nd.AST.(type) {
+		case *ast.ForStmt, *ast.RangeStmt:
+		default:
+			return nil, fmt.Errorf("%s: a loop that is no for statement", nd.Pos)
+		}
+		if pp.spillExpr[i] && x == i {
+			// The spill of the head's condition would run before the cut.
+			return nil, fmt.Errorf("%s: a spill in a loop condition with an init statement", nd.Pos)
+		}
+		pp.head[x] = i
+		if pp.cycles(x, i) {
+			pp.backCut[x] = true
+		} else {
+			delete(pp.head, x)
+		}
+	}
+	pp.order = make([][]int, p.n)
+	pp.val = make([][]int, p.n)
+	pp.s = make([]int, p.n)
+	for i, nd := range g.Nodes {
+		pp.order[i] = make([]int, len(nd.Succs))
+		for k := range nd.Succs {
+			pp.order[i][k] = k
+		}
+		if nd.IsDecision() {
+			free := p.freeOutcome(i)
+			pp.order[i] = append([]int{free}, slices.DeleteFunc(pp.order[i], func(k int) bool { return k == free })...)
+			for _, k := range pp.order[i][1:] {
+				if p.outcomeSite(i, k).kind == siteNone {
+					return nil, fmt.Errorf("%s: outcome %s of %s has no site", nd.Pos, nd.Succs[k].Outcome, nd.Text)
+				}
+			}
+		}
+	}
+	// Ball and Larus: the paths from each node, memoized.
+	memo := map[int]int{}
+	busy := map[int]bool{}
+	var paths func(v int) (int, error)
+	paths = func(v int) (int, error) {
+		if n, ok := memo[v]; ok {
+			return n, nil
+		}
+		if busy[v] {
+			return 0, fmt.Errorf("%s: a cycle no cut breaks", g.Nodes[v].Pos)
+		}
+		busy[v] = true
+		defer delete(busy, v)
+		pp.val[v] = make([]int, len(g.Nodes[v].Succs))
+		s := 0
+		for _, k := range pp.order[v] {
+			w := g.Nodes[v].Succs[k].To
+			a := 1
+			if !g.Nodes[w].IsExit() && !pp.isCut(v, w) {
+				var err error
+				if a, err = paths(w); err != nil {
+					return 0, err
+				}
+			}
+			pp.val[v][k] = s
+			if s += a; s > maxPaths {
+				return 0, fmt.Errorf("more than %d paths", maxPaths)
+			}
+		}
+		pp.s[v] = s
+		n := s
+		if pp.spill[v] {
+			n++ // the node panicking
+		}
+		memo[v] = n
+		return n, nil
+	}
+	add := func(node, kind int) error {
+		np := 1
+		if kind != 0 || !pp.cutAll[node] {
+			var err error
+			if np, err = paths(node); err != nil {
+				return err
+			}
+		}
+		if kind != 0 {
+			pp.startOf[node] = len(pp.starts)
+		}
+		pp.starts = append(pp.starts, pathStart{node: node, kind: kind, np: np, val: pp.np})
+		if pp.np += np; pp.np > maxPaths {
+			return fmt.Errorf("more than %d paths", maxPaths)
+		}
+		return nil
+	}
+	if err := add(g.Entry, 0); err != nil {
+		return nil, err
+	}
+	for i, nd := range g.Nodes {
+		if !nd.Unreachable && !nd.IsExit() && (pp.cutAll[i] || pp.cutEntry[i] || pp.backCut[i]) {
+			if err := add(i, 1); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return pp, nil
+}
+
+// fixedParams are the names of fn's parameters (and receiver) that no statement assigns or
+// takes the address of.
+func fixedParams(info *types.Info, d *ast.FuncDecl) map[string]bool {
+	fixed := map[string]bool{}
+	for _, fl := range []*ast.FieldList{d.Recv, d.Type.Params} {
+		if fl == nil {
+			continue
+		}
+		for _, f := range fl.List {
+			for _, id := range f.Names {
+				fixed[id.Name] = true
+			}
+		}
+	}
+	lhs := func(e ast.Expr) {
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
+			delete(fixed, id.Name)
+		}
+	}
+	ast.Inspect(d.Body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			for _, e := range x.Lhs {
+				lhs(e)
+			}
+		case *ast.IncDecStmt:
+			lhs(x.X)
+		case *ast.RangeStmt:
+			if x.Tok == token.ASSIGN {
+				lhs(x.Key)
+				lhs(x.Value)
+			}
+		case *ast.UnaryExpr:
+			if x.Op == token.AND {
+				lhs(x.X)
+			}
+		case *ast.Ident:
+			// A parameter shadowed anywhere: its name means something else there.
+			if obj, ok := info.Defs[x]; ok && obj != nil {
+				if _, isVar := obj.(*types.Var); isVar && fixed[x.Name] {
+					if v := obj.(*types.Var); !v.IsField() && v.Parent() != nil && v.Parent() != info.Scopes[d.Type] {
+						delete(fixed, x.Name)
+					}
+				}
+			}
+		}
+		return true
+	})
+	return fixed
+}
+
+// availDerefs returns, per node, the nil terms (of derefs) that every path from the entry has
+// passed a node dereferencing unconditionally: they are false when the node runs.
+func availDerefs(g *frontend.CFG, derefs [][]string) []map[string]bool {
+	n := len(g.Nodes)
+	all := map[string]bool{}
+	for _, ts := range derefs {
+		for _, t := range ts {
+			all[t] = true
+		}
+	}
+	in := make([]map[string]bool, n)
+	for i := range in {
+		in[i] = map[string]bool{}
+		if i != g.Entry {
+			for t := range all {
+				in[i][t] = true
+			}
+		}
+	}
+	preds := g.Preds()
+	for changed := true; changed; {
+		changed = false
+		for v := range g.Nodes {
+			if v == g.Entry {
+				continue
+			}
+			meet := map[string]bool{}
+			first := true
+			for _, u := range preds[v] {
+				if g.Nodes[u].Unreachable {
+					continue
+				}
+				out := map[string]bool{}
+				for t := range in[u] {
+					out[t] = true
+				}
+				for _, t := range derefs[u] {
+					out[t] = true
+				}
+				if first {
+					meet, first = out, false
+					continue
+				}
+				for t := range meet {
+					if !out[t] {
+						delete(meet, t)
+					}
+				}
+			}
+			if len(meet) != len(in[v]) {
+				in[v] = meet
+				changed = true
+			}
+		}
+	}
+	return in
+}
+
+// isCut reports whether the edge from u to w ends a path.
+func (pp *pathPlan) isCut(u, w int) bool {
+	switch {
+	case pp.cutAll[w]:
+		return true
+	case pp.cutEntry[w]:
+		return !slices.Contains(pp.p.g.Nodes[u].Loops, w)
+	case pp.backCut[w]:
+		return slices.Contains(pp.p.g.Nodes[u].Loops, pp.head[w])
+	}
+	return false
+}
+
+// cycles reports whether a path leads from x back to x (x is h, the head of a loop, or its post
+// statement) through the loop without passing a cut.
+func (pp *pathPlan) cycles(x, h int) bool {
+	g := pp.p.g
+	seen := map[int]bool{}
+	var walk func(v int) bool
+	walk = func(v int) bool {
+		for _, e := range g.Nodes[v].Succs {
+			w := e.To
+			if w == x {
+				return true
+			}
+			if seen[w] || g.Nodes[w].IsExit() || pp.cutAll[w] || pp.cutEntry[w] && !slices.Contains(g.Nodes[v].Loops, w) ||
+				!slices.Contains(g.Nodes[w].Loops, h) {
+				continue
+			}
+			seen[w] = true
+			if walk(w) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(x)
+}
+
+// start is the path register's value at the start after a cut before node n.
+func (pp *pathPlan) start(n int) int {
+	return pp.base + pp.starts[pp.startOf[n]].val
+}
+
+// knownValues works out, per node, the path register's value when control reaches it (arr:
+// over every edge into it; arrNoCut: over the edges that do not end a path there), where the
+// same on every path; -1 elsewhere.
+func (pp *pathPlan) knownValues() {
+	g := pp.p.g
+	const unset, unknown = -2, -1
+	all, nocut := make([]int, pp.p.n), make([]int, pp.p.n)
+	for i := range all {
+		all[i], nocut[i] = unset, unset
+	}
+	all[g.Entry], nocut[g.Entry] = pp.base, pp.base
+	meet := func(a, b int) int {
+		switch {
+		case a == unset:
+			return b
+		case b == unset || a == b:
+			return a
+		}
+		return unknown
+	}
+	// after is the register's value after u's own code (a cut before it starts a path).
+	after := func(u int) int {
+		switch {
+		case pp.cutAll[u]:
+			return pp.start(u)
+		case pp.cutEntry[u] || pp.backCut[u]:
+			return meet(pp.start(u), nocut[u])
+		}
+		return all[u]
+	}
+	for changed := true; changed; {
+		changed = false
+		for u, nd := range g.Nodes {
+			if nd.IsExit() || nd.Unreachable {
+				continue
+			}
+			a := after(u)
+			if a == unset {
+				continue
+			}
+			for k, e := range nd.Succs {
+				w := e.To
+				if g.Nodes[w].IsExit() {
+					continue
+				}
+				x := a
+				if x >= 0 {
+					x += pp.val[u][k]
+				}
+				if nv := meet(all[w], x); nv != all[w] {
+					all[w] = nv
+					changed = true
+				}
+				if !pp.isCut(u, w) {
+					if nv := meet(nocut[w], x); nv != nocut[w] {
+						nocut[w] = nv
+						changed = true
+					}
+				}
+			}
+		}
+	}
+	for i := range all {
+		all[i], nocut[i] = max(all[i], unknown), max(nocut[i], unknown)
+	}
+	pp.arr, pp.arrNoCut = all, nocut
+}
+
+// reg is the path register's value, a constant where known (x: one of arr, arrNoCut).
+func reg(x int) string {
+	if x >= 0 {
+		return strconv.Itoa(x)
+	}
+	return "_augur_pr"
+}
+
+// reads notes the code t emitted, which may read the path register.
+func (pp *pathPlan) reads(t string) string {
+	for _, r := range []string{"_augur_pr]", "_augur_pr+", "-_augur_pr", "_augur_pr,"} {
+		if strings.Contains(t, r) {
+			pp.read = true
+		}
+	}
+	return t
+}
+
+// commit is the code that counts the path whose counter's index the register holds (reg).
+func (pp *pathPlan) commit(reg string) string {
+	if pp.tk {
+		reg += "+_augur_tk"
+	}
+	return "_augur_bb[" + reg + "] += 1; "
+}
+
+// restart is the code that starts the paths from node n after a cut.
+func (pp *pathPlan) restart(n int) string {
+	t := "_augur_pr = " + strconv.Itoa(pp.start(n)) + "; "
+	if pp.tk {
+		t += "_augur_tk = 0; "
+	}
+	return t
+}
+
+// cutText is the code of a cut before node n: the path ends, the spill is cleared (n may call
+// what panics), the next starts.
+func (pp *pathPlan) cutText(n int) string {
+	return pp.commit(reg(pp.arr[n])) + "_augur_bb[0] = 0; " + pp.restart(n)
+}
+
+// backText is the code of a cut on the back edges into node n: the path ends, the next starts
+// (with n's spill, the register being known).
+func (pp *pathPlan) backText(n int) string {
+	t := pp.commit("_augur_pr") + pp.restart(n)
+	if pp.spill[n] {
+		t += "_augur_bb[0] = " + pp.spillValue(n, pp.start(n)) + "; "
+	}
+	return t
+}
+
+// spillValue is the value node n's spill stores (the index of its panic's counter, plus one),
+// the path register holding x (-1: not known).
+func (pp *pathPlan) spillValue(n, x int) string {
+	if u, ok := pp.undo[n]; ok {
+		return strconv.Itoa(pp.base + pp.np + u + 1)
+	}
+	v := pp.s[n] + 1
+	if x >= 0 && !pp.tk {
+		return strconv.Itoa(x + v)
+	}
+	r := "_augur_pr"
+	if pp.tk {
+		r += "+_augur_tk"
+	}
+	return r + "+" + strconv.Itoa(v)
+}
+
+// rewritePath adds the probes of p's twin, counting paths (pp), to the file's edits.
+func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) error {
+	f.Parents(p.fn.Decl.Body)
+	g, decl := p.g, p.fn.Decl
+	if pp.arr == nil {
+		pp.knownValues()
+	}
+	pro := ""
+	if pp.tk {
+		pro += "var _augur_tk _augur_r.Uint64; "
+	}
+	leave := ""
+	if !slices.Contains(p.mayPanic, true) {
+		// As in body regions: one invocation in 16 looks for another goroutine in the
+		// function (a function that may panic could leave a stale owner: it does not look).
+		pro += fmt.Sprintf("var _augur_o _augur_r.Uintptr; if _augur_r.Rand()&15 == 0 {_augur_o = _augur_c.Enter(%d, %d)}; ", p.k, p.overlaps())
+		leave = fmt.Sprintf("if _augur_o != 0 {_augur_c.Leave(%d, _augur_o)}; ", p.k)
+	}
+	initOf := map[ast.Stmt]ast.Stmt{}
+	postOf := map[ast.Stmt]*ast.ForStmt{}
+	for s := range g.StmtNode {
+		switch s := s.(type) {
+		case *ast.IfStmt:
+			if s.Init != nil {
+				initOf[s.Init] = s
+			}
+		case *ast.SwitchStmt:
+			if s.Init != nil {
+				initOf[s.Init] = s
+			}
+		case *ast.TypeSwitchStmt:
+			if s.Init != nil {
+				initOf[s.Init] = s
+			}
+		case *ast.ForStmt:
+			if s.Init != nil {
+				initOf[s.Init] = s
+			}
+			if s.Post != nil {
+				postOf[s.Post] = s
+			}
+		}
+	}
+	// continues puts t before the continue statements that go to node n.
+	continues := func(n int, t string) {
+		for _, nj := range g.Nodes {
+			if nj.Kind == frontend.KindJump && len(nj.Succs) == 1 && nj.Succs[0].To == n {
+				if br, ok := nj.AST.(*ast.BranchStmt); ok && br.Tok == token.CONTINUE {
+					f.BeforeStmt(br, pp.reads(t))
+				}
+			}
+		}
+	}
+	loopBody := func(n int) *ast.BlockStmt {
+		switch s := g.Nodes[n].AST.(type) {
+		case *ast.ForStmt:
+			return s.Body
+		case *ast.RangeStmt:
+			return s.Body
+		}
+		return nil
+	}
+	// exprOpen opens the cut or the spill of node i made inside its condition (from pos to end).
+	exprOpen := func(i int, pos, end token.Pos) {
+		if pp.cutExpr[i] {
+			f.Insert(pos, pp.reads(fmt.Sprintf("_augur_cx(_augur_bb, &_augur_tk, _augur_pr, %d-_augur_pr) && (", pp.start(i))))
+		} else {
+			f.Insert(pos, pp.reads("_augur_spx(_augur_bb, "+pp.spillValue(i, pp.arr[i])+") && ("))
+		}
+		f.Add(end, token.NoPos, 0, pp.reads(")"))
+	}
+	for i, nd := range g.Nodes {
+		if nd.IsExit() || nd.Unreachable || nd.AST == nil {
+			continue
+		}
+		if pp.backCut[i] {
+			body := loopBody(pp.head[i])
+			if body == nil {
+				return fmt.Errorf("%s: internal error: a cut loop without a body", nd.Pos)
+			}
+			t := pp.backText(i)
+			f.Add(body.Rbrace, token.NoPos, 6, pp.reads("; "+t))
+			continues(i, t)
+		}
+		code := ""
+		if pp.cutAll[i] && !pp.cutExpr[i] {
+			code = pp.cutText(i)
+		}
+		if pp.spill[i] && !pp.spillExpr[i] {
+			x := pp.arr[i]
+			if pp.backCut[i] {
+				x = pp.arrNoCut[i] // before the loop; after the cut, see backText
+			}
+			code += "_augur_bb[0] = " + pp.spillValue(i, x) + "; "
+		}
+		switch s := nd.AST.(type) {
+		case *ast.IfStmt:
+			if pp.cutExpr[i] || pp.spillExpr[i] {
+				exprOpen(i, s.Cond.Pos(), s.Cond.End())
+			}
+			if code != "" {
+				f.BeforeStmt(s, pp.reads(code))
+			}
+		case *ast.ForStmt:
+			if pp.cutExpr[i] || pp.spillExpr[i] {
+				exprOpen(i, s.Cond.Pos(), s.Cond.End())
+			}
+			if code != "" {
+				// Before the loop, after the body falls through and before its continues
+				// (the condition runs at each; the loop has no init and post statement).
+				f.BeforeStmt(s, pp.reads(code))
+				if !pp.backCut[i] {
+					f.Add(s.Body.Rbrace, token.NoPos, 7, pp.reads("; "+code))
+					continues(i, code)
+				}
+			}
+		case *ast.RangeStmt:
+			if pp.cutEntry[i] {
+				code = pp.cutText(i)
+				if pp.spill[i] {
+					code += "_augur_bb[0] = " + pp.spillValue(i, pp.start(i)) + "; "
+				}
+			}
+			if code != "" {
+				f.BeforeStmt(s, pp.reads(code))
+			}
+		case *ast.SwitchStmt:
+			if pp.cutExpr[i] || pp.spillExpr[i] {
+				first := firstCaseExpr(s.Body)
+				exprOpen(i, first.Pos(), first.End())
+			}
+			if code != "" {
+				f.BeforeStmt(s, pp.reads(code))
+			}
+		case *ast.TypeSwitchStmt, *ast.SelectStmt:
+			if code != "" {
+				f.BeforeStmt(s.(ast.Stmt), pp.reads(code))
+			}
+		case *ast.ReturnStmt:
+			if pp.cutAll[i] {
+				// The path so far ends before the results, the one from the return
+				// after them (the return completed): a constant, nothing being chosen
+				// in between.
+				if err := rewriteReturn(f, p, info, i, s, pp.reads(leave+code), pp.reads(pp.commit(strconv.Itoa(pp.start(i))))); err != nil {
+					return err
+				}
+				break
+			}
+			f.BeforeStmt(s, pp.reads(leave+code+pp.commit(reg(pp.arr[i]))))
+		case ast.Stmt:
+			if br, ok := s.(*ast.BranchStmt); ok && br.Tok == token.FALLTHROUGH {
+				if d, k := fallthroughTarget(f, g, br); d >= 0 && pp.val[d][k] != 0 {
+					code += "_augur_pr -= " + strconv.Itoa(pp.val[d][k]) + "; "
+				}
+			}
+			if code == "" {
+				break
+			}
+			if parent, ok := initOf[s]; ok {
+				f.BeforeStmt(parent, pp.reads(code))
+			} else if loop, ok := postOf[s]; ok {
+				if !pp.backCut[i] {
+					f.Add(loop.Body.Rbrace, token.NoPos, 7, pp.reads("; "+code))
+					continues(i, code)
+				}
+			} else {
+				f.BeforeStmt(s, pp.reads(code))
+			}
+		}
+		// The outcomes' values.
+		for k := range nd.Succs {
+			v := pp.val[i][k]
+			if v == 0 {
+				continue
+			}
+			c := "_augur_pr += " + strconv.Itoa(v) + "; "
+			switch st := p.outcomeSite(i, k); st.kind {
+			case siteAt:
+				f.Add(st.pos, token.NoPos, 0, pp.reads(c))
+			case siteElse:
+				f.Add(nd.AST.(*ast.IfStmt).Body.End(), token.NoPos, 2, pp.reads(" else {"+c+"}"))
+			case siteDefault:
+				var body *ast.BlockStmt
+				switch s := nd.AST.(type) {
+				case *ast.SwitchStmt:
+					body = s.Body
+				case *ast.TypeSwitchStmt:
+					body = s.Body
+				}
+				f.Add(body.Rbrace, token.NoPos, 2, pp.reads("; default: "+c))
+			default:
+				return fmt.Errorf("%s: internal error: outcome %q of %s has no site", nd.Pos, nd.Succs[k].Outcome, nd.Text)
+			}
+		}
+	}
+	// The calls of derived leaves: an increment of their site's counter each.
+	for _, s := range p.sites {
+		f.Add(s.call.Pos(), token.NoPos, 9, pp.reads("_augur_r.Tick(&_augur_bb["+strconv.Itoa(p.base+s.ctr)+"], "))
+		f.Add(s.call.End(), token.NoPos, -1, pp.reads(")"))
+	}
+	if t := decl.Type.Results; t == nil || len(t.List) == 0 {
+		f.Add(decl.Body.Rbrace, token.NoPos, 3, pp.reads("; "+pp.commit("_augur_pr")+leave))
+	}
+	pro = "var _augur_pr _augur_r.Uint64 = " + strconv.Itoa(pp.base) + "; " + pro
+	if !pp.read {
+		pro += "_ = _augur_pr; " // only assigned: its values were all known
+	}
+	// Before everything at the same offset (the first statement's code).
+	f.Add(decl.Body.Lbrace+1, token.NoPos, -5, pp.reads(pro))
+	return nil
+}
+
+// pathTotals are what one function's paths add up to: invocations, node counts and outcome
+// flows (edges numbered as in funcPlan).
+type pathTotals struct {
+	inv   uint64
+	count []uint64
+	flow  []uint64
+}
+
+// decode turns the paths' counters (in c, the package's counters) into the counts they stand
+// for.
+func (pp *pathPlan) decode(c []uint64) (*pathTotals, error) {
+	p, g := pp.p, pp.p.g
+	t := &pathTotals{count: make([]uint64, p.n), flow: make([]uint64, p.e)}
+	for id := 0; id < pp.np; id++ {
+		n := c[pp.base+id]
+		if n == 0 {
+			continue
+		}
+		j := len(pp.starts) - 1
+		for pp.starts[j].val > id {
+			j--
+		}
+		st := pp.starts[j]
+		rem := id - st.val
+		v := st.node
+		if st.kind == 0 {
+			t.inv += n
+			t.count[v] += n
+			if pp.cutAll[v] {
+				continue
+			}
+		}
+		for {
+			sv := pp.s[v]
+			if rem == sv && pp.spill[v] {
+				break // it panicked
+			}
+			if rem >= sv {
+				return nil, fmt.Errorf("internal error: path %d of %s out of range at node %d", id, p.fn.Name, v)
+			}
+			k := -1
+			for _, kk := range pp.order[v] {
+				if pp.val[v][kk] <= rem {
+					k = kk
+				}
+			}
+			rem -= pp.val[v][k]
+			t.flow[p.edge0[v]+k] += n
+			w := g.Nodes[v].Succs[k].To
+			if g.Nodes[w].IsExit() {
+				break
+			}
+			t.count[w] += n
+			if pp.isCut(v, w) {
+				break
+			}
+			v = w
+		}
+	}
+	// Returns that counted their path, then panicked evaluating their results.
+	for r, u := range pp.undo {
+		n := c[pp.base+pp.np+u]
+		e := p.edge0[r]
+		if n > t.flow[e] {
+			return nil, fmt.Errorf("%s: %s: %d returns undone of %d", g.Nodes[r].Pos, p.fn.Name, n, t.flow[e])
+		}
+		t.flow[e] -= n
+	}
+	return t, nil
+}
+
+// addPaths adds the counts of the paths (t) to f, the profile of p's function: node counts,
+// outcomes, and the panics and exits they imply (a node's count beyond its outflow unwound
+// there; an explicit panic or exit leaves through its own edge). It reports counts that do not
+// conserve flow.
+func (p *funcPlan) addPaths(f *profile.Func, t *pathTotals) error {
+	g := p.g
+	f.Invocations += t.inv
+	for i, nd := range g.Nodes {
+		if nd.IsExit() {
+			continue
+		}
+		out := uint64(0)
+		for k := range nd.Succs {
+			out += t.flow[p.edge0[i]+k]
+		}
+		if out > t.count[i] {
+			return fmt.Errorf("%s: node %d (%s, %s): %d paths leave it, %d reach it", p.fn.Name, i, nd.Text, nd.Pos, out, t.count[i])
+		}
+		stopped := t.count[i] - out
+		if nd.Kind == frontend.KindNoReturn && len(nd.Succs) == 1 {
+			t.flow[p.edge0[i]] += stopped
+			stopped = 0
+		}
+		f.Nodes[i].Count += t.count[i]
+		f.Nodes[i].Panics += stopped
+		f.Nodes[p.pt[i]].Count += stopped
+		for k, e := range nd.Succs {
+			x := t.flow[p.edge0[i]+k]
+			if nd.IsDecision() {
+				f.Nodes[i].Outcomes[k] += x
+			}
+			if g.Nodes[e.To].IsExit() {
+				f.Nodes[e.To].Count += x
+			}
+		}
+	}
+	return nil
+}
