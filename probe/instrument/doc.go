@@ -20,12 +20,12 @@
 //
 // The generated file declares _augur_cs, one block of uint64 counters per P (GOMAXPROCS, the
 // number of CPUs or 8, whichever is largest) and an overflow block; more blocks are added while
-// the program runs, for twins (below). Counter 0 of a block is no function's (the twins' spill
-// word). When the environment variable AUGUR_PROFILE_DIR names a directory, the blocks are a
-// MAP_SHARED memory mapping of a file created there (one per package per process, with a JSON
-// header naming the package, the layout and its functions; blocks are whole pages apart, and the
-// file grows by the blocks added), so counts survive os.Exit and crashes; otherwise anonymous
-// memory. Outside twins, a probe pins its goroutine to its P (runtime.procPin, as sync.Pool does:
+// the program runs, for twins (below). Counters 0 to 8 of a block are no function's (the twins'
+// spill word and loop mirrors). When the environment variable AUGUR_PROFILE_DIR names a
+// directory, the blocks are a MAP_SHARED memory mapping of a file created there (one per package
+// per process, with a JSON header naming the package, the layout and its functions; blocks are
+// whole pages apart, and the file grows by the blocks added), so counts survive os.Exit and
+// crashes; otherwise anonymous memory. Outside twins, a probe pins its goroutine to its P (runtime.procPin, as sync.Pool does:
 // no preemption, so no other goroutine runs on that P until it unpins) and adds to that P's
 // block with a plain add, so counts are exact with any number of goroutines and no cache line
 // bounces between cores; the Ps beyond the blocks (GOMAXPROCS raised at run time) share the
@@ -66,8 +66,15 @@
 // path to it, stores nothing. A return counts its path before its results are evaluated; where
 // they may panic its spill names its undo counter, subtracted from its returns. A call of a twin
 // after which something in the same node may still panic goes through the entry instead (the
-// callee's spill would still be in the word). Collect turns the paths' counts back into node
-// counts, outcomes and panics. A function whose paths cannot be numbered (no register region,
+// callee's spill would still be in the word). An increment of the same counter on every
+// iteration of a small loop is a chain of stores and loads that costs more than the loop's body:
+// a loop that steps a variable to a bound (or ranges), calls nothing and holds no other loop
+// counts its cycles (the paths from the cut on its back edges to it, at most four) in
+// registers, added to their counters where it is left; where something in it may panic, each
+// count is also stored in the block (counters 1 to 8 of a block are these mirrors and their
+// counters' indexes), and Put adds it. A cycle starts and ends at the same node, so cycles
+// counted in part leave counts that conserve flow. Collect turns the paths' counts back into
+// node counts, outcomes and panics. A function whose paths cannot be numbered (no register region,
 // more than 4096 paths, a cut where no code can go) gets no twin and counts as below.
 //
 // Whether a function ran on several goroutines at once is seen at entry (rt.Enter): every

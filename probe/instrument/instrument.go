@@ -146,7 +146,7 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 			}
 		}
 		ts := findTwins(pkg.TypesInfo, pkg.Syntax, list, pk.plans)
-		base := 1 // counter 0 of every block is its spill word (see paths.go)
+		base := firstCounter // the first counters of every block are no function's (see paths.go)
 		for k, fn := range list {
 			p := pk.plans[k]
 			if !ts.twin[k] {

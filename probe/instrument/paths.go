@@ -82,13 +82,43 @@ type pathPlan struct {
 	arr, arrNoCut []int
 	// read is set when the code emitted reads the path register.
 	read bool
+	// regs are the loops whose cycles (the paths from their cut back to it) are counted in
+	// registers, by the node their back edges are cut at.
+	regs map[int]*regLoopPaths
 	// tk is set when the function needs _augur_tk, the part of the path number a cut inside
 	// a condition sets.
 	tk bool
 }
 
-// spillWord is the index of the blocks' spill word (no function's counter).
-const spillWord = 0
+// Counters 0 to 8 of a block are no function's: 0 is the spill word; 1 to 4 mirror the counts of
+// the cycles of a loop held in registers (see regLoopPaths), 5 to 8 name their counters. The
+// functions' counters start at firstCounter.
+const firstCounter = 9
+
+// A regLoopPaths is a loop of a twin whose cycles, the paths from the cut on its back edges to it
+// (at most maxCycles), are counted in registers while it runs and added to their counters where
+// it is left: an increment of the same counter on every iteration is a chain of stores and
+// loads that costs more than a small loop body. Cycles start and end at the same node, so
+// adding some and not others (a process ending between two adds) leaves counts that conserve
+// flow. The loop calls nothing and holds no other loop; where something in it may panic, each
+// count is also stored (mirrored) in the block, whose entry's deferred Put adds it when the
+// twin unwinds.
+type regLoopPaths struct {
+	x, h   int
+	stmt   ast.Stmt
+	cycles []int // each cycle's number (its counter's index less the function's first)
+	from   []int // each cycle's last node (a continue statement, or a node falling through to the end of the body)
+	mirror bool
+	id     int
+}
+
+// maxCycles bounds the cycles held in registers in one loop (the mirror words).
+const maxCycles = 4
+
+// nVar is the register of cycle j of loop l.
+func (l *regLoopPaths) nVar(j int) string {
+	return "_augur_n" + strconv.Itoa(l.id) + "_" + strconv.Itoa(j)
+}
 
 // size is the number of counters the paths need.
 func (pp *pathPlan) size() int { return pp.np + len(pp.undo) }
@@ -308,7 +338,122 @@ func planPaths(p *funcPlan, info *types.Info, f *fileEdits) (*pathPlan, error) {
 			}
 		}
 	}
+	pp.findRegLoops()
 	return pp, nil
+}
+
+// findRegLoops picks the loops whose cycles are counted in registers (see regLoopPaths).
+func (pp *pathPlan) findRegLoops() {
+	g := pp.p.g
+	pp.regs = map[int]*regLoopPaths{}
+	if pp.tk {
+		return
+	}
+	for x, h := range pp.head {
+		if !pp.backCut[x] {
+			continue
+		}
+		stmt := g.Nodes[h].AST.(ast.Stmt)
+		if fs, isFor := stmt.(*ast.ForStmt); isFor && !countingLoop(fs) {
+			// A loop that counts (a range, or a for stepping a variable to a bound) likely
+			// runs for long; other loops (scanning while a condition holds) often stop
+			// after one or two iterations: their few increments cost less than the code
+			// that holds counts in registers, which also keeps small functions from being
+			// inlined.
+			continue
+		}
+		ok, mirror := true, false
+		for u, nd := range g.Nodes {
+			if nd.Unreachable || !within(nd.AST, stmt) {
+				continue
+			}
+			if u != h && nd.LoopHead || pp.cutAll[u] || pp.cutEntry[u] && u != h {
+				ok = false
+			}
+			mirror = mirror || pp.spill[u]
+		}
+		if !ok {
+			continue
+		}
+		// The cycles: the paths from x's start that end at x, through the loop.
+		var cycles, from []int
+		explored := 0
+		var walk func(v, acc int)
+		walk = func(v, acc int) {
+			if explored++; explored > 64 || len(cycles) > maxCycles {
+				ok = false
+				return
+			}
+			for _, k := range pp.order[v] {
+				w := g.Nodes[v].Succs[k].To
+				a := acc + pp.val[v][k]
+				switch {
+				case g.Nodes[w].IsExit():
+				case pp.isCut(v, w):
+					if w == x {
+						cycles, from = append(cycles, a), append(from, v)
+					}
+				default:
+					walk(w, a)
+				}
+			}
+		}
+		walk(x, 0)
+		if !ok || len(cycles) == 0 || len(cycles) > maxCycles {
+			continue
+		}
+		l := &regLoopPaths{x: x, h: h, stmt: stmt, mirror: mirror, id: len(pp.regs), from: from}
+		for _, c := range cycles {
+			l.cycles = append(l.cycles, pp.starts[pp.startOf[x]].val+c)
+		}
+		pp.regs[x] = l
+	}
+}
+
+// countingLoop reports whether s steps a variable to a bound: "for v := a; v < b; v++" (any
+// comparison, the variable on either side; v--, v += c, v -= c).
+func countingLoop(s *ast.ForStmt) bool {
+	post, ok := s.Post.(*ast.IncDecStmt)
+	var v *ast.Ident
+	if ok {
+		v, _ = post.X.(*ast.Ident)
+	} else if as, ok := s.Post.(*ast.AssignStmt); ok && len(as.Lhs) == 1 && (as.Tok == token.ADD_ASSIGN || as.Tok == token.SUB_ASSIGN) {
+		v, _ = as.Lhs[0].(*ast.Ident)
+	}
+	if v == nil || s.Init == nil {
+		return false
+	}
+	c, ok := s.Cond.(*ast.BinaryExpr)
+	if !ok {
+		return false
+	}
+	switch c.Op {
+	case token.LSS, token.LEQ, token.GTR, token.GEQ, token.NEQ:
+	default:
+		return false
+	}
+	is := func(e ast.Expr) bool {
+		id, ok := ast.Unparen(e).(*ast.Ident)
+		return ok && id.Name == v.Name
+	}
+	return is(c.X) || is(c.Y)
+}
+
+// within reports whether node n is (in) statement s.
+func within(n ast.Node, s ast.Stmt) bool {
+	return n != nil && s.Pos() <= n.Pos() && n.End() <= s.End()
+}
+
+// flushText is the code that adds the counts of loop l's cycles to their counters.
+func (pp *pathPlan) flushText(l *regLoopPaths) string {
+	t := ""
+	for j, c := range l.cycles {
+		t += "_augur_bb[" + strconv.Itoa(pp.base+c) + "] += " + l.nVar(j) + "; " + l.nVar(j) + " = 0; "
+		if l.mirror {
+			t += "_augur_bb[" + strconv.Itoa(1+j) + "] = 0; "
+		}
+	}
+	return t
 }
 
 // fixedParams are the names of fn's parameters (and receiver) that no statement assigns or
@@ -573,10 +718,28 @@ func (pp *pathPlan) cutText(n int) string {
 	return pp.commit(reg(pp.arr[n])) + "_augur_bb[0] = 0; " + pp.restart(n)
 }
 
-// backText is the code of a cut on the back edges into node n: the path ends, the next starts
-// (with n's spill, the register being known).
-func (pp *pathPlan) backText(n int) string {
-	t := pp.commit("_augur_pr") + pp.restart(n)
+// backText is the code of a cut on the back edges into node n, at the end of the loop's body
+// (jump -1) or before the continue statement jump: the path ends, the next starts (with n's
+// spill, the register being known).
+func (pp *pathPlan) backText(n, jump int) string {
+	t := pp.commit("_augur_pr")
+	if l := pp.regs[n]; l != nil {
+		// A cycle counts in its register (mirrored); the first iteration's path, which
+		// started before the loop, in its counter.
+		t = ""
+		for j, c := range l.cycles {
+			if _, isJump := pp.p.g.Nodes[l.from[j]].AST.(*ast.BranchStmt); isJump && l.from[j] != jump || !isJump && jump >= 0 {
+				continue // a cycle that does not end here
+			}
+			t += "if _augur_pr == " + strconv.Itoa(pp.base+c) + " {" + l.nVar(j) + "++"
+			if l.mirror {
+				t += "; _augur_bb[" + strconv.Itoa(1+j) + "] = " + l.nVar(j)
+			}
+			t += "} else "
+		}
+		t += "{" + strings.TrimSuffix(pp.commit("_augur_pr"), "; ") + "}; "
+	}
+	t += pp.restart(n)
 	if pp.spill[n] {
 		t += "_augur_bb[0] = " + pp.spillValue(n, pp.start(n)) + "; "
 	}
@@ -662,6 +825,51 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 		}
 		return nil
 	}
+	// The loops counting their cycles in registers: their registers, the mirror words'
+	// counters (before the loop), the flushes where the loop is left (after it, before a
+	// return in it, before a jump out of it to an outer loop).
+	ids := make([]int, 0, len(pp.regs))
+	for x := range pp.regs {
+		ids = append(ids, x)
+	}
+	slices.Sort(ids)
+	for _, x := range ids {
+		l := pp.regs[x]
+		for j := range l.cycles {
+			pro += "var " + l.nVar(j) + " _augur_r.Uint64; "
+		}
+		if l.mirror {
+			t := ""
+			for j, c := range l.cycles {
+				t += "_augur_bb[" + strconv.Itoa(5+j) + "] = " + strconv.Itoa(pp.base+c) + "; "
+			}
+			f.BeforeStmt(l.stmt, t)
+		}
+		flush := pp.flushText(l)
+		f.Add(l.stmt.End(), token.NoPos, 5, "; "+flush)
+		after := -1 // the node after the loop
+		for _, e := range g.Nodes[l.h].Succs {
+			if !slices.Contains(g.Nodes[e.To].Loops, l.h) {
+				after = e.To
+			}
+		}
+		for _, nd := range g.Nodes {
+			if nd.Unreachable || !within(nd.AST, l.stmt) {
+				continue
+			}
+			switch s := nd.AST.(type) {
+			case *ast.ReturnStmt:
+				f.BeforeStmt(s, flush)
+			case *ast.BranchStmt:
+				if len(nd.Succs) == 1 {
+					w := nd.Succs[0].To
+					if w != after && !within(g.Nodes[w].AST, l.stmt) {
+						f.BeforeStmt(s, flush)
+					}
+				}
+			}
+		}
+	}
 	// exprOpen opens the cut or the spill of node i made inside its condition (from pos to end).
 	exprOpen := func(i int, pos, end token.Pos) {
 		if pp.cutExpr[i] {
@@ -680,9 +888,14 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 			if body == nil {
 				return fmt.Errorf("%s: internal error: a cut loop without a body", nd.Pos)
 			}
-			t := pp.backText(i)
-			f.Add(body.Rbrace, token.NoPos, 6, pp.reads("; "+t))
-			continues(i, t)
+			f.Add(body.Rbrace, token.NoPos, 6, pp.reads("; "+pp.backText(i, -1)))
+			for j, nj := range g.Nodes {
+				if nj.Kind == frontend.KindJump && len(nj.Succs) == 1 && nj.Succs[0].To == i {
+					if br, ok := nj.AST.(*ast.BranchStmt); ok && br.Tok == token.CONTINUE {
+						f.BeforeStmt(br, pp.reads(pp.backText(i, j)))
+					}
+				}
+			}
 		}
 		code := ""
 		if pp.cutAll[i] && !pp.cutExpr[i] {

@@ -212,13 +212,24 @@ func Get[A any](c *Counters) *A {
 // through the package gives it back too). Word 0 of the block is its spill word: not zero when
 // the entry's twin is unwinding from a node that stored, right before it, the index (plus one)
 // of the counter to add to then (see paths.go in package instrument).
+//
+// Words 1 to 4 hold the counts, held in registers, of the cycles of a loop the twin was running,
+// and words 5 to 8 their counters: not zero when it unwound from inside the loop.
 func Put[A any](c *Counters, b *A) {
 	w := unsafe.Slice((*uint64)(unsafe.Pointer(b)), c.n)
 	if s := w[0]; s != 0 {
-		if s < uint64(c.n) {
+		if s <= uint64(c.n) {
 			w[s-1]++
 		}
 		w[0] = 0
+	}
+	for j := 1; j <= 4; j++ {
+		if n := w[j]; n != 0 {
+			if i := w[4+j]; i < uint64(c.n) {
+				w[i] += n
+			}
+			w[j] = 0
+		}
 	}
 	c.put(unsafe.Pointer(b))
 }
