@@ -109,29 +109,29 @@
 // the redundant ones dropped, so the panics of a loop body are usually derived from a count
 // after the loop. Only if that fails does the function get the frame.
 //
-// Pinning costs two runtime calls, more than the body of a small function, so a frame-free
-// function counts in locals wherever it can and pins once per commit. Its whole body is one
-// register region unless it has a goto or ranges over a function or a channel: every counter,
-// the invocations included, is a local, committed in one journalled pinned flush before each
-// return, at the end of the body, and right before every node that may leave otherwise than
-// by returning or by a panic a guard foresees (a call of anything but a leaf of the package
-// that cannot panic, a channel, select, go or map operation, a may-panic operation no guard
-// expresses), except a call in a loop of a leaf that may panic (it can only return or unwind):
-// the region then mirrors its locals for the deferred flush (below). A flow analysis over the CFG (dirtySets) finds which locals may be non-zero
-// before each node, so that a flush commits only those (the flush before a call in a loop
+// Pinning costs two runtime calls, more than the body of a small function, so a frame-free function
+// counts in locals wherever it can and pins once per commit. Its whole body is one register region
+// unless it has a goto or ranges over a function or a channel: every counter, the invocations
+// included, is a local, committed in one journalled pinned flush before each return, at the end of
+// the body, and right before every node that may leave otherwise than by returning or by a panic a
+// guard foresees (a call of anything but a leaf of the package that cannot panic, a channel,
+// select, go or map operation, a may-panic operation no guard expresses), except a call in a loop
+// of a leaf that may panic (it can only return or unwind): the region then mirrors its locals for
+// the deferred flush (below). A flow analysis over the CFG (dirtySets) finds which locals may be
+// non-zero before each node, so that a flush commits only those (the flush before a call in a loop
 // commits the counters touched since the last one, not every local of the function). Other
-// may-panic nodes get guards, whose flush (which runs only before a panic) calls rt's Apply
-// to keep loops small, and counts the node's panic in the same commit: the function is planned
-// again with those Panics counted, so that no count placed after a guarded node serves only to
-// derive its panics (every return would flush it). A guard may be true without a panic
-// following (it may over-approximate); the panic it counted is then taken back by the next
-// flush (an undo, _augur_ui and _augur_uv, in every commit while it is set), and a process that
-// ends before leaves the invocation counted as unwound at that node. A region with a may-panic node without a guard inside a loop, or with
-// guards in loops nested three deep, mirrors its locals instead, for a deferred flush if the
-// function unwinds; its calls still flush before they run (a call may block for as long as the
-// process lives, a server's accept loop, and what is held in locals would never be counted).
-// An invocation the process ends in the middle of keeps what was flushed before the node it
-// was at (nothing, if nothing was): counted as unwound there.
+// may-panic nodes get guards, whose flush (which runs only before a panic) calls rt's Apply to keep
+// loops small, and counts the node's panic in the same commit: the function is planned again with
+// those Panics counted, so that no count placed after a guarded node serves only to derive its
+// panics (every return would flush it). A guard may be true without a panic following (it may
+// over-approximate); the panic it counted is then taken back by the next flush (an undo, _augur_ui
+// and _augur_uv, in every commit while it is set), and a process that ends before leaves the
+// invocation counted as unwound at that node. A region with a may-panic node without a guard inside
+// a loop, or with guards in loops nested two deep, mirrors its locals instead, for a deferred flush
+// if the function unwinds; its calls still flush before they run (a call may block for as long as
+// the process lives, a server's accept loop, and what is held in locals would never be counted). An
+// invocation the process ends in the middle of keeps what was flushed before the node it was at
+// (nothing, if nothing was): counted as unwound there.
 //
 // A tiny leaf (a function of the package, unexported, whose body is one return of an
 // expression without calls that cannot panic: isDigit, isSpace) that is referenced only by
@@ -156,7 +156,7 @@
 // y == 0, n < 0, p == nil): no defer, so the function stays inlinable, and the compiler drops
 // the guard wherever it drops the bounds check. Otherwise (a type assertion, a conversion to an
 // array or array pointer, a comparison of interfaces, a slice of an array, a leaf that may
-// panic), and in nests three or more loops deep (where a guard the compiler cannot drop costs
+// panic), and in nests two or more loops deep (where a guard the compiler cannot drop costs
 // more per iteration than the deferred flush costs per call), each local is also stored, after
 // each increment, into a stack array that a deferred flush adds to the counters when the
 // function unwinds (normal exits leave it zeroed). Such locals are lost only when the process
