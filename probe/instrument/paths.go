@@ -82,6 +82,11 @@ type pathPlan struct {
 	arr, arrNoCut []int
 	// read is set when the code emitted reads the path register.
 	read bool
+	// pend is per node what the path register lacks there: outcome values not yet added,
+	// because nothing but the node's own subtree of the paths (no join) follows (see trees);
+	// skip marks the edges (numbered as in funcPlan) whose value is pending, not added.
+	pend []int
+	skip map[int]bool
 	// regs are the loops whose cycles (the paths from their cut back to it) are counted in
 	// registers, by the node their back edges are cut at.
 	regs map[int]*regLoopPaths
@@ -685,6 +690,125 @@ func reg(x int) string {
 	return "_augur_pr"
 }
 
+// regAt is the path number at node n (x: its value where known, -1 if not): the register plus
+// what is pending there.
+func (pp *pathPlan) regAt(n, x int) string {
+	if x >= 0 {
+		return strconv.Itoa(x)
+	}
+	return plus("_augur_pr", pp.pend[n])
+}
+
+// plus is "r+k".
+func plus(r string, k int) string {
+	switch {
+	case k > 0:
+		return r + "+" + strconv.Itoa(k)
+	case k < 0:
+		return r + "-" + strconv.Itoa(-k)
+	}
+	return r
+}
+
+// trees finds the outcomes whose value need not be added to the register where they are taken:
+// those into a node that no other edge reaches and from which no path reaches another such
+// join before it ends (a return, a cut whose code only this path runs): the value stays pending
+// (pend) and is added to the constant of the code that reads the register (a commit, a spill).
+// An addition less is an instruction less, and code less keeps small functions inlinable.
+func (pp *pathPlan) trees() {
+	g := pp.p.g
+	pp.pend = make([]int, pp.p.n)
+	pp.skip = map[int]bool{}
+	if pp.tk {
+		return
+	}
+	in := make([]int, pp.p.n)
+	fallOff := 0          // edges that fall off the end of the body into End
+	body := map[int]int{} // per back-cut node, the cut edges into it from the end of the body
+	for u, nd := range g.Nodes {
+		if nd.Unreachable || nd.IsExit() {
+			continue
+		}
+		for _, e := range nd.Succs {
+			in[e.To]++
+			if e.To == g.End && nd.Kind != frontend.KindReturn {
+				fallOff++
+			}
+			if pp.backCut[e.To] && pp.isCut(u, e.To) && !isContinue(nd) {
+				body[e.To]++
+			}
+		}
+	}
+	// leaf: a path ending on the edge from u to w runs code that only it runs.
+	leaf := func(u, w int) bool {
+		switch {
+		case w == g.Panic:
+			return true
+		case w == g.End:
+			return g.Nodes[u].Kind == frontend.KindReturn || fallOff == 1
+		case pp.cutAll[w] || pp.cutEntry[w] && !pp.backCut[w]:
+			return in[w] == 1
+		case pp.backCut[w]:
+			return isContinue(g.Nodes[u]) || body[w] == 1 && !pp.cutEntry[w]
+		}
+		return false
+	}
+	memo := map[int]bool{}
+	var tree func(w int) bool
+	tree = func(w int) bool {
+		if v, ok := memo[w]; ok {
+			return v
+		}
+		memo[w] = false
+		nd := g.Nodes[w]
+		if in[w] != 1 || nd.IsExit() || nd.Unreachable || pp.cutAll[w] || pp.cutEntry[w] || pp.backCut[w] {
+			return false
+		}
+		for _, e := range nd.Succs {
+			if g.Nodes[e.To].IsExit() || pp.isCut(w, e.To) {
+				if !leaf(w, e.To) {
+					return false
+				}
+			} else if !tree(e.To) {
+				return false
+			}
+		}
+		memo[w] = true
+		return true
+	}
+	// Top-down from the roots: a node's pend is its parent's plus the outcome's value.
+	var set func(u int)
+	set = func(u int) {
+		for k, e := range g.Nodes[u].Succs {
+			w := e.To
+			switch {
+			case g.Nodes[w].IsExit():
+			case pp.isCut(u, w):
+				// A cut that only this edge reaches adds what is pending to its commit.
+				if (pp.cutAll[w] || pp.cutEntry[w] && !pp.backCut[w]) && in[w] == 1 {
+					pp.skip[pp.p.edge0[u]+k] = true
+					pp.pend[w] = pp.pend[u] + pp.val[u][k]
+				}
+			case tree(w):
+				pp.skip[pp.p.edge0[u]+k] = true
+				pp.pend[w] = pp.pend[u] + pp.val[u][k]
+				set(w)
+			}
+		}
+	}
+	for u, nd := range g.Nodes {
+		if !nd.Unreachable && !nd.IsExit() && !tree(u) {
+			set(u)
+		}
+	}
+}
+
+// isContinue reports whether nd is a continue statement.
+func isContinue(nd *frontend.Node) bool {
+	br, ok := nd.AST.(*ast.BranchStmt)
+	return ok && br.Tok == token.CONTINUE
+}
+
 // reads notes the code t emitted, which may read the path register.
 func (pp *pathPlan) reads(t string) string {
 	for _, r := range []string{"_augur_pr]", "_augur_pr+", "-_augur_pr", "_augur_pr,"} {
@@ -715,14 +839,30 @@ func (pp *pathPlan) restart(n int) string {
 // cutText is the code of a cut before node n: the path ends, the spill is cleared (n may call
 // what panics), the next starts.
 func (pp *pathPlan) cutText(n int) string {
-	return pp.commit(reg(pp.arr[n])) + "_augur_bb[0] = 0; " + pp.restart(n)
+	return pp.commit(pp.regAt(n, pp.arr[n])) + "_augur_bb[0] = 0; " + pp.restart(n)
 }
 
 // backText is the code of a cut on the back edges into node n, at the end of the loop's body
 // (jump -1) or before the continue statement jump: the path ends, the next starts (with n's
 // spill, the register being known).
 func (pp *pathPlan) backText(n, jump int) string {
-	t := pp.commit("_augur_pr")
+	// What is pending where the paths arrive (trees lets only one arrive here if any is).
+	pend := 0
+	if jump >= 0 {
+		pend = pp.pend[jump]
+	} else {
+		for u, nd := range pp.p.g.Nodes {
+			if !nd.Unreachable && !isContinue(nd) && pp.pend[u] != 0 {
+				for _, e := range nd.Succs {
+					if e.To == n && pp.isCut(u, n) {
+						pend = pp.pend[u]
+					}
+				}
+			}
+		}
+	}
+	r := plus("_augur_pr", pend)
+	t := pp.commit(r)
 	if l := pp.regs[n]; l != nil {
 		// A cycle counts in its register (mirrored); the first iteration's path, which
 		// started before the loop, in its counter.
@@ -731,13 +871,13 @@ func (pp *pathPlan) backText(n, jump int) string {
 			if _, isJump := pp.p.g.Nodes[l.from[j]].AST.(*ast.BranchStmt); isJump && l.from[j] != jump || !isJump && jump >= 0 {
 				continue // a cycle that does not end here
 			}
-			t += "if _augur_pr == " + strconv.Itoa(pp.base+c) + " {" + l.nVar(j) + "++"
+			t += "if _augur_pr == " + strconv.Itoa(pp.base+c-pend) + " {" + l.nVar(j) + "++"
 			if l.mirror {
 				t += "; _augur_bb[" + strconv.Itoa(1+j) + "] = " + l.nVar(j)
 			}
 			t += "} else "
 		}
-		t += "{" + strings.TrimSuffix(pp.commit("_augur_pr"), "; ") + "}; "
+		t += "{" + strings.TrimSuffix(pp.commit(r), "; ") + "}; "
 	}
 	t += pp.restart(n)
 	if pp.spill[n] {
@@ -760,7 +900,7 @@ func (pp *pathPlan) spillValue(n, x int) string {
 	if pp.tk {
 		r += "+_augur_tk"
 	}
-	return r + "+" + strconv.Itoa(v)
+	return plus(r, v+pp.pend[n])
 }
 
 // rewritePath adds the probes of p's twin, counting paths (pp), to the file's edits.
@@ -769,6 +909,7 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 	g, decl := p.g, p.fn.Decl
 	if pp.arr == nil {
 		pp.knownValues()
+		pp.trees()
 	}
 	pro := ""
 	if pp.tk {
@@ -961,7 +1102,7 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 				}
 				break
 			}
-			f.BeforeStmt(s, pp.reads(leave+code+pp.commit(reg(pp.arr[i]))))
+			f.BeforeStmt(s, pp.reads(leave+code+pp.commit(pp.regAt(i, pp.arr[i]))))
 		case ast.Stmt:
 			if br, ok := s.(*ast.BranchStmt); ok && br.Tok == token.FALLTHROUGH {
 				if d, k := fallthroughTarget(f, g, br); d >= 0 && pp.val[d][k] != 0 {
@@ -985,7 +1126,7 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 		// The outcomes' values.
 		for k := range nd.Succs {
 			v := pp.val[i][k]
-			if v == 0 {
+			if v == 0 || pp.skip[p.edge0[i]+k] {
 				continue
 			}
 			c := "_augur_pr += " + strconv.Itoa(v) + "; "
@@ -1014,7 +1155,15 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 		f.Add(s.call.End(), token.NoPos, -1, pp.reads(")"))
 	}
 	if t := decl.Type.Results; t == nil || len(t.List) == 0 {
-		f.Add(decl.Body.Rbrace, token.NoPos, 3, pp.reads("; "+pp.commit("_augur_pr")+leave))
+		pend := 0 // of the one edge that falls off the end, if any is pending
+		for u, nd := range g.Nodes {
+			for _, e := range nd.Succs {
+				if e.To == g.End && nd.Kind != frontend.KindReturn && !nd.Unreachable {
+					pend = max(pend, pp.pend[u])
+				}
+			}
+		}
+		f.Add(decl.Body.Rbrace, token.NoPos, 3, pp.reads("; "+pp.commit(plus("_augur_pr", pend))+leave))
 	}
 	pro = "var _augur_pr _augur_r.Uint64 = " + strconv.Itoa(pp.base) + "; " + pro
 	if !pp.read {
