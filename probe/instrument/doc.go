@@ -139,7 +139,9 @@
 // per invocation, so its invocations say everything, and they are counted at the call sites,
 // where a call that returned adds one to a counter of the caller (an increment of a local of the
 // caller's region, inlined, where no panic of the call's node can follow the call; in a twin,
-// an increment of the counter in its block; else a pinned add). Collect adds the sites up. Pinning in a function of two comparisons costs ten times the
+// a bit of the path number where the call is in a decision's condition (the outcome, or the
+// pure operands re-evaluated there, tell whether it ran: pathticks.go), else an increment of
+// the counter in its block; else a pinned add). Collect adds the sites up. Pinning in a function of two comparisons costs ten times the
 // function and stops its inlining; a lexer calls one per byte. Such a leaf is never seen
 // running on several goroutines at once. See derive.go.
 //

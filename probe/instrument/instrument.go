@@ -334,6 +334,10 @@ func (b *Build) Collect(dir string) (p *profile.Profile, files int, err error) {
 				continue
 			}
 			pl.paths = t
+			// The returns of derived leaves the paths counted go with the others.
+			for site, n := range t.ticks {
+				s[pl.base+site.ctr] += n
+			}
 		}
 		for _, pl := range pk.plans {
 			if pl.derived {

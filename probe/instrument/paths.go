@@ -68,11 +68,18 @@ type pathPlan struct {
 	// their condition).
 	spill, spillExpr []bool
 	// order is, per node, its outcomes in numbering order (the free one first), val their
-	// values; s is per node the number of paths through its outcomes, which is also the
-	// value of its panic.
+	// values; s is per node the number of paths through its outcomes, ng that times 2 to the
+	// number of its ticks (see pathticks.go), which is also the value of its panic.
 	order [][]int
 	val   [][]int
-	s     []int
+	s, ng []int
+	// ticks are per node the derived-leaf calls that add to the path number (tick j adding
+	// s·2^j); sure per node and outcome the ticks that ran for sure, dyn those that ran when
+	// a condition holds; after marks the loops whose false outcome's code goes after them.
+	ticks [][]*callSite
+	sure  [][]int
+	dyn   [][][]dynTick
+	after map[int]bool
 	// starts are the paths' starts, in numbering order; startOf finds a node's start after a
 	// cut.
 	starts  []pathStart
@@ -233,6 +240,7 @@ func planPaths(p *funcPlan, info *types.Info, f *fileEdits) (*pathPlan, error) {
 			pp.undo[i] = len(pp.undo)
 		}
 	}
+	pp.planTicks(info, src)
 	// The loops no cut breaks: their back edges are cut.
 	for i, nd := range g.Nodes {
 		if !nd.LoopHead || nd.Unreachable || pp.cutAll[i] {
@@ -264,6 +272,7 @@ func planPaths(p *funcPlan, info *types.Info, f *fileEdits) (*pathPlan, error) {
 	pp.order = make([][]int, p.n)
 	pp.val = make([][]int, p.n)
 	pp.s = make([]int, p.n)
+	pp.ng = make([]int, p.n)
 	for i, nd := range g.Nodes {
 		pp.order[i] = make([]int, len(nd.Succs))
 		for k := range nd.Succs {
@@ -309,7 +318,11 @@ func planPaths(p *funcPlan, info *types.Info, f *fileEdits) (*pathPlan, error) {
 			}
 		}
 		pp.s[v] = s
-		n := s
+		n := s << len(pp.ticks[v])
+		if n > maxPaths {
+			return 0, fmt.Errorf("more than %d paths", maxPaths)
+		}
+		pp.ng[v] = n
 		if pp.spill[v] {
 			n++ // the node panicking
 		}
@@ -391,15 +404,26 @@ func (pp *pathPlan) findRegLoops() {
 			}
 			for _, k := range pp.order[v] {
 				w := g.Nodes[v].Succs[k].To
-				a := acc + pp.val[v][k]
-				switch {
-				case g.Nodes[w].IsExit():
-				case pp.isCut(v, w):
-					if w == x {
-						cycles, from = append(cycles, a), append(from, v)
+				ev, _ := pp.edgeVal(v, k)
+				// Every combination of the ticks that may run.
+				as := []int{acc + ev}
+				if pp.dyn[v] != nil {
+					for _, d := range pp.dyn[v][k] {
+						for _, a := range as {
+							as = append(as, a+pp.s[v]<<d.j)
+						}
 					}
-				default:
-					walk(w, a)
+				}
+				for _, a := range as {
+					switch {
+					case g.Nodes[w].IsExit():
+					case pp.isCut(v, w):
+						if w == x {
+							cycles, from = append(cycles, a), append(from, v)
+						}
+					default:
+						walk(w, a)
+					}
 				}
 			}
 		}
@@ -570,6 +594,17 @@ func availDerefs(g *frontend.CFG, derefs [][]string) []map[string]bool {
 	return in
 }
 
+// edgeVal is what taking outcome k of node u adds to the path number for sure (the outcome's
+// value and the ticks it implies); dynamic reports ticks that add more when a condition holds.
+func (pp *pathPlan) edgeVal(u, k int) (v int, dynamic bool) {
+	v = pp.val[u][k]
+	if pp.sure[u] != nil {
+		v += pp.s[u] * pp.sure[u][k]
+		dynamic = len(pp.dyn[u][k]) > 0
+	}
+	return v, dynamic
+}
+
 // isCut reports whether the edge from u to w ends a path.
 func (pp *pathPlan) isCut(u, w int) bool {
 	switch {
@@ -660,8 +695,12 @@ func (pp *pathPlan) knownValues() {
 					continue
 				}
 				x := a
+				ev, dynamic := pp.edgeVal(u, k)
+				if dynamic {
+					x = unknown
+				}
 				if x >= 0 {
-					x += pp.val[u][k]
+					x += ev
 				}
 				if nv := meet(all[w], x); nv != all[w] {
 					all[w] = nv
@@ -785,13 +824,17 @@ func (pp *pathPlan) trees() {
 			case g.Nodes[w].IsExit():
 			case pp.isCut(u, w):
 				// A cut that only this edge reaches adds what is pending to its commit.
-				if (pp.cutAll[w] || pp.cutEntry[w] && !pp.backCut[w]) && in[w] == 1 {
+				if ev, dynamic := pp.edgeVal(u, k); (pp.cutAll[w] || pp.cutEntry[w] && !pp.backCut[w]) && in[w] == 1 && !dynamic {
 					pp.skip[pp.p.edge0[u]+k] = true
-					pp.pend[w] = pp.pend[u] + pp.val[u][k]
+					pp.pend[w] = pp.pend[u] + ev
 				}
 			case tree(w):
+				ev, dynamic := pp.edgeVal(u, k)
+				if dynamic {
+					continue
+				}
 				pp.skip[pp.p.edge0[u]+k] = true
-				pp.pend[w] = pp.pend[u] + pp.val[u][k]
+				pp.pend[w] = pp.pend[u] + ev
 				set(w)
 			}
 		}
@@ -892,7 +935,7 @@ func (pp *pathPlan) spillValue(n, x int) string {
 	if u, ok := pp.undo[n]; ok {
 		return strconv.Itoa(pp.base + pp.np + u + 1)
 	}
-	v := pp.s[n] + 1
+	v := pp.ng[n] + 1
 	if x >= 0 && !pp.tk {
 		return strconv.Itoa(x + v)
 	}
@@ -1123,14 +1166,29 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 				f.BeforeStmt(s, pp.reads(code))
 			}
 		}
-		// The outcomes' values.
+		// The outcomes' values (with the ticks they imply, and those that ran when a condition
+		// holds).
 		for k := range nd.Succs {
-			v := pp.val[i][k]
-			if v == 0 || pp.skip[p.edge0[i]+k] {
+			v, _ := pp.edgeVal(i, k)
+			c := ""
+			if v != 0 {
+				c = "_augur_pr += " + strconv.Itoa(v) + "; "
+			}
+			if pp.dyn[i] != nil {
+				for _, d := range pp.dyn[i][k] {
+					c += "if " + d.cond + " {_augur_pr += " + strconv.Itoa(pp.s[i]<<d.j) + "}; "
+				}
+			}
+			if c == "" || pp.skip[p.edge0[i]+k] {
 				continue
 			}
-			c := "_augur_pr += " + strconv.Itoa(v) + "; "
-			switch st := p.outcomeSite(i, k); st.kind {
+			st := p.outcomeSite(i, k)
+			if st.kind == siteNone && pp.after[i] {
+				// A loop's false outcome: after the loop, which no break leaves.
+				f.Add(nd.AST.(*ast.ForStmt).End(), token.NoPos, 4, pp.reads("; "+c))
+				continue
+			}
+			switch st.kind {
 			case siteAt:
 				f.Add(st.pos, token.NoPos, 0, pp.reads(c))
 			case siteElse:
@@ -1149,8 +1207,18 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 			}
 		}
 	}
-	// The calls of derived leaves: an increment of their site's counter each.
+	// The calls of derived leaves that are no ticks of the paths: an increment of their site's
+	// counter each.
+	ticked := map[*callSite]bool{}
+	for _, ts := range pp.ticks {
+		for _, s := range ts {
+			ticked[s] = true
+		}
+	}
 	for _, s := range p.sites {
+		if ticked[s] {
+			continue
+		}
 		f.Add(s.call.Pos(), token.NoPos, 9, pp.reads("_augur_r.Tick(&_augur_bb["+strconv.Itoa(p.base+s.ctr)+"], "))
 		f.Add(s.call.End(), token.NoPos, -1, pp.reads(")"))
 	}
@@ -1180,13 +1248,14 @@ type pathTotals struct {
 	inv   uint64
 	count []uint64
 	flow  []uint64
+	ticks map[*callSite]uint64
 }
 
 // decode turns the paths' counters (in c, the package's counters) into the counts they stand
 // for.
 func (pp *pathPlan) decode(c []uint64) (*pathTotals, error) {
 	p, g := pp.p, pp.p.g
-	t := &pathTotals{count: make([]uint64, p.n), flow: make([]uint64, p.e)}
+	t := &pathTotals{count: make([]uint64, p.n), flow: make([]uint64, p.e), ticks: map[*callSite]uint64{}}
 	for id := 0; id < pp.np; id++ {
 		n := c[pp.base+id]
 		if n == 0 {
@@ -1207,12 +1276,18 @@ func (pp *pathPlan) decode(c []uint64) (*pathTotals, error) {
 			}
 		}
 		for {
-			sv := pp.s[v]
-			if rem == sv && pp.spill[v] {
+			if rem == pp.ng[v] && pp.spill[v] {
 				break // it panicked
 			}
-			if rem >= sv {
+			if rem >= pp.ng[v] {
 				return nil, fmt.Errorf("internal error: path %d of %s out of range at node %d", id, p.fn.Name, v)
+			}
+			mask := rem / pp.s[v]
+			rem %= pp.s[v]
+			for j, site := range pp.ticks[v] {
+				if mask>>j&1 != 0 {
+					t.ticks[site] += n
+				}
 			}
 			k := -1
 			for _, kk := range pp.order[v] {

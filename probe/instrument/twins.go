@@ -19,8 +19,8 @@ import (
 // a recursive function call many small functions of their own package, and every call commits.
 // So a function F that calls instrumented functions of its package gets a twin, _augur_t_F (a
 // method stays a method), with an extra first parameter _augur_bb: a block of counters the
-// goroutine holds alone (rt.Get), into which the twin's probes add with plain stores, without
-// pinning; inside twins, the static calls of other instrumented functions of the package call
+// goroutine holds alone (rt.Get), into which the twin's probes (paths.go) add with plain
+// stores, without pinning; inside twins, the static calls of other instrumented functions of the package call
 // their twins, passing the block, so that the functions they reach need twins too. F itself
 // becomes an entry: it takes a block, calls the twin and gives the block back (deferred, so that
 // a panic gives it back too). Function values, method values, interface calls, go and defer
@@ -37,8 +37,9 @@ import (
 // have no twin: those calling recover (which stops a panic only when called by the deferred
 // function itself), runtime.Caller, runtime.Callers, runtime.FuncForPC, runtime/debug's Stack or
 // PrintStack, or a method named Helper (testing's, which skips frames by function); those with
-// //go: directives; init functions; generic functions and methods of generic types; and (as
-// yet) functions that defer, whose frame hooks commit pinned.
+// //go: directives; init functions; generic functions and methods of generic types; functions
+// that defer (as yet: their frame hooks commit pinned); and functions whose paths cannot be
+// numbered (see paths.go), for twins count paths.
 
 // twinPrefix starts the name of every twin: no name augur adds otherwise starts with it.
 const twinPrefix = "_augur_t_"
@@ -217,7 +218,7 @@ func panicsAfter(info *types.Info, part ast.Node, call *ast.CallExpr, ok func(*a
 // twinEligible reports whether fn may have a twin (see the list above).
 func twinEligible(info *types.Info, fn *frontend.Func, p *funcPlan) bool {
 	d := fn.Decl
-	if fn.Lit != nil || p.derived || p.frame || d.Body == nil || d.Type.TypeParams != nil || d.Recv == nil && d.Name.Name == "init" {
+	if fn.Lit != nil || p.derived || len(fn.CFG.Defers) > 0 || d.Body == nil || d.Type.TypeParams != nil || d.Recv == nil && d.Name.Name == "init" {
 		return false
 	}
 	if d.Recv != nil && len(d.Recv.List) == 1 {

@@ -62,10 +62,10 @@ func TestTwins(t *testing.T) {
 	}
 	sort.Strings(entries)
 	sort.Strings(twins)
-	if got, want := strings.Join(entries, " "), "(*T).Sum Assert Deep Spawn SumAt T.Add Twice UsesGeneric mustPos"; got != want {
+	if got, want := strings.Join(entries, " "), "(*T).Sum Assert Deep Spawn SumAt T.Add Twice UsesGeneric Words mustPos"; got != want {
 		t.Errorf("entries: %s, want %s", got, want)
 	}
-	if got, want := strings.Join(twins, " "), "(*T).Sum Assert At Deep Late Spawn SumAt T.Add Twice UsesGeneric add1 mustPos"; got != want {
+	if got, want := strings.Join(twins, " "), "(*T).Sum Assert At Deep Late Spawn SumAt T.Add Twice UsesGeneric Words add1 mustPos"; got != want {
 		t.Errorf("twins: %s, want %s", got, want)
 	}
 
@@ -99,6 +99,22 @@ func TestTwins(t *testing.T) {
 	for n := 10; n > 0; n-- {
 		if n%2 == 1 {
 			call(n)
+		}
+	}
+	// Words: add1(0) in its default case.
+	for _, w := range []string{"", "a", "Hello World", "aeiou AEIOU xyz", "QQ qq Qa aQ"} {
+		vowel := func(c byte) bool { return strings.IndexByte("aeiou", c) >= 0 }
+		up := func(c byte) bool { return c >= 'A' && c <= 'Z' }
+		for i := 0; i < len(w); i++ {
+			for i < len(w) && (vowel(w[i]) || up(w[i])) {
+				i++
+			}
+			if i >= len(w) {
+				break
+			}
+			if !up(w[i]) {
+				call(0)
+			}
 		}
 	}
 	for i := 0; i < 30; i++ {

@@ -115,3 +115,36 @@ func SumAt(xs []int, vs []any, is ...int) (s int) {
 	}
 	return s
 }
+
+func isVowel(c byte) bool { return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u' }
+
+func isUp(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+// Words counts vowels and runs, calling derived leaves in a loop condition (after an &&, in an
+// ||), in switch cases, in an if and an else if.
+func Words(s string) (n, v int) {
+	for i := 0; i < len(s); i++ {
+		for i < len(s) && (isVowel(s[i]) || isUp(s[i])) {
+			v++
+			i++
+		}
+		if i >= len(s) {
+			return n, v
+		}
+		c := s[i]
+		switch {
+		case isUp(c):
+			n++
+		case isVowel(c) && isUp(c):
+			n--
+		default:
+			n += add1(0)
+		}
+		if isVowel(c) {
+			v++
+		} else if isUp(c) {
+			n++
+		}
+	}
+	return n, v
+}

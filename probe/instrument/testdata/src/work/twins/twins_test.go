@@ -21,6 +21,10 @@ func TestTwins(t *testing.T) {
 		}
 	}
 	sink += Deep(10)
+	for _, w := range []string{"", "a", "Hello World", "aeiou AEIOU xyz", "QQ qq Qa aQ"} {
+		n, v := Words(w)
+		sink += n + v
+	}
 	xs := []int{1, 2, 3, 4}
 	for i := 0; i < 30; i++ {
 		func() {
