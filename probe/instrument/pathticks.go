@@ -170,7 +170,14 @@ func (pp *pathPlan) planTicks(info *types.Info, src func(ast.Expr) (string, bool
 					}
 					_ = sw
 				}
-				cond, ran, certain := evalLits(lits, outcomes[k], src)
+				cond, ran, certain := evalLits(lits, outcomes[k], func(e ast.Expr) (string, bool) {
+					// Repeating an operand must change nothing: it calls nothing but
+					// derived leaves (pure), builtins without effects and conversions.
+					if !repeatable(info, e, p.sites) {
+						return "", false
+					}
+					return src(e)
+				})
 				switch {
 				case !ran:
 				case certain:
@@ -191,6 +198,38 @@ func (pp *pathPlan) planTicks(info *types.Info, src func(ast.Expr) (string, bool
 		}
 		pp.ticks[n], pp.sure[n], pp.dyn[n] = sites, sure, dyn
 	}
+}
+
+// repeatable reports whether evaluating e again changes nothing and sees what its first
+// evaluation saw: it calls nothing but derived leaves (sites), pure builtins and conversions.
+func repeatable(info *types.Info, e ast.Expr, sites []*callSite) bool {
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			ok = false
+		case *ast.UnaryExpr:
+			if x.Op == token.ARROW {
+				ok = false
+			}
+		case *ast.CallExpr:
+			if tv, isT := info.Types[x.Fun]; isT && tv.IsType() {
+				break
+			}
+			if id, isID := ast.Unparen(x.Fun).(*ast.Ident); isID {
+				if b, isB := info.Uses[id].(*types.Builtin); isB && pureBuiltins[b.Name()] {
+					break
+				}
+			}
+			derived := false
+			for _, s := range sites {
+				derived = derived || s.call == x
+			}
+			ok = ok && derived
+		}
+		return ok
+	})
+	return ok
 }
 
 // caseOf is the index of the case expression that holds call c, or -1.
