@@ -367,12 +367,13 @@ func (pp *pathPlan) findRegLoops() {
 	if pp.tk {
 		return
 	}
+	small := inlineCost(pp.p.fn.Decl.Body) <= 80
 	for x, h := range pp.head {
 		if !pp.backCut[x] {
 			continue
 		}
 		stmt := g.Nodes[h].AST.(ast.Stmt)
-		if fs, isFor := stmt.(*ast.ForStmt); isFor && !countingLoop(fs) {
+		if fs, isFor := stmt.(*ast.ForStmt); isFor && !countingLoop(fs) && small {
 			// A loop that counts (a range, or a for stepping a variable to a bound) likely
 			// runs for long; other loops (scanning while a condition holds) often stop
 			// after one or two iterations: their few increments cost less than the code
@@ -438,6 +439,29 @@ func (pp *pathPlan) findRegLoops() {
 		pp.regs[x] = l
 	}
 }
+
+// inlineCost estimates the inliner's cost of a function's body (before the probes): a unit per
+// syntax node, 57 more per call of anything but a builtin or a conversion.
+func inlineCost(body *ast.BlockStmt) int {
+	n := 0
+	ast.Inspect(body, func(x ast.Node) bool {
+		if x == nil {
+			return false
+		}
+		n++
+		if c, ok := x.(*ast.CallExpr); ok {
+			if id, ok := ast.Unparen(c.Fun).(*ast.Ident); !ok || !predeclaredCall[id.Name] {
+				n += 57
+			}
+		}
+		return true
+	})
+	return n
+}
+
+// predeclaredCall are the builtins and conversions the inliner does not charge as calls.
+var predeclaredCall = map[string]bool{"len": true, "cap": true, "append": true, "copy": true, "min": true, "max": true,
+	"byte": true, "int": true, "uint64": true, "string": true, "rune": true, "int64": true, "uint": true, "float64": true}
 
 // countingLoop reports whether s steps a variable to a bound: "for v := a; v < b; v++" (any
 // comparison, the variable on either side; v--, v += c, v -= c).
