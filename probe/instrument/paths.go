@@ -376,9 +376,10 @@ func (pp *pathPlan) findRegLoops() {
 		if fs, isFor := stmt.(*ast.ForStmt); isFor && !countingLoop(fs) && small {
 			// A loop that counts (a range, or a for stepping a variable to a bound) likely
 			// runs for long; other loops (scanning while a condition holds) often stop
-			// after one or two iterations: their few increments cost less than the code
-			// that holds counts in registers, which also keeps small functions from being
-			// inlined.
+			// after one or two iterations: in a small function, whose inlining the code
+			// that holds counts in registers would prevent, their few increments cost less
+			// (measured: jsonLiteral, peek and skipSpace would lose their inlining; in
+			// larger functions partition's scans gain, QuickSort 1.68× -> 1.41×).
 			continue
 		}
 		ok, mirror := true, false
