@@ -3,6 +3,7 @@ package instrument
 import (
 	"fmt"
 	"go/ast"
+	"maps"
 	"go/token"
 	"go/types"
 	"slices"
@@ -87,8 +88,13 @@ type pathPlan struct {
 	// arr and arrNoCut are per node the path register's value when control reaches it, where
 	// known (see knownValues).
 	arr, arrNoCut []int
+	aft           []int // per node, the register's value after its code, or -1
 	// read is set when the code emitted reads the path register.
 	read bool
+	// constant is set when the register is known wherever it is read (see tryConstant), which
+	// cuts the loops in loopCut on every edge into their heads.
+	constant bool
+	loopCut  map[int]bool
 	// pend is per node what the path register lacks there: outcome values not yet added,
 	// because nothing but the node's own subtree of the paths (no join) follows (see trees);
 	// skip marks the edges (numbered as in funcPlan) whose value is pending, not added.
@@ -269,6 +275,20 @@ func planPaths(p *funcPlan, info *types.Info, f *fileEdits) (*pathPlan, error) {
 			delete(pp.head, x)
 		}
 	}
+	if err := pp.number(); err != nil {
+		return nil, err
+	}
+	pp.findRegLoops()
+	if inlineCost(p.fn.Decl.Body) <= 80 {
+		pp.tryConstant()
+	}
+	return pp, nil
+}
+
+// number numbers the paths (Ball and Larus) given the cuts: order, val, s, ng, starts, np.
+func (pp *pathPlan) number() error {
+	p, g := pp.p, pp.p.g
+	pp.np, pp.starts, pp.startOf = 0, nil, map[int]int{}
 	pp.order = make([][]int, p.n)
 	pp.val = make([][]int, p.n)
 	pp.s = make([]int, p.n)
@@ -283,7 +303,7 @@ func planPaths(p *funcPlan, info *types.Info, f *fileEdits) (*pathPlan, error) {
 			pp.order[i] = append([]int{free}, slices.DeleteFunc(pp.order[i], func(k int) bool { return k == free })...)
 			for _, k := range pp.order[i][1:] {
 				if p.outcomeSite(i, k).kind == siteNone {
-					return nil, fmt.Errorf("%s: outcome %s of %s has no site", nd.Pos, nd.Succs[k].Outcome, nd.Text)
+					return fmt.Errorf("%s: outcome %s of %s has no site", nd.Pos, nd.Succs[k].Outcome, nd.Text)
 				}
 			}
 		}
@@ -347,18 +367,190 @@ func planPaths(p *funcPlan, info *types.Info, f *fileEdits) (*pathPlan, error) {
 		return nil
 	}
 	if err := add(g.Entry, 0); err != nil {
-		return nil, err
+		return err
 	}
 	for i, nd := range g.Nodes {
 		if !nd.Unreachable && !nd.IsExit() && (pp.cutAll[i] || pp.cutEntry[i] || pp.backCut[i]) {
 			if err := add(i, 1); err != nil {
-				return nil, err
+				return err
 			}
 		}
 	}
-	pp.findRegLoops()
-	return pp, nil
+	return nil
 }
+
+// tryConstant cuts the loops of a small twin on every edge into their heads, when its path
+// register is then known everywhere it is read: its code then needs no register at all, only
+// constant increments and stores (one more per loop run, on entering it), and small enough
+// functions stay inlinable (the parser's peek).
+func (pp *pathPlan) tryConstant() {
+	g := pp.p.g
+	save := func() func() {
+		ca, ce, bc, hd := slices.Clone(pp.cutAll), slices.Clone(pp.cutEntry), slices.Clone(pp.backCut), maps.Clone(pp.head)
+		return func() {
+			pp.cutAll, pp.cutEntry, pp.backCut, pp.head = ca, ce, bc, hd
+			pp.loopCut = nil
+		}
+	}
+	restore := save()
+	pp.loopCut = map[int]bool{}
+	for x, h := range pp.head {
+		if !pp.backCut[x] || x != h {
+			continue
+		}
+		switch s := g.Nodes[h].AST.(type) {
+		case *ast.ForStmt:
+			if s.Init != nil || s.Post != nil || pp.spillExpr[h] {
+				restore()
+				return
+			}
+			pp.cutAll[h] = true
+		case *ast.RangeStmt:
+			pp.cutEntry[h] = true
+		default:
+			restore()
+			return
+		}
+		pp.loopCut[h] = true
+	}
+	if len(pp.loopCut) == 0 || pp.tk {
+		restore()
+		return
+	}
+	for x := range pp.loopCut {
+		if _, isFor := g.Nodes[x].AST.(*ast.ForStmt); isFor {
+			pp.backCut[x] = false
+			delete(pp.head, x)
+		}
+	}
+	undo := func() {
+		restore()
+		if err := pp.number(); err != nil {
+			panic("instrument: internal error: paths numbered once are not any more: " + err.Error())
+		}
+		pp.findRegLoops()
+	}
+	if err := pp.number(); err != nil {
+		undo()
+		return
+	}
+	pp.findRegLoops()
+	if len(pp.regs) > 0 {
+		undo()
+		return
+	}
+	for _, d := range pp.dyn {
+		for _, ds := range d {
+			if len(ds) > 0 {
+				undo()
+				return
+			}
+		}
+	}
+	pp.knownValues()
+	known := pp.allKnown()
+	pp.arr, pp.arrNoCut, pp.aft = nil, nil, nil
+	if !known {
+		undo()
+		return
+	}
+	pp.constant = true
+}
+
+// allKnown reports whether the register's value is known wherever code reads it: at every node
+// (its spill, its commit or cut), at every place a cut loop's head is reached, where the body
+// falls off its end; and whether no tick or cycle needs it.
+func (pp *pathPlan) allKnown() bool {
+	g := pp.p.g
+	for n, nd := range g.Nodes {
+		if nd.Unreachable || nd.IsExit() {
+			continue
+		}
+		if pp.arr[n] < 0 && !pp.loopCut[n] || pp.backCut[n] {
+			return false
+		}
+		if pp.loopCut[n] {
+			for _, x := range pp.loopArrivals(n) {
+				if x < 0 {
+					return false
+				}
+			}
+		}
+	}
+	fall := -2
+	for u, nd := range g.Nodes {
+		for k, e := range nd.Succs {
+			if e.To == g.End && nd.Kind != frontend.KindReturn && !nd.Unreachable {
+				x := pp.arrival(u, k)
+				if x < 0 || fall >= 0 && x != fall {
+					return false
+				}
+				fall = x
+			}
+		}
+	}
+	return true
+}
+
+// arrival is the path number when control takes outcome k of node u (before any code of the
+// node reached), if known, else -1.
+func (pp *pathPlan) arrival(u, k int) int {
+	a := pp.aft[u]
+	ev, dynamic := pp.edgeVal(u, k)
+	if a < 0 || dynamic {
+		return -1
+	}
+	return a + ev
+}
+
+// loopArrivals are the path numbers where the loop headed by n (a for loop without init and
+// post statements) is reached: before it, at the end of its body, before each of its continue
+// statements (in the order of continueNodes), each if known, else -1.
+func (pp *pathPlan) loopArrivals(n int) []int {
+	g := pp.p.g
+	meet := func(keep func(u int) bool) int {
+		x := -2
+		if n == g.Entry && keep(-1) {
+			x = pp.base // the function's start
+		}
+		for u, nd := range g.Nodes {
+			if nd.Unreachable || nd.IsExit() || !keep(u) {
+				continue
+			}
+			for k, e := range nd.Succs {
+				if e.To != n {
+					continue
+				}
+				a := pp.arrival(u, k)
+				switch {
+				case a < 0 || x >= 0 && a != x:
+					x = -1
+				case x == -2:
+					x = a
+				}
+			}
+		}
+		return max(x, -1)
+	}
+	in := func(u int) bool { return u >= 0 && slices.Contains(g.Nodes[u].Loops, n) }
+	out := []int{meet(func(u int) bool { return !in(u) }), meet(func(u int) bool { return in(u) && !isContinue(g.Nodes[u]) })}
+	for _, j := range pp.continueNodes(n) {
+		out = append(out, meet(func(u int) bool { return u == j && u >= 0 }))
+	}
+	return out
+}
+
+// continueNodes are the continue statements that go to node n.
+func (pp *pathPlan) continueNodes(n int) []int {
+	var out []int
+	for j, nj := range pp.p.g.Nodes {
+		if isContinue(nj) && len(nj.Succs) == 1 && nj.Succs[0].To == n {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
 
 // findRegLoops picks the loops whose cycles are counted in registers (see regLoopPaths).
 func (pp *pathPlan) findRegLoops() {
@@ -740,6 +932,10 @@ func (pp *pathPlan) knownValues() {
 			}
 		}
 	}
+	pp.aft = make([]int, pp.p.n)
+	for i := range all {
+		pp.aft[i] = max(after(i), unknown)
+	}
 	for i := range all {
 		all[i], nocut[i] = max(all[i], unknown), max(nocut[i], unknown)
 	}
@@ -897,6 +1093,9 @@ func (pp *pathPlan) commit(reg string) string {
 
 // restart is the code that starts the paths from node n after a cut.
 func (pp *pathPlan) restart(n int) string {
+	if pp.constant {
+		return ""
+	}
 	t := "_augur_pr = " + strconv.Itoa(pp.start(n)) + "; "
 	if pp.tk {
 		t += "_augur_tk = 0; "
@@ -906,8 +1105,16 @@ func (pp *pathPlan) restart(n int) string {
 
 // cutText is the code of a cut before node n: the path ends, the spill is cleared (n may call
 // what panics), the next starts.
-func (pp *pathPlan) cutText(n int) string {
-	return pp.commit(pp.regAt(n, pp.arr[n])) + "_augur_bb[0] = 0; " + pp.restart(n)
+func (pp *pathPlan) cutText(n int) string { return pp.cutTextAt(n, pp.arr[n]) }
+
+// cutTextAt is cutText where the register is known to be x (-1: not known). A loop's head cut
+// only to keep the register constant (loopCut) calls nothing: the spill stays.
+func (pp *pathPlan) cutTextAt(n, x int) string {
+	t := pp.commit(pp.regAt(n, x))
+	if !pp.loopCut[n] {
+		t += "_augur_bb[0] = 0; "
+	}
+	return t + pp.restart(n)
 }
 
 // backText is the code of a cut on the back edges into node n, at the end of the loop's body
@@ -1129,9 +1336,23 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 			if pp.cutExpr[i] || pp.spillExpr[i] {
 				exprOpen(i, s.Cond.Pos(), s.Cond.End())
 			}
-			if code != "" {
+			if pp.cutAll[i] && !pp.cutExpr[i] {
 				// Before the loop, after the body falls through and before its continues
-				// (the condition runs at each; the loop has no init and post statement).
+				// (the condition runs at each; the loop has no init and post statement),
+				// each with what the register holds there.
+				xs := pp.loopArrivals(i)
+				spill := func(string) string { return "" }
+				if pp.spill[i] {
+					spill = func(string) string {
+						return "_augur_bb[0] = " + pp.spillValue(i, pp.start(i)) + "; "
+					}
+				}
+				f.BeforeStmt(s, pp.reads(pp.cutTextAt(i, xs[0])+spill("")))
+				f.Add(s.Body.Rbrace, token.NoPos, 7, pp.reads("; "+pp.cutTextAt(i, xs[1])+spill("")))
+				for c, j := range pp.continueNodes(i) {
+					f.BeforeStmt(g.Nodes[j].AST.(ast.Stmt), pp.reads(pp.cutTextAt(i, xs[2+c])+spill("")))
+				}
+			} else if code != "" {
 				f.BeforeStmt(s, pp.reads(code))
 				if !pp.backCut[i] {
 					f.Add(s.Body.Rbrace, token.NoPos, 7, pp.reads("; "+code))
@@ -1173,7 +1394,7 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 			f.BeforeStmt(s, pp.reads(leave+code+pp.commit(pp.regAt(i, pp.arr[i]))))
 		case ast.Stmt:
 			if br, ok := s.(*ast.BranchStmt); ok && br.Tok == token.FALLTHROUGH {
-				if d, k := fallthroughTarget(f, g, br); d >= 0 && pp.val[d][k] != 0 {
+				if d, k := fallthroughTarget(f, g, br); d >= 0 && pp.val[d][k] != 0 && !pp.constant {
 					code += "_augur_pr -= " + strconv.Itoa(pp.val[d][k]) + "; "
 				}
 			}
@@ -1204,7 +1425,7 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 					c += "if " + d.cond + " {_augur_pr += " + strconv.Itoa(pp.s[i]<<d.j) + "}; "
 				}
 			}
-			if c == "" || pp.skip[p.edge0[i]+k] {
+			if c == "" || pp.skip[p.edge0[i]+k] || pp.constant {
 				continue
 			}
 			st := p.outcomeSite(i, k)
@@ -1256,11 +1477,23 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 				}
 			}
 		}
-		f.Add(decl.Body.Rbrace, token.NoPos, 3, pp.reads("; "+pp.commit(plus("_augur_pr", pend))+leave))
+		r := plus("_augur_pr", pend)
+		if pp.constant {
+			for u, nd := range g.Nodes {
+				for k, e := range nd.Succs {
+					if e.To == g.End && nd.Kind != frontend.KindReturn && !nd.Unreachable {
+						r = strconv.Itoa(pp.arrival(u, k))
+					}
+				}
+			}
+		}
+		f.Add(decl.Body.Rbrace, token.NoPos, 3, pp.reads("; "+pp.commit(r)+leave))
 	}
-	pro = "var _augur_pr _augur_r.Uint64 = " + strconv.Itoa(pp.base) + "; " + pro
-	if !pp.read {
-		pro += "_ = _augur_pr; " // only assigned: its values were all known
+	if !pp.constant {
+		pro = "var _augur_pr _augur_r.Uint64 = " + strconv.Itoa(pp.base) + "; " + pro
+		if !pp.read {
+			pro += "_ = _augur_pr; " // only assigned: its values were all known
+		}
 	}
 	// Before everything at the same offset (the first statement's code).
 	f.Add(decl.Body.Lbrace+1, token.NoPos, -5, pp.reads(pro))
