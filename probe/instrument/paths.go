@@ -3,9 +3,9 @@ package instrument
 import (
 	"fmt"
 	"go/ast"
-	"maps"
 	"go/token"
 	"go/types"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -550,7 +550,6 @@ func (pp *pathPlan) continueNodes(n int) []int {
 	}
 	return out
 }
-
 
 // findRegLoops picks the loops whose cycles are counted in registers (see regLoopPaths).
 func (pp *pathPlan) findRegLoops() {
