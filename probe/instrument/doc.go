@@ -58,48 +58,56 @@
 // cuts) add one to that path's counter, one plain increment in the goroutine's block, and start
 // the next. A commit being one store, a process that ends between two leaves counts that
 // conserve flow (the invocation counted as unwound where its last path ended); no journal, no
-// pinning, no locals held across calls. Right before a node that may panic, the twin stores the
-// index of the path ending with that node panicking in the block's spill word (counter 0); cuts
-// clear it, the entry clears it when the twin returns, and the entry's deferred rt.Put, finding
-// it set, counts that path: no guard, no mirror, no deferred flush in the twin. A node that can
-// panic only by dereferencing a parameter that nothing assigns, already dereferenced on every
-// path to it, stores nothing. A return counts its path before its results are evaluated; where
-// they may panic its spill names its undo counter, subtracted from its returns. A call of a twin
-// after which something in the same node may still panic goes through the entry instead (the
-// callee's spill would still be in the word). An increment of the same counter on every
-// iteration of a small loop is a chain of stores and loads that costs more than the loop's body:
-// a loop that steps a variable to a bound (or ranges), calls nothing and holds no other loop
-// counts its cycles (the paths from the cut on its back edges to it, at most four) in
-// registers, added to their counters where it is left; where something in it may panic, each
-// count is also stored in the block (counters 1 to 8 of a block are these mirrors and their
-// counters' indexes), and Put adds it. A cycle starts and ends at the same node, so cycles
-// counted in part leave counts that conserve flow. Collect turns the paths' counts back into
-// node counts, outcomes and panics. A function whose paths cannot be numbered (no register region,
-// more than 4096 paths, a cut where no code can go) gets no twin and counts as below.
+// pinning, no locals held across calls. An outcome whose paths join no other before they end
+// adds nothing to the register: its value goes into the constant of the commit that ends them;
+// a small twin whose loops, cut also where they are entered, leave the register known wherever
+// it is read has no register at all (the parser's peek: constant increments and stores, so
+// that it stays inlinable). Right before a node that may panic, the twin stores the index
+// (plus one) of the counter of the path ending with that node panicking in the block's spill
+// word (counter 0); cuts clear it, the entry clears it when the twin returns, and the entry's
+// deferred rt.Put, finding it set, counts that path: no guard, no mirror, no deferred flush in
+// the twin. A node that can panic only by dereferencing a parameter that nothing assigns, already
+// dereferenced on every path to it, stores nothing. A return counts its path before its results
+// are evaluated; where they may panic its spill names its undo counter, subtracted from its
+// returns. A call of a twin after which something in the same node may still panic goes through
+// the entry instead (the callee's spill would still be in the word). The calls of derived leaves
+// (below) in a decision's condition are bits of the path number, which the outcome, or the pure
+// operands re-evaluated there, decide (pathticks.go).
+//
+// An increment of the same counter on every iteration of a small loop is a chain of stores and
+// loads that costs more than the loop's body: a loop of a twin that calls nothing and holds no
+// other loop, and that steps a variable to a bound or ranges (in a twin too large to be inlined,
+// any such loop), counts its cycles (the paths from the cut on its back edges to it, at most
+// four) in registers, added to their counters where it is left; where something in it may
+// panic, each count is also stored in the block (counters 1 to 8 of a block are these mirrors
+// and their counters' indexes), and Put adds it. A cycle starts and ends at the same node, so
+// cycles counted in part leave counts that conserve flow. Collect turns the paths' counts back
+// into node counts, outcomes and panics. A function whose paths cannot be numbered (no register
+// region, more than 4096 paths, a cut where no code can go) gets no twin and counts as below.
 //
 // Whether a function ran on several goroutines at once is seen at entry (rt.Enter): every
 // invocation of a frame function, and one in 16 of the others (a draw from the thread's own
-// generator, runtime.cheaprand: no pinning, no shared line), records its thread as the
-// function's owner if it has none, or counts an overlap if another thread owns it; the owner
-// gives the function up when it returns (a frame function's exit hook, or code before the
-// returns). A frame-free function that may panic could unwind past that code and leave a stale
-// owner, so it does not take ownership; outside body regions it only looks (rt.Check), in them
-// not even that: nothing but its own invocations could own it, so such a function is never
-// seen running concurrently (a gap: it would need an exit hook). profile.Func.Concurrent says
-// an overlap was seen.
+// generator, runtime.cheaprand: no pinning, no shared line), records its thread as the function's
+// owner if it has none, or counts an overlap if another thread owns it; the owner gives the
+// function up when it returns (a frame function's exit hook, or code before the returns). A
+// frame-free function that may panic could unwind past that code and leave a stale owner, so it
+// does not take ownership; outside body regions it only looks (rt.Check), in them and in twins not
+// even that: nothing but its own invocations could own it, so such a function is never seen running
+// concurrently (a gap: it would need an exit hook). profile.Func.Concurrent says an overlap was
+// seen.
 //
 // Once the counts are read, every function's are checked against all flow equations (the
 // redundant ones too) and for counts below zero, and a twin's paths for a node left more often
 // than reached; a function that fails makes Collect return an *InconsistentError naming it, and
 // augur profile writes no profile.
 //
-// Not every quantity is counted: per function the runtime counts invocations, one outcome
-// counter at the start of each branch target (then-block, loop body, case clause, select
-// clause) except one "free" outcome per decision, deferred-call runs, and panics; every other
-// node count and outcome is derived exactly by flow conservation (Count = inflow; a decision's
-// Count = Σ outcomes + Panics; a plain node's outflow = Count − Panics). Where the free outcomes
-// leave a cycle undetermined (an infinite loop, a goto loop), more counters are added until
-// the equations determine everything; Plan checks this when instrumenting, not after the run.
+// Outside twins, not every quantity is counted: per function the runtime counts invocations, one
+// outcome counter at the start of each branch target (then-block, loop body, case clause, select
+// clause) except one "free" outcome per decision, deferred-call runs, and panics; every other node
+// count and outcome is derived exactly by flow conservation (Count = inflow; a decision's Count = Σ
+// outcomes + Panics; a plain node's outflow = Count − Panics). Where the free outcomes leave a
+// cycle undetermined (an infinite loop, a goto loop), more counters are added until the equations
+// determine everything; Plan checks this when instrumenting, not after the run.
 //
 // A function without defer statements keeps no frame: its Panics are unknowns of the same
 // equations, and more counters are placed until the equations determine them (Panics = Count −
