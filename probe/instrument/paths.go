@@ -1035,7 +1035,8 @@ func (pp *pathPlan) trees() {
 		memo[w] = true
 		return true
 	}
-	// Top-down from the roots: a node's pend is its parent's plus the outcome's value.
+	// Top-down from the roots: a node's pend is its parent's plus the outcome's value (a cut's
+	// pend is for its commit: after it, the register starts afresh).
 	var set func(u int)
 	set = func(u int) {
 		for k, e := range g.Nodes[u].Succs {
@@ -1046,7 +1047,7 @@ func (pp *pathPlan) trees() {
 				// A cut that only this edge reaches adds what is pending to its commit.
 				if ev, dynamic := pp.edgeVal(u, k); (pp.cutAll[w] || pp.cutEntry[w] && !pp.backCut[w]) && in[w] == 1 && !dynamic {
 					pp.skip[pp.p.edge0[u]+k] = true
-					pp.pend[w] = pp.pend[u] + ev
+					pp.pend[w] = pp.pendAfter(u) + ev
 				}
 			case tree(w):
 				ev, dynamic := pp.edgeVal(u, k)
@@ -1054,7 +1055,7 @@ func (pp *pathPlan) trees() {
 					continue
 				}
 				pp.skip[pp.p.edge0[u]+k] = true
-				pp.pend[w] = pp.pend[u] + ev
+				pp.pend[w] = pp.pendAfter(u) + ev
 				set(w)
 			}
 		}
@@ -1064,6 +1065,15 @@ func (pp *pathPlan) trees() {
 			set(u)
 		}
 	}
+}
+
+// pendAfter is what is pending after node u's own code: nothing after a cut, which starts the
+// register afresh.
+func (pp *pathPlan) pendAfter(u int) int {
+	if pp.cutAll[u] || pp.cutEntry[u] || pp.backCut[u] {
+		return 0
+	}
+	return pp.pend[u]
 }
 
 // isContinue reports whether nd is a continue statement.
@@ -1123,13 +1133,13 @@ func (pp *pathPlan) backText(n, jump int) string {
 	// What is pending where the paths arrive (trees lets only one arrive here if any is).
 	pend := 0
 	if jump >= 0 {
-		pend = pp.pend[jump]
+		pend = pp.pendAfter(jump)
 	} else {
 		for u, nd := range pp.p.g.Nodes {
-			if !nd.Unreachable && !isContinue(nd) && pp.pend[u] != 0 {
+			if !nd.Unreachable && !isContinue(nd) && pp.pendAfter(u) != 0 {
 				for _, e := range nd.Succs {
 					if e.To == n && pp.isCut(u, n) {
-						pend = pp.pend[u]
+						pend = pp.pendAfter(u)
 					}
 				}
 			}
@@ -1472,7 +1482,7 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 		for u, nd := range g.Nodes {
 			for _, e := range nd.Succs {
 				if e.To == g.End && nd.Kind != frontend.KindReturn && !nd.Unreachable {
-					pend = max(pend, pp.pend[u])
+					pend = max(pend, pp.pendAfter(u))
 				}
 			}
 		}

@@ -209,3 +209,44 @@ func TestTwinsAgree(t *testing.T) {
 		t.Errorf("At: %d invocations, %d panics", at.Invocations, panics)
 	}
 }
+
+// TestTrickyAgree measures field/build's testdata/tricky (labelled loops, goto, fallthrough,
+// type switches, select, sends in loops, ranges of every kind, else-if chains, empty blocks,
+// defer and recover), whose functions call each other (twins counting paths), with twins, without
+// and with every function keeping a frame, and requires the same profile from the three.
+func TestTrickyAgree(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds with the go command")
+	}
+	var profiles []*profile.Profile
+	var fns []*frontend.Func
+	for _, mode := range []string{"twins", "none", "frames"} {
+		dir := filepath.Join(t.TempDir(), "tricky")
+		if err := os.CopyFS(dir, os.DirFS("../../field/build/testdata/tricky")); err != nil {
+			t.Fatal(err)
+		}
+		prog, err := frontend.Load(dir, "example.com/tricky")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fns, err = prog.Select("example.com/tricky"); err != nil {
+			t.Fatal(err)
+		}
+		noTwins, forceFrame = mode == "none", mode == "frames"
+		m, err := Measure(prog, fns, Workload{Args: []string{"go", "run", ".", "60"}, Dir: dir})
+		noTwins, forceFrame = false, false
+		if err != nil {
+			t.Fatal(err)
+		}
+		profiles = append(profiles, m.Profile)
+	}
+	for _, fn := range fns {
+		want := profiles[2].Funcs[fn.Name]
+		for i, mode := range []string{"twins", "none"} {
+			got := profiles[i].Funcs[fn.Name]
+			if fmt.Sprint(got.Invocations, got.Nodes) != fmt.Sprint(want.Invocations, want.Nodes) {
+				t.Errorf("%s, %s:\n got %d %+v\nwant %d %+v", mode, fn.Name, got.Invocations, got.Nodes, want.Invocations, want.Nodes)
+			}
+		}
+	}
+}
