@@ -250,3 +250,59 @@ func TestTrickyAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestPackagesAgree measures the test packages of testdata/src/work (the lib program with all its
+// modes' calls, panics in every kind of expression, derived leaves, shadowed predeclared names,
+// the kernels' tests) with twins, without and with every function keeping a frame, and requires
+// the same profile from the three.
+func TestPackagesAgree(t *testing.T) {
+	for _, c := range []struct{ pkg, test string }{
+		{"panics", "TestAll"}, {"leaves", "TestLeaves"}, {"shadow", "TestAll"}, {"kern", "TestRealKernels"},
+	} {
+		var profiles []*profile.Profile
+		var fns []*frontend.Func
+		for _, mode := range []string{"twins", "none", "frames"} {
+			noTwins, forceFrame = mode == "none", mode == "frames"
+			p, f := measureTest(t, c.pkg, c.test, 0, 4)
+			noTwins, forceFrame = false, false
+			profiles, fns = append(profiles, p), f
+		}
+		for _, fn := range fns {
+			want := profiles[2].Funcs[fn.Name]
+			for i, mode := range []string{"twins", "none"} {
+				got := profiles[i].Funcs[fn.Name]
+				if fmt.Sprint(got.Invocations, got.Nodes) != fmt.Sprint(want.Invocations, want.Nodes) {
+					t.Errorf("%s, %s:\n got %d %+v\nwant %d %+v", mode, fn.Name, got.Invocations, got.Nodes, want.Invocations, want.Nodes)
+				}
+			}
+		}
+	}
+	// The lib program, run with "all".
+	var profiles []*profile.Profile
+	var fns []*frontend.Func
+	for _, mode := range []string{"twins", "none", "frames"} {
+		prog, err := frontend.Load(workDir, "./lib")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fns, err = prog.Select("example.com/work/lib"); err != nil {
+			t.Fatal(err)
+		}
+		noTwins, forceFrame = mode == "none", mode == "frames"
+		m, err := Measure(prog, fns, Workload{Args: []string{"go", "run", ".", "all"}, Dir: workDir})
+		noTwins, forceFrame = false, false
+		if err != nil {
+			t.Fatal(err)
+		}
+		profiles = append(profiles, m.Profile)
+	}
+	for _, fn := range fns {
+		want := profiles[2].Funcs[fn.Name]
+		for i, mode := range []string{"twins", "none"} {
+			got := profiles[i].Funcs[fn.Name]
+			if fmt.Sprint(got.Invocations, got.Nodes) != fmt.Sprint(want.Invocations, want.Nodes) {
+				t.Errorf("lib, %s, %s:\n got %d %+v\nwant %d %+v", mode, fn.Name, got.Invocations, got.Nodes, want.Invocations, want.Nodes)
+			}
+		}
+	}
+}
