@@ -257,7 +257,7 @@ func TestTrickyAgree(t *testing.T) {
 // the same profile from the three.
 func TestPackagesAgree(t *testing.T) {
 	for _, c := range []struct{ pkg, test string }{
-		{"panics", "TestAll"}, {"leaves", "TestLeaves"}, {"shadow", "TestAll"}, {"kern", "TestRealKernels"},
+		{"panics", "TestAll"}, {"panics", "TestVia"}, {"leaves", "TestLeaves"}, {"shadow", "TestAll"}, {"kern", "TestRealKernels"},
 	} {
 		var profiles []*profile.Profile
 		var fns []*frontend.Func
