@@ -53,7 +53,8 @@ const maxPaths = 1 << 12
 
 // A pathPlan numbers the paths of one function's twin.
 type pathPlan struct {
-	p *funcPlan
+	p    *funcPlan
+	info *types.Info
 	// np is the number of paths; their counters start at base (an index of the package's),
 	// followed by one undo counter for each return in undo.
 	np, base int
@@ -155,7 +156,7 @@ func planPaths(p *funcPlan, info *types.Info, f *fileEdits) (*pathPlan, error) {
 		return nil, fmt.Errorf("not a register region")
 	}
 	g := p.g
-	pp := &pathPlan{p: p, cutAll: make([]bool, p.n), cutExpr: make([]bool, p.n), cutEntry: make([]bool, p.n),
+	pp := &pathPlan{p: p, info: info, cutAll: make([]bool, p.n), cutExpr: make([]bool, p.n), cutEntry: make([]bool, p.n),
 		backCut: make([]bool, p.n), head: map[int]int{}, spill: make([]bool, p.n), spillExpr: make([]bool, p.n),
 		startOf: map[int]int{}, undo: map[int]int{}}
 	terms := make([][]string, p.n)
@@ -559,7 +560,13 @@ func (pp *pathPlan) findRegLoops() {
 		return
 	}
 	small := inlineCost(pp.p.fn.Decl.Body) <= 80
-	for x, h := range pp.head {
+	xs := make([]int, 0, len(pp.head)) // in order: the registers are named by their loops' ids
+	for x := range pp.head {
+		xs = append(xs, x)
+	}
+	slices.Sort(xs)
+	for _, x := range xs {
+		h := pp.head[x]
 		if !pp.backCut[x] {
 			continue
 		}
@@ -583,7 +590,11 @@ func (pp *pathPlan) findRegLoops() {
 			}
 			mirror = mirror || pp.spill[u]
 		}
-		if !ok {
+		// Its mirror words (1-8 of the block) must hold its cycles until it is left. A call
+		// in it is not a cut, so its callee cannot panic and mirrors nothing; but that rests
+		// on two analyses agreeing (leafFuncs and the callee's may-panic nodes), and a
+		// mirrored loop's words overwritten would be wrong counts: no call then.
+		if !ok || mirror && pp.callsOut(stmt) {
 			continue
 		}
 		// The cycles: the paths from x's start that end at x, through the loop.
@@ -630,6 +641,29 @@ func (pp *pathPlan) findRegLoops() {
 		}
 		pp.regs[x] = l
 	}
+}
+
+// callsOut reports whether s calls anything but builtins, conversions and derived leaves (whose
+// calls are ticks: they touch no block).
+func (pp *pathPlan) callsOut(s ast.Stmt) bool {
+	found := false
+	ast.Inspect(s, func(n ast.Node) bool {
+		c, ok := n.(*ast.CallExpr)
+		if found || !ok {
+			return !found
+		}
+		if tv, ok := pp.info.Types[c.Fun]; ok && tv.IsType() {
+			return true
+		}
+		if id, ok := ast.Unparen(c.Fun).(*ast.Ident); ok {
+			if _, ok := pp.info.Uses[id].(*types.Builtin); ok {
+				return true
+			}
+		}
+		found = !slices.ContainsFunc(pp.p.sites, func(s *callSite) bool { return s.call == c })
+		return !found
+	})
+	return found
 }
 
 // inlineCost estimates the inliner's cost of a function's body (before the probes): a unit per
