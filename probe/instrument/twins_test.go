@@ -62,10 +62,10 @@ func TestTwins(t *testing.T) {
 	}
 	sort.Strings(entries)
 	sort.Strings(twins)
-	if got, want := strings.Join(entries, " "), "(*T).Sum Assert Deep Spawn SumAt T.Add Twice UsesGeneric Words mustPos"; got != want {
+	if got, want := strings.Join(entries, " "), "(*T).Sum Assert Cuts Deep Headers Spawn SumAt T.Add Twice UsesGeneric Words mustPos"; got != want {
 		t.Errorf("entries: %s, want %s", got, want)
 	}
-	if got, want := strings.Join(twins, " "), "(*T).Sum Assert At Deep Late Spawn SumAt T.Add Twice UsesGeneric Words add1 mustPos"; got != want {
+	if got, want := strings.Join(twins, " "), "(*T).Sum Assert At Cuts Deep Headers Late Spawn SumAt T.Add Twice UsesGeneric Words add1 mustPos pick"; got != want {
 		t.Errorf("twins: %s, want %s", got, want)
 	}
 
@@ -100,6 +100,24 @@ func TestTwins(t *testing.T) {
 		if n%2 == 1 {
 			call(n)
 		}
+	}
+	// Headers, as it runs, into its panics.
+	for k := 0; k < 7; k++ {
+		func() {
+			defer func() { recover() }()
+			xs := []int{3, 2, 1, 0, 5}
+			s := 0
+			if call(len(xs)) > 3 {
+				s++
+			}
+			for i := 0; call(i) < k; i++ {
+				s += xs[i]
+			}
+			for i := k; xs[i] > 0; i-- {
+				s--
+			}
+			call(s % 3)
+		}()
 	}
 	// Words: add1(0) in its default case.
 	for _, w := range []string{"", "a", "Hello World", "aeiou AEIOU xyz", "QQ qq Qa aQ"} {
@@ -207,6 +225,15 @@ func TestTwinsAgree(t *testing.T) {
 	}
 	if at.Invocations != 60 || panics == 0 {
 		t.Errorf("At: %d invocations, %d panics", at.Invocations, panics)
+	}
+	// Cuts' paths end inside conditions with init and post statements (_augur_cx).
+	cuts := profiles["twins"].Funcs["example.com/work/twins.Cuts"]
+	panics = 0
+	for _, nd := range cuts.Nodes {
+		panics += nd.Panics
+	}
+	if cuts.Invocations != 7 || panics == 0 {
+		t.Errorf("Cuts: %d invocations, %d panics", cuts.Invocations, panics)
 	}
 }
 

@@ -148,3 +148,50 @@ func Words(s string) (n, v int) {
 	}
 	return n, v
 }
+
+// Headers calls and may panic in headers with init and post statements: the cuts and spills go
+// inside the conditions.
+func Headers(xs []int, k int) (s int) {
+	if n := len(xs); add1(n) > 3 {
+		s++
+	}
+	for i := 0; add1(i) < k; i++ {
+		s += xs[i]
+	}
+	for i := k; xs[i] > 0; i-- {
+		s--
+	}
+	switch y := s % 3; {
+	case add1(y) == 2:
+		s += 2
+	case y == 0:
+		s--
+	}
+	return s
+}
+
+// pick may panic and is no tiny leaf: calling it cuts paths.
+func pick(xs []int, i int) int {
+	for xs[i] > 100 {
+		i--
+	}
+	return xs[i]
+}
+
+// Cuts calls pick in headers with init and post statements: the paths end inside their
+// conditions.
+func Cuts(xs []int, k int) (s int) {
+	if n := len(xs); pick(xs, n-k) > 1 {
+		s++
+	}
+	for i := 0; pick(xs, i) < k; i++ {
+		s += xs[i]
+	}
+	switch y := s % 3; {
+	case pick(xs, y) == 2:
+		s += 2
+	case y == 0:
+		s--
+	}
+	return s
+}

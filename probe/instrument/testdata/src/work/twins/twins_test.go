@@ -21,6 +21,16 @@ func TestTwins(t *testing.T) {
 		}
 	}
 	sink += Deep(10)
+	for k := 0; k < 7; k++ {
+		func() {
+			defer func() { recover() }()
+			sink += Headers([]int{3, 2, 1, 0, 5}, k)
+		}()
+		func() {
+			defer func() { recover() }()
+			sink += Cuts([]int{3, 2, 1, 0, 5}, k)
+		}()
+	}
 	for _, w := range []string{"", "a", "Hello World", "aeiou AEIOU xyz", "QQ qq Qa aQ"} {
 		n, v := Words(w)
 		sink += n + v
