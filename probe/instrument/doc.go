@@ -18,24 +18,24 @@
 // a package may redeclare any predeclared identifier. go test workloads run with -vet=off: vet
 // runs in each package's directory, and rt's exists only in the overlay.
 //
-// The generated file declares _augur_cs, one block of uint64 counters per P (GOMAXPROCS, the
-// number of CPUs or 8, whichever is largest) and an overflow block; more blocks are added while
-// the program runs, for twins (below). Counters 0 to 8 of a block are no function's (the twins'
-// spill word and loop mirrors). When the environment variable AUGUR_PROFILE_DIR names a
-// directory, the blocks are a MAP_SHARED memory mapping of a file created there (one per package
-// per process, with a JSON header naming the package, the layout and its functions; blocks are
-// whole pages apart, and the file grows by the blocks added), so counts survive os.Exit and
-// crashes; otherwise anonymous memory. Outside twins, a probe pins its goroutine to its P (runtime.procPin, as sync.Pool does:
-// no preemption, so no other goroutine runs on that P until it unpins) and adds to that P's
-// block with a plain add, so counts are exact with any number of goroutines and no cache line
-// bounces between cores; the Ps beyond the blocks (GOMAXPROCS raised at run time) share the
-// overflow block under a spin lock. The reader adds the blocks up. A flush that adds several
-// counters at once (the locals of a register loop, the counts of a frame function's invocation)
-// goes through a redo journal at the end of the P's block (rt's commit), so that a process
-// ending in the middle of it (os.Exit in another goroutine) leaves all of it or none. The race
-// detector does not shadow the mappings, and the adds are exclusive anyway, so -race reports
-// nothing of the probes. Probes are inserted on the existing lines, so line numbers in errors,
-// panics and stack traces are the user's.
+// The generated file declares _augur_cs, one block of uint64 counters per P (GOMAXPROCS, the number
+// of CPUs or 8, whichever is largest) and an overflow block; more blocks are added while the
+// program runs, for twins (below). Counters 0 to 8 of a block are no function's (the twins' spill
+// word and loop mirrors). When the environment variable AUGUR_PROFILE_DIR names a directory, the
+// blocks are a MAP_SHARED memory mapping of a file created there (one per package per process, with
+// a JSON header naming the package, the layout and its functions; blocks are whole pages apart, and
+// the file grows by the blocks added), so counts survive os.Exit and crashes; otherwise anonymous
+// memory. Outside twins, a probe pins its goroutine to its P (runtime.procPin, as sync.Pool does:
+// no preemption, so no other goroutine runs on that P until it unpins) and adds to that P's block
+// with a plain add, so counts are exact with any number of goroutines and no cache line bounces
+// between cores; the Ps beyond the blocks (GOMAXPROCS raised at run time) share the overflow block
+// under a spin lock. The reader adds the blocks up. A flush that adds several counters at once (the
+// locals of a register loop, the counts of a frame function's invocation) goes through a redo
+// journal at the end of the P's block (rt's commit), so that a process ending in the middle of it
+// (os.Exit in another goroutine) leaves all of it or none. The race detector does not shadow the
+// mappings, and the adds are exclusive anyway, so -race reports nothing of the probes. Probes are
+// inserted on the existing lines, so line numbers in errors, panics and stack traces are the
+// user's.
 //
 // A function that calls instrumented functions of its package has a twin, _augur_t_F, whose
 // first parameter is a block of counters its goroutine holds alone (twins.go), and its static
@@ -53,37 +53,39 @@
 //
 // A twin counts paths, not nodes (paths.go): its probes keep a path number in a register, add a
 // constant to it on the outcomes of its decisions (Ball and Larus's numbering of the paths of the
-// CFG cut into an acyclic graph), and where a path ends (before a call, a channel operation or
-// another node that may leave or block; at a return; on the back edges of a loop nothing else
-// cuts) add one to that path's counter, one plain increment in the goroutine's block, and start
-// the next. A commit being one store, a process that ends between two leaves counts that
-// conserve flow (the invocation counted as unwound where its last path ended); no journal, no
-// pinning, no locals held across calls. An outcome whose paths join no other before they end
-// adds nothing to the register: its value goes into the constant of the commit that ends them;
-// a small twin whose loops, cut also where they are entered, leave the register known wherever
-// it is read has no register at all (the parser's peek: constant increments and stores, so
-// that it stays inlinable). Right before a node that may panic, the twin stores the index
-// (plus one) of the counter of the path ending with that node panicking in the block's spill
+// CFG cut into an acyclic graph), and where a path ends (before a call of anything but a leaf of
+// the package that cannot panic, a channel operation or another node that may leave or block; at a
+// return; on the back edges of a loop nothing else cuts) add one to that path's counter, one plain
+// increment in the goroutine's block, and start the next. A commit being one store, a process that
+// ends between two leaves counts that conserve flow (the invocation counted as unwound where its
+// last path ended); no journal, no pinning, no locals held across calls. An outcome whose paths
+// join no other before they end adds nothing to the register: its value goes into the constant of
+// the commit that ends them; a small twin whose loops, cut also where they are entered, leave the
+// register known wherever it is read has no register at all (the parser's peek: constant increments
+// and stores, so that it stays inlinable). Right before a node that may panic, the twin stores the
+// index (plus one) of the counter of the path ending with that node panicking in the block's spill
 // word (counter 0); cuts clear it, the entry clears it when the twin returns, and the entry's
-// deferred rt.Put, finding it set, counts that path: no guard, no mirror, no deferred flush in
-// the twin. A node that can panic only by dereferencing a parameter that nothing assigns, already
-// dereferenced on every path to it, stores nothing. A return counts its path before its results
-// are evaluated; where they may panic its spill names its undo counter, subtracted from its
-// returns. A call of a twin after which something in the same node may still panic goes through
-// the entry instead (the callee's spill would still be in the word). The calls of derived leaves
-// (below) in a decision's condition are bits of the path number, which the outcome, or the pure
-// operands re-evaluated there, decide (pathticks.go).
+// deferred rt.Put, finding it set, counts that path: no guard, no mirror, no deferred flush in the
+// twin. A node that can panic only by dereferencing a parameter that nothing assigns, already
+// dereferenced on every path to it, stores nothing. A return counts its path before its results are
+// evaluated; where they may panic its spill names its undo counter, subtracted from its returns. A
+// call of a twin after which something in the same node may still panic goes through the entry
+// instead (the callee's spill would still be in the word). The calls of derived leaves (below) in a
+// decision's condition are bits of the path number, which the outcome, or the pure operands
+// re-evaluated there, decide (pathticks.go).
 //
 // An increment of the same counter on every iteration of a small loop is a chain of stores and
-// loads that costs more than the loop's body: a loop of a twin that calls nothing and holds no
-// other loop, and that steps a variable to a bound or ranges (in a twin too large to be inlined,
-// any such loop), counts its cycles (the paths from the cut on its back edges to it, at most
-// four) in registers, added to their counters where it is left; where something in it may
-// panic, each count is also stored in the block (counters 1 to 8 of a block are these mirrors
-// and their counters' indexes), and Put adds it. A cycle starts and ends at the same node, so
-// cycles counted in part leave counts that conserve flow. Collect turns the paths' counts back
-// into node counts, outcomes and panics. A function whose paths cannot be numbered (no register
-// region, more than 4096 paths, a cut where no code can go) gets no twin and counts as below.
+// loads that costs more than the loop's body: a loop of a twin that nothing in cuts (it calls only
+// leaves that cannot panic and derived leaves; only derived leaves, where it is mirrored: a mirror
+// must hold until the loop is left) and holds no other loop, and that steps a variable to a bound
+// or ranges (in a twin too large to be inlined, any such loop), counts its cycles (the paths from
+// the cut on its back edges to it, at most four) in registers, added to their counters where it is
+// left; where something in it may panic, each count is also stored in the block (counters 1 to 8 of
+// a block are these mirrors and their counters' indexes), and Put adds it. A cycle starts and ends
+// at the same node, so cycles counted in part leave counts that conserve flow. Collect turns the
+// paths' counts back into node counts, outcomes and panics. A function whose paths cannot be
+// numbered (no register region, more than 4096 paths, a cut where no code can go) gets no twin and
+// counts as below.
 //
 // Whether a function ran on several goroutines at once is seen at entry (rt.Enter): every
 // invocation of a frame function, and one in 16 of the others (a draw from the thread's own
@@ -141,17 +143,17 @@
 // invocation the process ends in the middle of keeps what was flushed before the node it was at
 // (nothing, if nothing was): counted as unwound there.
 //
-// A tiny leaf (a function of the package, unexported, whose body is one return of an
-// expression without calls that cannot panic: isDigit, isSpace) that is referenced only by
-// direct calls in instrumented functions is not instrumented at all: its every node runs once
-// per invocation, so its invocations say everything, and they are counted at the call sites,
-// where a call that returned adds one to a counter of the caller (an increment of a local of the
-// caller's region, inlined, where no panic of the call's node can follow the call; in a twin,
-// a bit of the path number where the call is in a decision's condition (the outcome, or the
-// pure operands re-evaluated there, tell whether it ran: pathticks.go), else an increment of
-// the counter in its block; else a pinned add). Collect adds the sites up. Pinning in a function of two comparisons costs ten times the
-// function and stops its inlining; a lexer calls one per byte. Such a leaf is never seen
-// running on several goroutines at once. See derive.go.
+// A tiny leaf (a function of the package, unexported, whose body is one return of an expression
+// without calls that cannot panic: isDigit, isSpace) that is referenced only by direct calls in
+// instrumented functions is not instrumented at all: its every node runs once per invocation, so
+// its invocations say everything, and they are counted at the call sites, where a call that
+// returned adds one to a counter of the caller (an increment of a local of the caller's region,
+// inlined, where no panic of the call's node can follow the call; in a twin, a bit of the path
+// number where the call is in a decision's condition (the outcome, or the pure operands
+// re-evaluated there, tell whether it ran: pathticks.go), else an increment of the counter in its
+// block; else a pinned add). Collect adds the sites up. Pinning in a function of two comparisons
+// costs ten times the function and stops its inlining; a lexer calls one per byte. Such a leaf is
+// never seen running on several goroutines at once. See derive.go.
 //
 // Where the body cannot be a region, an outermost loop that calls nothing but leaves of the package
 // (functions that call only pure builtins and other leaves and do nothing that blocks or ends

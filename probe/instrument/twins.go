@@ -15,18 +15,18 @@ import (
 )
 
 // Twins. Counting exactly under concurrency costs a pinning per commit in a function called from
-// anywhere (see probe): two runtime calls, more than a small function's body. A parser, a lexer,
-// a recursive function call many small functions of their own package, and every call commits.
-// So a function F that calls instrumented functions of its package gets a twin, _augur_t_F (a
-// method stays a method), with an extra first parameter _augur_bb: a block of counters the
-// goroutine holds alone (rt.Get), into which the twin's probes (paths.go) add with plain
-// stores, without pinning; inside twins, the static calls of other instrumented functions of the package call
-// their twins, passing the block, so that the functions they reach need twins too. F itself
-// becomes an entry: it takes a block, calls the twin and gives the block back (deferred, so that
-// a panic gives it back too). Function values, method values, interface calls, go and defer
-// statements, function literals and calls from outside the package go through the entries: a
-// block never leaves its goroutine. A function called from twins but calling no instrumented
-// function keeps its own body as well, instrumented as before, for the calls from elsewhere.
+// anywhere (see probe): two runtime calls, more than a small function's body. A parser, a lexer, a
+// recursive function call many small functions of their own package, and every call commits. So a
+// function F that calls instrumented functions of its package gets a twin, _augur_t_F (a method
+// stays a method), with an extra first parameter _augur_bb: a block of counters the goroutine holds
+// alone (rt.Get), into which the twin's probes (paths.go) add with plain stores, without pinning;
+// inside twins, the static calls of other instrumented functions of the package call their twins,
+// passing the block, so that the functions they reach need twins too. F itself becomes an entry: it
+// takes a block, calls the twin and gives the block back (deferred, so that a panic gives it back
+// too). Function values, method values, interface calls, go and defer statements, function literals
+// and calls from outside the package go through the entries: a block never leaves its goroutine. A
+// function called from twins but calling no instrumented function keeps its own body as well,
+// instrumented as before, for the calls from elsewhere.
 //
 // A twin is the function's text, rewritten, appended to the end of its file after a //line
 // comment that gives it the function's own file and line: positions in panics and stack traces
