@@ -95,8 +95,16 @@
 // frame-free function that may panic could unwind past that code and leave a stale owner, so it
 // does not take ownership; outside body regions it only looks (rt.Check), in them and in twins not
 // even that: nothing but its own invocations could own it, so such a function is never seen running
-// concurrently (a gap: it would need an exit hook). profile.Func.Concurrent says an overlap was
-// seen.
+// concurrently (a gap: it would need an exit hook). Nor does a small twin (one the compiler may
+// inline) that cannot panic look: the calls would stop its inlining (the same gap).
+// profile.Func.Concurrent says an overlap was seen.
+//
+// What may panic is decided from the syntax, conservatively (maypanic.go), but for one case the
+// compiler also proves: an index x[i] in the body of "for i := c; i < len(x); i++" (c a constant
+// ≥ 0) or "for i := range x", x a slice, an array or a string, where x and i are the function's
+// own variables, used in no function literal, never addressed, that nothing in the loop assigns
+// but its post statement (safeindex.go). Such a loop, indexByte's, needs no spill, guard or
+// mirror for its indexes.
 //
 // Once the counts are read, every function's are checked against all flow equations (the
 // redundant ones too) and for counts below zero, and a twin's paths for a node left more often

@@ -183,6 +183,9 @@ func (g *guardBuilder) expr(e ast.Expr) {
 }
 
 func (g *guardBuilder) index(x *ast.IndexExpr) {
+	if isSafeIndex(x) {
+		return
+	}
 	tv, ok := g.info.Types[x.X]
 	if !ok {
 		g.ok = false

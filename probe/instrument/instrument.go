@@ -103,6 +103,7 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 		}
 		pk := &Package{Path: path}
 		prefix := srcedit.NamePrefix(pkg.Syntax)
+		noteSafeIndexes(pkg.TypesInfo, pkg.Syntax) // before anything asks what may panic
 		leaves := newLeafFuncs(pkg.TypesInfo, pkg.Syntax)
 		derived, sites := derivedLeaves(pkg, list)
 		files := map[*ast.File]*fileEdits{}

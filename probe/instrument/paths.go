@@ -723,11 +723,15 @@ func within(n ast.Node, s ast.Stmt) bool {
 	return n != nil && s.Pos() <= n.Pos() && n.End() <= s.End()
 }
 
-// flushText is the code that adds the counts of loop l's cycles to their counters.
-func (pp *pathPlan) flushText(l *regLoopPaths) string {
+// flushText is the code that adds the counts of loop l's cycles to their counters, and zeroes
+// them if reset (if the loop may run again: not before a return).
+func (pp *pathPlan) flushText(l *regLoopPaths, reset bool) string {
 	t := ""
 	for j, c := range l.cycles {
-		t += "_augur_bb[" + strconv.Itoa(pp.base+c) + "] += " + l.nVar(j) + "; " + l.nVar(j) + " = 0; "
+		t += "_augur_bb[" + strconv.Itoa(pp.base+c) + "] += " + l.nVar(j) + "; "
+		if reset {
+			t += l.nVar(j) + " = 0; "
+		}
 		if l.mirror {
 			t += "_augur_bb[" + strconv.Itoa(1+j) + "] = 0; "
 		}
@@ -1234,9 +1238,10 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 		pro += "var _augur_tk _augur_r.Uint64; "
 	}
 	leave := ""
-	if !slices.Contains(p.mayPanic, true) {
+	if !slices.Contains(p.mayPanic, true) && inlineCost(p.fn.Decl.Body) > 80 {
 		// As in body regions: one invocation in 16 looks for another goroutine in the
 		// function (a function that may panic could leave a stale owner: it does not look).
+		// A small twin does not look either: the calls would stop its inlining.
 		pro += fmt.Sprintf("var _augur_o _augur_r.Uintptr; if _augur_r.Rand()&15 == 0 {_augur_o = _augur_c.Enter(%d, %d)}; ", p.k, p.overlaps())
 		leave = fmt.Sprintf("if _augur_o != 0 {_augur_c.Leave(%d, _augur_o)}; ", p.k)
 	}
@@ -1304,8 +1309,9 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 			}
 			f.BeforeStmt(l.stmt, t)
 		}
-		flush := pp.flushText(l)
-		f.Add(l.stmt.End(), token.NoPos, 5, "; "+flush)
+		flush := pp.flushText(l, true)
+		// After the loop, its registers need zeroing only if an outer loop may run it again.
+		f.Add(l.stmt.End(), token.NoPos, 5, "; "+pp.flushText(l, len(g.Nodes[l.h].Loops) > 1))
 		after := -1 // the node after the loop
 		for _, e := range g.Nodes[l.h].Succs {
 			if !slices.Contains(g.Nodes[e.To].Loops, l.h) {
@@ -1318,7 +1324,7 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 			}
 			switch s := nd.AST.(type) {
 			case *ast.ReturnStmt:
-				f.BeforeStmt(s, flush)
+				f.BeforeStmt(s, pp.flushText(l, false))
 			case *ast.BranchStmt:
 				if len(nd.Succs) == 1 {
 					w := nd.Succs[0].To

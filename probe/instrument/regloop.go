@@ -755,7 +755,7 @@ func ownMayPanic(info *types.Info, e ast.Expr) bool {
 				return false // instantiation
 			}
 		}
-		return true
+		return !isSafeIndex(x)
 	case *ast.SliceExpr, *ast.StarExpr, *ast.TypeAssertExpr:
 		return true
 	case *ast.CompositeLit:

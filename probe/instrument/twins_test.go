@@ -62,10 +62,10 @@ func TestTwins(t *testing.T) {
 	}
 	sort.Strings(entries)
 	sort.Strings(twins)
-	if got, want := strings.Join(entries, " "), "(*T).Sum Assert Cuts Deep Headers Spawn SumAt T.Add Twice UsesGeneric Words mustPos"; got != want {
+	if got, want := strings.Join(entries, " "), "(*T).Sum Assert Cuts Deep Headers SafeSum Spawn SumAt T.Add Twice UsesGeneric Words mustPos"; got != want {
 		t.Errorf("entries: %s, want %s", got, want)
 	}
-	if got, want := strings.Join(twins, " "), "(*T).Sum Assert At Cuts Deep Headers Late Spawn SumAt T.Add Twice UsesGeneric Words add1 mustPos pick"; got != want {
+	if got, want := strings.Join(twins, " "), "(*T).Sum Assert At Cuts Deep Headers Late SafeSum Spawn SumAt T.Add Twice UsesGeneric Words add1 mustPos pick"; got != want {
 		t.Errorf("twins: %s, want %s", got, want)
 	}
 
@@ -101,8 +101,11 @@ func TestTwins(t *testing.T) {
 			call(n)
 		}
 	}
-	// Headers, as it runs, into its panics.
+	// Headers, as it runs, into its panics; SafeSum's first loop.
 	for k := 0; k < 7; k++ {
+		for _, x := range []int{3, 2, 1, 0, 5} {
+			call(x)
+		}
 		func() {
 			defer func() { recover() }()
 			xs := []int{3, 2, 1, 0, 5}
@@ -234,6 +237,16 @@ func TestTwinsAgree(t *testing.T) {
 	}
 	if cuts.Invocations != 7 || panics == 0 {
 		t.Errorf("Cuts: %d invocations, %d panics", cuts.Invocations, panics)
+	}
+	// SafeSum divides by zero in a loop whose index cannot panic (a register loop with a
+	// mirror), after one whose index and call cannot (a register loop without).
+	ss := profiles["twins"].Funcs["example.com/work/twins.SafeSum"]
+	panics = 0
+	for _, nd := range ss.Nodes {
+		panics += nd.Panics
+	}
+	if ss.Invocations != 7 || panics != 3 {
+		t.Errorf("SafeSum: %d invocations, %d panics", ss.Invocations, panics)
 	}
 }
 

@@ -195,3 +195,17 @@ func Cuts(xs []int, k int) (s int) {
 	}
 	return s
 }
+
+// SafeSum indexes where nothing can panic (its loops bound their indexes) and divides where it
+// may.
+func SafeSum(xs []int, d int) (s int) {
+	for i := 0; i < len(xs); i++ {
+		s += add1(xs[i])
+	}
+	for i := range xs {
+		if xs[i] > 2 {
+			s += xs[i] / d
+		}
+	}
+	return s
+}

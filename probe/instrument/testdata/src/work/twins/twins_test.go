@@ -30,6 +30,10 @@ func TestTwins(t *testing.T) {
 			defer func() { recover() }()
 			sink += Cuts([]int{3, 2, 1, 0, 5}, k)
 		}()
+		func() {
+			defer func() { recover() }()
+			sink += SafeSum([]int{3, 2, 1, 0, 5}, k%3)
+		}()
 	}
 	for _, w := range []string{"", "a", "Hello World", "aeiou AEIOU xyz", "QQ qq Qa aQ"} {
 		n, v := Words(w)
