@@ -16,12 +16,14 @@ import (
 )
 
 // concTruth is what testdata/src/work/conc's TestConcurrent must count: 64 goroutines, each
-// calling Work(x) for x < 100k and Framed(x) when x%4 == 1, worked out here without probes.
+// calling Work(x) for x < 100k, Framed(x) when x%4 == 1 and Pair(x) when x%4 == 2, worked out
+// here without probes.
 type concTruth struct {
 	work, framed                  uint64
 	workCond, workBody, workEven  uint64
 	workX3, workRet2              uint64
 	framedCond, framedBody, fram7 uint64
+	pair, pair5                   uint64
 }
 
 func truthOf(goroutines, calls int) concTruth {
@@ -50,10 +52,18 @@ func truthOf(goroutines, calls int) concTruth {
 				t.fram7++
 			}
 		}
+		if x%4 == 2 {
+			t.pair++
+			work(x)
+			if x%5 == 0 {
+				t.pair5++
+				work(x + 1)
+			}
+		}
 	}
 	g := uint64(goroutines)
 	return concTruth{t.work * g, t.framed * g, t.workCond * g, t.workBody * g, t.workEven * g,
-		t.workX3 * g, t.workRet2 * g, t.framedCond * g, t.framedBody * g, t.fram7 * g}
+		t.workX3 * g, t.workRet2 * g, t.framedCond * g, t.framedBody * g, t.fram7 * g, t.pair * g, t.pair5 * g}
 }
 
 // measureConc instruments package conc, runs its TestConcurrent (built with extra flags) and
@@ -65,6 +75,13 @@ func measureConc(t *testing.T, flags ...string) (*profile.Profile, []*frontend.F
 // measureTest instruments package pkg of the work module, runs its test name (built with extra
 // flags) with GOMAXPROCS cpu, which must exit with status code, and returns the profile.
 func measureTest(t *testing.T, pkg, name string, code, cpu int, flags ...string) (*profile.Profile, []*frontend.Func) {
+	t.Helper()
+	p, fns, _ := measureTestDir(t, pkg, name, code, cpu, flags...)
+	return p, fns
+}
+
+// measureTestDir is measureTest that also returns the directory of the counter files.
+func measureTestDir(t *testing.T, pkg, name string, code, cpu int, flags ...string) (*profile.Profile, []*frontend.Func, string) {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds programs")
@@ -100,7 +117,7 @@ func measureTest(t *testing.T, pkg, name string, code, cpu int, flags ...string)
 			t.Errorf("%s: %v", fn.Name, err)
 		}
 	}
-	return p, fns
+	return p, fns, dir
 }
 
 // checkConc compares the concurrent run's counts with the truth, node by node, and checks the
@@ -110,8 +127,8 @@ func checkConc(t *testing.T, p *profile.Profile, fns []*frontend.Func) {
 	want := truthOf(64, 100_000)
 	byName := funcsOf(fns)
 	const C = "example.com/work/conc."
-	w, fr := byName[C+"Work"], byName[C+"Framed"]
-	wp, fp := p.Funcs[C+"Work"], p.Funcs[C+"Framed"]
+	w, fr, pr := byName[C+"Work"], byName[C+"Framed"], byName[C+"Pair"]
+	wp, fp, pp := p.Funcs[C+"Work"], p.Funcs[C+"Framed"], p.Funcs[C+"Pair"]
 	for _, c := range []struct {
 		fn       *frontend.Func
 		f        *profile.Func
@@ -130,20 +147,28 @@ func checkConc(t *testing.T, p *profile.Profile, fns []*frontend.Func) {
 		{fr, fp, "r += Work(i + x)", want.framedBody, nil},
 		{fr, fp, "if x%7 == 0", want.framed, []uint64{want.fram7, want.framed - want.fram7}},
 		{fr, fp, "return -r", want.fram7, nil},
+		{pr, pp, "if x%5 == 0", want.pair, []uint64{want.pair5, want.pair - want.pair5}},
+		{pr, pp, "return Work(x) - Work(x+1)", want.pair5, nil},
+		{pr, pp, "return Work(x)", want.pair - want.pair5, nil},
 	} {
 		got := c.f.Nodes[node(t, c.fn, c.node)]
 		if got.Count != c.count || got.Panics != 0 || c.outcomes != nil && fmt.Sprint(got.Outcomes) != fmt.Sprint(c.outcomes) {
 			t.Errorf("%s %q: count %d outcomes %v panics %d; want %d %v 0", c.fn.Name, c.node, got.Count, got.Outcomes, got.Panics, c.count, c.outcomes)
 		}
 	}
-	if wp.Invocations != want.work || fp.Invocations != want.framed {
-		t.Errorf("invocations: Work %d, Framed %d; want %d, %d", wp.Invocations, fp.Invocations, want.work, want.framed)
+	if wp.Invocations != want.work || fp.Invocations != want.framed || pp.Invocations != want.pair {
+		t.Errorf("invocations: Work %d, Framed %d, Pair %d; want %d, %d, %d", wp.Invocations, fp.Invocations, pp.Invocations, want.work, want.framed, want.pair)
 	}
 	for _, fn := range fns {
 		if fn.Name == C+"Serve" {
 			continue // run by TestServeBlocked only
 		}
 		checkIdentity(t, fn, p.Funcs[fn.Name], 7)
+		if fn.Name == C+"Pair" {
+			// A frame-free function that may panic (it calls) does not look for other
+			// goroutines in it (see the package documentation).
+			continue
+		}
 		// 64 goroutines on 4 threads, 100k calls each: overlaps are seen. Concurrent is a lower
 		// bound: Framed's deferred closure, a few instructions sampled one call in 16, overlaps
 		// itself only by chance, and not at all while a loaded machine runs the test's threads
@@ -175,14 +200,16 @@ func TestConcurrentRace(t *testing.T) {
 	checkConc(t, p, fns)
 }
 
-// TestConcurrentExit ends the process with os.Exit while eight goroutines are inside Work and
-// Framed: the invocations cut short count as unwound where they stopped, and every count
-// conserves flow.
+// TestConcurrentExit ends the process with os.Exit while eight goroutines are inside Work, Framed
+// and Pair (whose twin counts paths): the invocations cut short count as unwound where they
+// stopped, and every count conserves flow.
 func TestConcurrentExit(t *testing.T) {
 	t.Setenv("CONC_EXIT", "1")
 	p, _ := measureTest(t, "conc", "TestExitRunning", 3, 16)
-	if f := p.Funcs["example.com/work/conc.Work"]; f.Invocations < 1000 {
-		t.Errorf("Work ran %d times", f.Invocations)
+	for _, name := range []string{"Work", "Pair"} {
+		if f := p.Funcs["example.com/work/conc."+name]; f.Invocations < 1000 {
+			t.Errorf("%s ran %d times", name, f.Invocations)
+		}
 	}
 }
 
@@ -230,7 +257,7 @@ func TestInconsistentCounts(t *testing.T) {
 		t.Fatal(err)
 	}
 	nl := bytes.IndexByte(data, '\n')
-	hlen, _ := strconv.Atoi(string(data[len(counterMagic):nl]))
+	hlen, _, _ := headerLine(data, nl)
 	at := data[hlen+8*ctr:]
 	binary.NativeEndian.PutUint64(at, binary.NativeEndian.Uint64(at)+100)
 	if err := os.WriteFile(files[0], data, 0o644); err != nil {
@@ -264,7 +291,7 @@ func TestJournalReplay(t *testing.T) {
 	}
 	data, _ := os.ReadFile(files[0])
 	nl := bytes.IndexByte(data, '\n')
-	hlen, _ := strconv.Atoi(string(data[len(counterMagic):nl]))
+	hlen, _, _ := headerLine(data, nl)
 	word := func(i int) []byte { return data[hlen+8*i:] }
 	const ctr = 3
 	old := binary.NativeEndian.Uint64(word(ctr))

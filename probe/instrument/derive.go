@@ -158,7 +158,11 @@ func siteExact(info *types.Info, f *fileEdits, part ast.Node, call *ast.CallExpr
 				return false
 			}
 			return true
-		case *ast.IndexExpr, *ast.SliceExpr, *ast.StarExpr, *ast.TypeAssertExpr, *ast.IndexListExpr:
+		case *ast.IndexExpr:
+			if isSafeIndex(x) {
+				return true
+			}
+		case *ast.SliceExpr, *ast.StarExpr, *ast.TypeAssertExpr, *ast.IndexListExpr:
 		case *ast.SelectorExpr:
 			if sel, ok := info.Selections[x]; !ok || !sel.Indirect() {
 				return true

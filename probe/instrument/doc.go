@@ -18,45 +18,106 @@
 // a package may redeclare any predeclared identifier. go test workloads run with -vet=off: vet
 // runs in each package's directory, and rt's exists only in the overlay.
 //
-// The generated file declares _augur_cs, one block of uint64 counters per P (GOMAXPROCS, the
-// number of CPUs or 8, whichever is largest) and an overflow block. When the environment
-// variable AUGUR_PROFILE_DIR names a directory, the blocks are a MAP_SHARED memory mapping of a
-// file created there (one per package per process, with a JSON header naming the package, the
-// layout and its functions), so counts survive os.Exit and crashes; otherwise anonymous memory.
-// A probe pins its goroutine to its P (runtime.procPin, as sync.Pool does: no preemption, so no
-// other goroutine runs on that P until it unpins) and adds to that P's block with a plain add,
-// so counts are exact with any number of goroutines and no cache line bounces between cores;
-// the Ps beyond the blocks (GOMAXPROCS raised at run time) share the overflow block under a spin
-// lock. The reader adds the blocks up. A flush that adds several counters at once (the locals
-// of a register loop, the counts of a frame function's invocation) goes through a redo journal
-// at the end of the P's block (rt's commit), so that a process ending in the middle of it
+// The generated file declares _augur_cs, one block of uint64 counters per P (GOMAXPROCS, the number
+// of CPUs or 8, whichever is largest) and an overflow block; more blocks are added while the
+// program runs, for twins (below). Counters 0 to 8 of a block are no function's (the twins' spill
+// word and loop mirrors). When the environment variable AUGUR_PROFILE_DIR names a directory, the
+// blocks are a MAP_SHARED memory mapping of a file created there (one per package per process, with
+// a JSON header naming the package, the layout and its functions; blocks are whole pages apart, and
+// the file grows by the blocks added), so counts survive os.Exit and crashes; otherwise anonymous
+// memory. Outside twins, a probe pins its goroutine to its P (runtime.procPin, as sync.Pool does:
+// no preemption, so no other goroutine runs on that P until it unpins) and adds to that P's block
+// with a plain add, so counts are exact with any number of goroutines and no cache line bounces
+// between cores; the Ps beyond the blocks (GOMAXPROCS raised at run time) share the overflow block
+// under a spin lock. The reader adds the blocks up. A flush that adds several counters at once (the
+// locals of a register loop, the counts of a frame function's invocation) goes through a redo
+// journal at the end of the P's block (rt's commit), so that a process ending in the middle of it
 // (os.Exit in another goroutine) leaves all of it or none. The race detector does not shadow the
-// mappings, and the adds are exclusive anyway, so -race reports nothing of the probes. Probes
-// are inserted on the existing lines, so line numbers in errors, panics and stack traces are
-// the user's.
+// mappings, and the adds are exclusive anyway, so -race reports nothing of the probes. Probes are
+// inserted on the existing lines, so line numbers in errors, panics and stack traces are the
+// user's.
+//
+// A function that calls instrumented functions of its package has a twin, _augur_t_F, whose
+// first parameter is a block of counters its goroutine holds alone (twins.go), and its static
+// calls of other instrumented functions of the package call their twins with the block, so that
+// those have twins too. F itself becomes an entry: it takes a block (rt.Get: pinned, from its
+// P's cache of free blocks, else from a shared list or new ones at the end of the file), calls
+// the twin and gives the block back (deferred, so that a panic unwinding through it gives it
+// back). The reader adds every block up, so blocks are never zeroed nor merged; there are as
+// many as goroutines running in the package at once, plus those the caches hold. Function
+// values, interfaces, go and defer statements, function literals and callers outside the package
+// go through entries. A twin is appended to its function's file under a //line comment with the
+// function's own line, so positions stay the user's; frames are named after the twin. Functions
+// that would behave otherwise under another frame or name get none (recover, runtime.Caller and
+// the like, testing's Helper, //go: directives, init, generics, functions that defer).
+//
+// A twin counts paths, not nodes (paths.go): its probes keep a path number in a register, add a
+// constant to it on the outcomes of its decisions (Ball and Larus's numbering of the paths of the
+// CFG cut into an acyclic graph), and where a path ends (before a call of anything but a leaf of
+// the package that cannot panic, a channel operation or another node that may leave or block; at a
+// return; on the back edges of a loop nothing else cuts) add one to that path's counter, one plain
+// increment in the goroutine's block, and start the next. A commit being one store, a process that
+// ends between two leaves counts that conserve flow (the invocation counted as unwound where its
+// last path ended); no journal, no pinning, no locals held across calls. An outcome whose paths
+// join no other before they end adds nothing to the register: its value goes into the constant of
+// the commit that ends them; a small twin whose loops, cut also where they are entered, leave the
+// register known wherever it is read has no register at all (the parser's peek: constant increments
+// and stores, so that it stays inlinable). Right before a node that may panic, the twin stores the
+// index (plus one) of the counter of the path ending with that node panicking in the block's spill
+// word (counter 0); cuts clear it, the entry clears it when the twin returns, and the entry's
+// deferred rt.Put, finding it set, counts that path: no guard, no mirror, no deferred flush in the
+// twin. A node that can panic only by dereferencing a parameter that nothing assigns, already
+// dereferenced on every path to it, stores nothing. A return counts its path before its results are
+// evaluated; where they may panic its spill names its undo counter, subtracted from its returns. A
+// call of a twin after which something in the same node may still panic goes through the entry
+// instead (the callee's spill would still be in the word). The calls of derived leaves (below) in a
+// decision's condition are bits of the path number, which the outcome, or the pure operands
+// re-evaluated there, decide (pathticks.go).
+//
+// An increment of the same counter on every iteration of a small loop is a chain of stores and
+// loads that costs more than the loop's body: a loop of a twin that nothing in cuts (it calls only
+// leaves that cannot panic and derived leaves; only derived leaves, where it is mirrored: a mirror
+// must hold until the loop is left) and holds no other loop, and that steps a variable to a bound
+// or ranges (in a twin too large to be inlined, any such loop), counts its cycles (the paths from
+// the cut on its back edges to it, at most four) in registers, added to their counters where it is
+// left; where something in it may panic, each count is also stored in the block (counters 1 to 8 of
+// a block are these mirrors and their counters' indexes), and Put adds it. A cycle starts and ends
+// at the same node, so cycles counted in part leave counts that conserve flow. Collect turns the
+// paths' counts back into node counts, outcomes and panics. A function whose paths cannot be
+// numbered (no register region, more than 4096 paths, a cut where no code can go) gets no twin and
+// counts as below.
 //
 // Whether a function ran on several goroutines at once is seen at entry (rt.Enter): every
 // invocation of a frame function, and one in 16 of the others (a draw from the thread's own
-// generator, runtime.cheaprand: no pinning, no shared line), records its thread as the
-// function's owner if it has none, or counts an overlap if another thread owns it; the owner
-// gives the function up when it returns (a frame function's exit hook, or code before the
-// returns). A frame-free function that may panic could unwind past that code and leave a stale
-// owner, so it does not take ownership; outside body regions it only looks (rt.Check), in them
-// not even that: nothing but its own invocations could own it, so such a function is never
-// seen running concurrently (a gap: it would need an exit hook). profile.Func.Concurrent says
-// an overlap was seen.
+// generator, runtime.cheaprand: no pinning, no shared line), records its thread as the function's
+// owner if it has none, or counts an overlap if another thread owns it; the owner gives the
+// function up when it returns (a frame function's exit hook, or code before the returns). A
+// frame-free function that may panic could unwind past that code and leave a stale owner, so it
+// does not take ownership; outside body regions it only looks (rt.Check), in them and in twins not
+// even that: nothing but its own invocations could own it, so such a function is never seen running
+// concurrently (a gap: it would need an exit hook). Nor does a small twin (one the compiler may
+// inline) that cannot panic look: the calls would stop its inlining (the same gap).
+// profile.Func.Concurrent says an overlap was seen.
+//
+// What may panic is decided from the syntax, conservatively (maypanic.go), but for one case the
+// compiler also proves: an index x[i] in the body of "for i := c; i < len(x); i++" (c a constant
+// ≥ 0) or "for i := range x", x a slice, an array or a string, where x and i are the function's
+// own variables, used in no function literal, never addressed, that nothing in the loop assigns
+// but its post statement (safeindex.go). Such a loop, indexByte's, needs no spill, guard or
+// mirror for its indexes.
 //
 // Once the counts are read, every function's are checked against all flow equations (the
-// redundant ones too) and for counts below zero; a function that fails makes Collect return an
-// *InconsistentError naming it, and augur profile writes no profile.
+// redundant ones too) and for counts below zero, and a twin's paths for a node left more often
+// than reached; a function that fails makes Collect return an *InconsistentError naming it, and
+// augur profile writes no profile.
 //
-// Not every quantity is counted: per function the runtime counts invocations, one outcome
-// counter at the start of each branch target (then-block, loop body, case clause, select
-// clause) except one "free" outcome per decision, deferred-call runs, and panics; every other
-// node count and outcome is derived exactly by flow conservation (Count = inflow; a decision's
-// Count = Σ outcomes + Panics; a plain node's outflow = Count − Panics). Where the free outcomes
-// leave a cycle undetermined (an infinite loop, a goto loop), more counters are added until
-// the equations determine everything; Plan checks this when instrumenting, not after the run.
+// Outside twins, not every quantity is counted: per function the runtime counts invocations, one
+// outcome counter at the start of each branch target (then-block, loop body, case clause, select
+// clause) except one "free" outcome per decision, deferred-call runs, and panics; every other node
+// count and outcome is derived exactly by flow conservation (Count = inflow; a decision's Count = Σ
+// outcomes + Panics; a plain node's outflow = Count − Panics). Where the free outcomes leave a
+// cycle undetermined (an infinite loop, a goto loop), more counters are added until the equations
+// determine everything; Plan checks this when instrumenting, not after the run.
 //
 // A function without defer statements keeps no frame: its Panics are unknowns of the same
 // equations, and more counters are placed until the equations determine them (Panics = Count −
@@ -66,39 +127,41 @@
 // the redundant ones dropped, so the panics of a loop body are usually derived from a count
 // after the loop. Only if that fails does the function get the frame.
 //
-// Pinning costs two runtime calls, more than the body of a small function, so a frame-free
-// function counts in locals wherever it can and pins once per commit. Its whole body is one
-// register region unless it has a goto or ranges over a function or a channel: every counter,
-// the invocations included, is a local, committed in one journalled pinned flush before each
-// return, at the end of the body, and right before every node that may leave otherwise than
-// by returning or by a panic a guard foresees (a call of anything but a leaf of the package
-// that cannot panic, a channel, select, go or map operation, a may-panic operation no guard
-// expresses), except a call in a loop of a leaf that may panic (it can only return or unwind):
-// the region then mirrors its locals for the deferred flush (below). A flow analysis over the CFG (dirtySets) finds which locals may be non-zero
-// before each node, so that a flush commits only those (the flush before a call in a loop
+// Pinning costs two runtime calls, more than the body of a small function, so a frame-free function
+// counts in locals wherever it can and pins once per commit. Its whole body is one register region
+// unless it has a goto or ranges over a function or a channel: every counter, the invocations
+// included, is a local, committed in one journalled pinned flush before each return, at the end of
+// the body, and right before every node that may leave otherwise than by returning or by a panic a
+// guard foresees (a call of anything but a leaf of the package that cannot panic, a channel,
+// select, go or map operation, a may-panic operation no guard expresses), except a call in a loop
+// of a leaf that may panic (it can only return or unwind): the region then mirrors its locals for
+// the deferred flush (below). A flow analysis over the CFG (dirtySets) finds which locals may be
+// non-zero before each node, so that a flush commits only those (the flush before a call in a loop
 // commits the counters touched since the last one, not every local of the function). Other
-// may-panic nodes get guards, whose flush (which runs only before a panic) calls rt's Apply
-// to keep loops small, and counts the node's panic in the same commit: the function is planned
-// again with those Panics counted, so that no count placed after a guarded node serves only to
-// derive its panics (every return would flush it). A guard may be true without a panic
-// following (it may over-approximate); the panic it counted is then taken back by the next
-// flush (an undo, _augur_ui and _augur_uv, in every commit while it is set), and a process that
-// ends before leaves the invocation counted as unwound at that node. A region with a may-panic node without a guard inside a loop, or with
-// guards in loops nested three deep, mirrors its locals instead, for a deferred flush if the
-// function unwinds; its calls still flush before they run (a call may block for as long as the
-// process lives, a server's accept loop, and what is held in locals would never be counted).
-// An invocation the process ends in the middle of keeps what was flushed before the node it
-// was at (nothing, if nothing was): counted as unwound there.
+// may-panic nodes get guards, whose flush (which runs only before a panic) calls rt's Apply to keep
+// loops small, and counts the node's panic in the same commit: the function is planned again with
+// those Panics counted, so that no count placed after a guarded node serves only to derive its
+// panics (every return would flush it). A guard may be true without a panic following (it may
+// over-approximate); the panic it counted is then taken back by the next flush (an undo, _augur_ui
+// and _augur_uv, in every commit while it is set), and a process that ends before leaves the
+// invocation counted as unwound at that node. A region with a may-panic node without a guard inside
+// a loop, or with guards in loops nested two deep, mirrors its locals instead, for a deferred flush
+// if the function unwinds; its calls still flush before they run (a call may block for as long as
+// the process lives, a server's accept loop, and what is held in locals would never be counted). An
+// invocation the process ends in the middle of keeps what was flushed before the node it was at
+// (nothing, if nothing was): counted as unwound there.
 //
-// A tiny leaf (a function of the package, unexported, whose body is one return of an
-// expression without calls that cannot panic: isDigit, isSpace) that is referenced only by
-// direct calls in instrumented functions is not instrumented at all: its every node runs once
-// per invocation, so its invocations say everything, and they are counted at the call sites,
-// where a call that returned adds one to a counter of the caller (an increment of a local of the
-// caller's region, inlined, where no panic of the call's node can follow the call; else a pinned
-// add). Collect adds the sites up. Pinning in a function of two comparisons costs ten times the
-// function and stops its inlining; a lexer calls one per byte. Such a leaf is never seen
-// running on several goroutines at once. See derive.go.
+// A tiny leaf (a function of the package, unexported, whose body is one return of an expression
+// without calls that cannot panic: isDigit, isSpace) that is referenced only by direct calls in
+// instrumented functions is not instrumented at all: its every node runs once per invocation, so
+// its invocations say everything, and they are counted at the call sites, where a call that
+// returned adds one to a counter of the caller (an increment of a local of the caller's region,
+// inlined, where no panic of the call's node can follow the call; in a twin, a bit of the path
+// number where the call is in a decision's condition (the outcome, or the pure operands
+// re-evaluated there, tell whether it ran: pathticks.go), else an increment of the counter in its
+// block; else a pinned add). Collect adds the sites up. Pinning in a function of two comparisons
+// costs ten times the function and stops its inlining; a lexer calls one per byte. Such a leaf is
+// never seen running on several goroutines at once. See derive.go.
 //
 // Where the body cannot be a region, an outermost loop that calls nothing but leaves of the package
 // (functions that call only pure builtins and other leaves and do nothing that blocks or ends
@@ -113,7 +176,7 @@
 // y == 0, n < 0, p == nil): no defer, so the function stays inlinable, and the compiler drops
 // the guard wherever it drops the bounds check. Otherwise (a type assertion, a conversion to an
 // array or array pointer, a comparison of interfaces, a slice of an array, a leaf that may
-// panic), and in nests three or more loops deep (where a guard the compiler cannot drop costs
+// panic), and in nests two or more loops deep (where a guard the compiler cannot drop costs
 // more per iteration than the deferred flush costs per call), each local is also stored, after
 // each increment, into a stack array that a deferred flush adds to the counters when the
 // function unwinds (normal exits leave it zeroed). Such locals are lost only when the process

@@ -122,6 +122,24 @@ func (g *guardBuilder) expr(e ast.Expr) {
 	case *ast.StarExpr:
 		g.expr(x.X)
 		g.add(g.text(x.X) + " == nil")
+	case *ast.CompositeLit:
+		// A struct, array or slice literal panics only in its elements (the keys are field
+		// names and constant indexes); a map literal may hash an uncomparable key.
+		tv, ok := g.info.Types[x]
+		if !ok {
+			g.ok = false
+			return
+		}
+		if _, isMap := tv.Type.Underlying().(*types.Map); isMap {
+			g.ok = false
+			return
+		}
+		for _, el := range x.Elts {
+			if kv, ok := el.(*ast.KeyValueExpr); ok {
+				el = kv.Value
+			}
+			g.expr(el)
+		}
 	case *ast.SliceExpr:
 		g.slice(x)
 	case *ast.CallExpr:
@@ -165,6 +183,9 @@ func (g *guardBuilder) expr(e ast.Expr) {
 }
 
 func (g *guardBuilder) index(x *ast.IndexExpr) {
+	if isSafeIndex(x) {
+		return
+	}
 	tv, ok := g.info.Types[x.X]
 	if !ok {
 		g.ok = false

@@ -103,36 +103,63 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 		}
 		pk := &Package{Path: path}
 		prefix := srcedit.NamePrefix(pkg.Syntax)
+		noteSafeIndexes(pkg.TypesInfo, pkg.Syntax) // before anything asks what may panic
 		leaves := newLeafFuncs(pkg.TypesInfo, pkg.Syntax)
 		derived, sites := derivedLeaves(pkg, list)
 		files := map[*ast.File]*fileEdits{}
 		srcs := map[*ast.File][]byte{}
 		var order []*ast.File
-		base := 0
 		for k, fn := range list {
 			p, err := newPlan(fn, k)
 			if err != nil {
 				return nil, fmt.Errorf("instrument: %v", err)
 			}
-			p.base, p.leaves = base, leaves
+			p.leaves = leaves
 			p.derived, p.sites = derived[k], sites[k]
 			for j, s := range p.sites {
 				s.ctr = 2 + 3*p.n + p.e + j
 			}
-			base += p.size()
 			pk.plans = append(pk.plans, p)
 			file := fileOf(pkg.Syntax, fn.Decl)
 			if file == nil {
 				return nil, fmt.Errorf("instrument: %s: declaration not found in the package's files", fn.Name)
 			}
-			src := srcs[file]
-			if src == nil {
-				src, err = os.ReadFile(prog.Fset.File(file.Pos()).Name())
+			if srcs[file] == nil {
+				src, err := os.ReadFile(prog.Fset.File(file.Pos()).Name())
 				if err != nil {
 					return nil, fmt.Errorf("instrument: %v", err)
 				}
 				srcs[file] = src
 			}
+		}
+		// Twins (see twins.go): an entry's body is replaced, its twin and those of the
+		// functions its twin reaches appended to their files; twins count paths (see
+		// paths.go), so only functions whose paths can be numbered have them.
+		for k, fn := range list {
+			p := pk.plans[k]
+			file := fileOf(pkg.Syntax, fn.Decl)
+			if noTwins || !twinEligible(pkg.TypesInfo, fn, p) {
+				continue
+			}
+			pf := &fileEdits{File: srcedit.New(prog.Fset, srcs[file], prefix), file: file}
+			if pp, err := planPaths(p, pkg.TypesInfo, pf); err == nil {
+				p.pp = pp
+			}
+		}
+		ts := findTwins(pkg.TypesInfo, pkg.Syntax, list, pk.plans)
+		base := firstCounter // the first counters of every block are no function's (see paths.go)
+		for k, fn := range list {
+			p := pk.plans[k]
+			if !ts.twin[k] {
+				p.pp = nil
+			}
+			file := fileOf(pkg.Syntax, fn.Decl)
+			src := srcs[file]
+			p.base = base
+			if p.pp != nil {
+				p.pp.base = base + p.size() - p.pp.size()
+			}
+			base += p.size()
 			fe := files[file]
 			if fe == nil && !p.derived {
 				// A file holding only derived leaves is left as it is (the import would go
@@ -151,12 +178,31 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 				Nodes: len(fn.CFG.Nodes),
 				Base:  p.base,
 			})
-			if p.derived {
+		}
+		twinsOf := map[*ast.File][]string{}
+		for k, fn := range list {
+			p := pk.plans[k]
+			if p.derived || inEntry(fn, list, ts) {
 				continue
 			}
-			if err := rewriteFunc(fe, p, pkg.TypesInfo); err != nil {
+			file := fileOf(pkg.Syntax, fn.Decl)
+			fe := files[file]
+			if ts.entry[k] {
+				names := nameParams(fe, fn.Decl)
+				body := fe.Src[fe.Off(fn.Decl.Body.Lbrace)+1 : fe.Off(fn.Decl.Body.Rbrace)]
+				fe.Add(fn.Decl.Body.Lbrace+1, fn.Decl.Body.Rbrace, 1, entryCode(fn, names)+strings.Repeat("\n", bytes.Count(body, []byte("\n"))))
+			} else if err := rewriteFunc(fe, p, pkg.TypesInfo); err != nil {
 				return nil, fmt.Errorf("instrument: %s: %v", fn.Name, err)
 			}
+			if !ts.twin[k] {
+				continue
+			}
+			text, err := twinText(prog.Fset, srcs[file], prefix, file, p, litsOf(fn, list, pk.plans), ts.calls[k], pkg.TypesInfo)
+			if err != nil {
+				return nil, fmt.Errorf("instrument: %s: twin: %v", fn.Name, err)
+			}
+			pos := prog.Fset.Position(fn.Decl.Pos())
+			twinsOf[file] = append(twinsOf[file], "\n//line "+pos.Filename+":"+strconv.Itoa(pos.Line)+"\n"+text+"\n")
 		}
 		for _, p := range pk.plans {
 			for _, s := range p.sites {
@@ -183,6 +229,9 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 			out, err := fe.Apply()
 			if err != nil {
 				return nil, fmt.Errorf("instrument: %s: %v", prog.Fset.File(file.Pos()).Name(), err)
+			}
+			for _, t := range twinsOf[file] {
+				out = append(out, t...)
 			}
 			orig := prog.Fset.File(file.Pos()).Name()
 			dst := filepath.Join(pdir, filepath.Base(orig))
@@ -222,6 +271,9 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 	}
 	return b, nil
 }
+
+// noTwins turns twins off (tests compare the counts with and without them).
+var noTwins bool
 
 func fileOf(files []*ast.File, d *ast.FuncDecl) *ast.File {
 	for _, f := range files {
@@ -272,6 +324,22 @@ func (b *Build) Collect(dir string) (p *profile.Profile, files int, err error) {
 	var bad []string
 	for _, pk := range b.Packages {
 		s := sums[pk.Path]
+		for _, pl := range pk.plans {
+			pl.paths = nil
+			if pl.pp == nil {
+				continue
+			}
+			t, err := pl.pp.decode(s)
+			if err != nil {
+				bad = append(bad, err.Error())
+				continue
+			}
+			pl.paths = t
+			// The returns of derived leaves the paths counted go with the others.
+			for site, n := range t.ticks {
+				s[pl.base+site.ctr] += n
+			}
+		}
 		for _, pl := range pk.plans {
 			if pl.derived {
 				// Its invocations are the returns counted at its call sites.
@@ -326,7 +394,7 @@ func readCounterFile(name string) (*Package, []uint64, error) {
 		return nil, nil, fmt.Errorf("%s: not an augur counter file", name)
 	}
 	nl := bytes.IndexByte(data, '\n')
-	hlen, err := strconv.Atoi(string(data[len(counterMagic):max(nl, len(counterMagic))]))
+	hlen, stride, err := headerLine(data, nl)
 	if err != nil || hlen > len(data) {
 		return nil, nil, fmt.Errorf("%s: bad header", name)
 	}
@@ -334,19 +402,19 @@ func readCounterFile(name string) (*Package, []uint64, error) {
 	if err := json.Unmarshal(bytes.TrimSpace(data[nl+1:hlen]), &pk); err != nil {
 		return nil, nil, fmt.Errorf("%s: bad header: %v", name, err)
 	}
-	// One block per P and the overflow block, added up here (mod 2^64: the overflow block may
-	// hold subtractions of counts other blocks added). A block is the counters, the length of
-	// its journal and the journal, pairs (counter, new value): a length other than zero means
-	// the process ended while copying a committed journal into the counters, so the copy is
-	// finished here.
+	// One block per P, the overflow block and the blocks goroutines took (see rt.Get), added
+	// up here (mod 2^64: the overflow block may hold subtractions of counts other blocks added).
+	// A block is the counters, the length of its journal and the journal, pairs (counter, new
+	// value), padded to the stride: a length other than zero means the process ended while
+	// copying a committed journal into the counters, so the copy is finished here.
 	body := data[hlen:]
 	n, bsize := pk.Counters, pk.Counters+1+2*pk.Journal
-	if n <= 0 || pk.Journal < 0 || len(body) == 0 || len(body)%(8*bsize) != 0 {
-		return nil, nil, fmt.Errorf("%s: %d bytes of counters, not whole blocks of %d", name, len(body), bsize)
+	if n <= 0 || pk.Journal < 0 || stride < bsize || len(body) == 0 || len(body)%(8*stride) != 0 {
+		return nil, nil, fmt.Errorf("%s: %d bytes of counters, not whole blocks of %d", name, len(body), stride)
 	}
 	counts := make([]uint64, n)
 	block := make([]uint64, bsize)
-	for at := 0; at < len(body); at += 8 * bsize {
+	for at := 0; at < len(body); at += 8 * stride {
 		for i := range block {
 			block[i] = binary.NativeEndian.Uint64(body[at+8*i:])
 		}
@@ -366,6 +434,22 @@ func readCounterFile(name string) (*Package, []uint64, error) {
 		}
 	}
 	return &pk, counts, nil
+}
+
+// headerLine parses a counter file's first line (ending at nl): the magic, the header's length
+// and the blocks' stride in words.
+func headerLine(data []byte, nl int) (hlen, stride int, err error) {
+	if nl < len(counterMagic) {
+		return 0, 0, errors.New("no header line")
+	}
+	f := strings.Fields(string(data[len(counterMagic):nl]))
+	if len(f) != 2 {
+		return 0, 0, errors.New("bad header line")
+	}
+	if hlen, err = strconv.Atoi(f[0]); err == nil {
+		stride, err = strconv.Atoi(f[1])
+	}
+	return hlen, stride, err
 }
 
 // profileFunc derives one function's counts from its package's summed counters.
@@ -394,6 +478,11 @@ func (p *funcPlan) profileFunc(c []uint64) (*profile.Func, error) {
 			for k := range nd.Succs {
 				n.Outcomes[k] = val[p.n+p.edge0[i]+k]
 			}
+		}
+	}
+	if p.paths != nil {
+		if err := p.addPaths(f, p.paths); err != nil {
+			return nil, err
 		}
 	}
 	return f, nil

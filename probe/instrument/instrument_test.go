@@ -424,9 +424,9 @@ func TestCorpusCompiles(t *testing.T) {
 	}
 }
 
-// TestSchemesAgree runs the kernels (normally and into panics) instrumented as usual (frame-free
-// functions, register loops) and with every function forced to keep the frame, and requires the
-// same profile from both, conserving flow.
+// TestSchemesAgree runs the kernels (normally and into panics) instrumented as usual (twins
+// counting paths, frame-free functions, register loops), without twins, and with every function
+// forced to keep the frame, and requires the same profile from the three, conserving flow.
 func TestSchemesAgree(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds programs")
@@ -440,10 +440,10 @@ func TestSchemesAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	measure := func(force bool) *profile.Profile {
-		forceFrame = force
+	measure := func(force, none bool) *profile.Profile {
+		forceFrame, noTwins = force, none
 		b, err := Instrument(prog, fns, t.TempDir())
-		forceFrame = false
+		forceFrame, noTwins = false, false
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -466,11 +466,13 @@ func TestSchemesAgree(t *testing.T) {
 		}
 		return p
 	}
-	got, want := measure(false), measure(true)
+	got, none, want := measure(false, false), measure(false, true), measure(true, false)
 	for _, fn := range fns {
-		g, w := got.Funcs[fn.Name], want.Funcs[fn.Name]
-		if fmt.Sprint(g.Invocations, g.Nodes) != fmt.Sprint(w.Invocations, w.Nodes) {
-			t.Errorf("%s:\n got %d %+v\nwant %d %+v", fn.Name, g.Invocations, g.Nodes, w.Invocations, w.Nodes)
+		w := want.Funcs[fn.Name]
+		for _, g := range []*profile.Func{got.Funcs[fn.Name], none.Funcs[fn.Name]} {
+			if fmt.Sprint(g.Invocations, g.Nodes) != fmt.Sprint(w.Invocations, w.Nodes) {
+				t.Errorf("%s:\n got %d %+v\nwant %d %+v", fn.Name, g.Invocations, g.Nodes, w.Invocations, w.Nodes)
+			}
 		}
 	}
 	m := got.Funcs["example.com/work/kern.MatMul"]

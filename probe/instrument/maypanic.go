@@ -221,6 +221,9 @@ func exprMayPanic(info *types.Info, e ast.Expr) bool {
 					return true // instantiation
 				}
 			}
+			if isSafeIndex(x) {
+				return true
+			}
 			may = true
 		case *ast.IndexListExpr, *ast.SliceExpr, *ast.StarExpr, *ast.TypeAssertExpr:
 			may = true

@@ -67,9 +67,20 @@ type funcPlan struct {
 	// countedPan marks the guarded nodes of a body region whose Panics its guards count
 	// instead of flow deriving them (see rewriteFunc); nil when there are none.
 	countedPan []bool
+	// pp numbers the paths of the function's twin when it counts paths (see paths.go); the
+	// paths' counters follow the others.
+	pp *pathPlan
+	// paths are the counts the twin's paths add up to, set by Collect.
+	paths *pathTotals
 }
 
-func (p *funcPlan) size() int     { return 2 + 3*p.n + p.e + len(p.sites) }
+func (p *funcPlan) size() int {
+	n := 2 + 3*p.n + p.e + len(p.sites)
+	if p.pp != nil {
+		n += p.pp.size()
+	}
+	return n
+}
 func (p *funcPlan) overlaps() int { return p.base + 1 + 3*p.n + p.e }
 func (p *funcPlan) rec(n int) int { return p.base + 1 + 2*p.n + p.e + n }
 func (p *funcPlan) cnt(n int) int { return p.base + 1 + n }

@@ -16,8 +16,9 @@ const EnvDir = "AUGUR_PROFILE_DIR"
 // RuntimeFile is the name of the file added to each instrumented package.
 const RuntimeFile = "zz_augur_rt.go"
 
-// counterMagic starts every counter file: "AUGURCNT <header length>\n<JSON header>\n", padded
-// to the header length (a multiple of the page size), then the counters as native uint64s.
+// counterMagic starts every counter file: "AUGURCNT <header length> <stride>\n<JSON header>\n",
+// padded to the header length (a multiple of the page size), then blocks of counters as native
+// uint64s, stride words apart (see rt.Open).
 const counterMagic = "AUGURCNT "
 
 // RuntimeDir is the directory, under each instrumented package's, of the package the overlay
@@ -46,8 +47,27 @@ import _augur_r ` + strconv.Quote(pk.Path+"/"+RuntimeDir) + `
 // _augur_c holds the counters; see package github.com/augur-perf/augur/probe/instrument.
 var _augur_c = _augur_r.Open(` + strconv.Quote(EnvDir) + `, ` + strconv.Quote(counterMagic) + `, ` + strconv.Quote(header) + `, ` + strconv.Quote(fileStem(pk.Path)) + `, ` + strconv.Itoa(pk.Counters) + `, ` + strconv.Itoa(pk.Journal) + `, ` + strconv.Itoa(len(pk.plans)) + `)
 
+// _augur_blk is a block of counters and its journal; twins count into one their goroutine holds.
+type _augur_blk = [` + strconv.Itoa(pk.Counters+1+2*pk.Journal) + `]_augur_r.Uint64
+
+// _augur_cx counts the path ending at i+*tk in b, clears the spill word and starts the next at
+// *tk = next (*tk the part of the path number kept in memory, next the start less the part kept
+// in a register): a cut made inside a condition (see paths.go in package instrument).
+func _augur_cx(b *_augur_blk, tk *_augur_r.Uint64, i, next _augur_r.Uint64) _augur_r.Bool {
+	b[i+*tk]++
+	b[0] = 0
+	*tk = next
+	return 0 == 0 // true may be shadowed
+}
+
+// _augur_spx stores v in the spill word: a spill made inside a condition.
+func _augur_spx(b *_augur_blk, v _augur_r.Uint64) _augur_r.Bool {
+	b[0] = v
+	return 0 == 0
+}
+
 // _augur_cs are the per-P blocks the probes add to.
-var _augur_cs = _augur_r.Blocks[[` + strconv.Itoa(pk.Counters+1+2*pk.Journal) + `]_augur_r.Uint64](_augur_c)
+var _augur_cs = _augur_r.Blocks[_augur_blk](_augur_c)
 
 // _augur_jc is where the journal starts in a block (after the counters), for the inline
 // commits of the probes; _augur_jn is the same as a variable (see probe in rewrite.go).

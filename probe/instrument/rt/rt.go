@@ -17,6 +17,7 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"unsafe"
@@ -71,16 +72,34 @@ func Rand() uint32
 func getm() uintptr
 
 // Counters are one package's counter blocks: one per P, then the overflow block the Ps beyond
-// them share under a spin lock. A block is n counters, the length of its journal and the
-// journal, pairs (counter, new value) (see commit).
+// them share under a spin lock, then the blocks that goroutines take for a while (see Get). A
+// block is n counters, the length of its journal and the journal, pairs (counter, new value)
+// (see commit), padded to a whole number of pages (stride words).
 type Counters struct {
 	n, j, b int
+	stride  int
 	blocks  [][]uint64
 	ov      []uint64
 	lock    uint32
 	// owners holds, per function, the goroutine (getg) of one invocation in flight, or 0
 	// (see Enter).
 	owners []uintptr
+	// caches holds, per P, blocks no goroutine holds (see Get), in a mapping: the race detector
+	// does not see the goroutines that take turns on a P.
+	caches []*cache
+	// mu guards free, the blocks no goroutine holds beyond the caches', file and size.
+	mu   sync.Mutex
+	free []unsafe.Pointer
+	// file is the counter file (nil when the blocks are anonymous memory), size the bytes of
+	// blocks it holds after its header of hlen bytes.
+	file       *os.File
+	hlen, size int64
+}
+
+// A cache holds up to 7 blocks of one P that no goroutine holds (one cache line).
+type cache struct {
+	n int
+	b [7]unsafe.Pointer
 }
 
 // Open makes the counter blocks of a package with n counters, flushes of at most j at once and
@@ -89,8 +108,11 @@ type Counters struct {
 // header before them), so that counts survive os.Exit and crashes, anonymous memory otherwise.
 // The race detector does not shadow mappings: the probes' plain adds, exclusive by pinning, are
 // not reported as races.
+//
+// The blocks are stride words apart: n + 1 + 2j rounded up to a whole number of pages (Stride),
+// so that blocks added later (see Get) map at page offsets of the file.
 func Open(env, magic, header, stem string, n, j, nf int) *Counters {
-	c := &Counters{n: n, j: j, b: n + 1 + 2*j}
+	c := &Counters{n: n, j: j, b: n + 1 + 2*j, stride: Stride(n, j, os.Getpagesize())}
 	// In a mapping too, for the race detector: the owners are read and written by any
 	// goroutine, atomically.
 	if own, err := syscall.Mmap(-1, 0, 8*max(nf, 1), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE); err == nil {
@@ -100,33 +122,53 @@ func Open(env, magic, header, stem string, n, j, nf int) *Counters {
 	}
 	// At least 8 blocks: go test -cpu raises GOMAXPROCS after the package is initialised.
 	ns := max(runtime.NumCPU(), runtime.GOMAXPROCS(0), 8)
-	size := 8 * c.b * (ns + 1)
-	data := mapFile(os.Getenv(env), magic, header, stem, size)
+	size := 8 * c.stride * (ns + 1)
+	data := c.mapFile(os.Getenv(env), magic, header, stem, size)
 	if data == nil {
-		data, _ = syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	}
-	if len(data) < size {
-		data = make([]byte, size)
+		data = anon(size)
 	}
 	for i := range ns + 1 {
-		c.blocks = append(c.blocks, unsafe.Slice((*uint64)(unsafe.Pointer(&data[i*8*c.b])), c.b))
+		c.blocks = append(c.blocks, unsafe.Slice((*uint64)(unsafe.Pointer(&data[i*8*c.stride])), c.b))
 	}
 	c.ov = c.blocks[ns]
 	c.blocks = c.blocks[:ns]
+	// The caches: a cache line each.
+	cs := anon(ns * int(unsafe.Sizeof(cache{})))
+	for i := range ns {
+		c.caches = append(c.caches, (*cache)(unsafe.Pointer(&cs[i*int(unsafe.Sizeof(cache{}))])))
+	}
 	return c
 }
 
-func mapFile(dir, magic, header, stem string, size int) []byte {
+// Stride is the distance in words between two blocks of n counters and a journal of j: the
+// block's n + 1 + 2j words rounded up to whole pages of page bytes.
+func Stride(n, j, page int) int {
+	w := page / 8
+	return (n + 1 + 2*j + w - 1) / w * w
+}
+
+// anon maps size bytes of zeroed memory, from the Go heap if mapping fails.
+func anon(size int) []byte {
+	data, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil || len(data) < size {
+		return make([]byte, size)
+	}
+	return data
+}
+
+func (c *Counters) mapFile(dir, magic, header, stem string, size int) []byte {
 	if dir == "" {
 		return nil
 	}
 	page := os.Getpagesize()
-	hlen := (len(magic) + 21 + len(header) + page) / page * page
+	hlen := (len(magic) + 42 + len(header) + page) / page * page
 	hdr := make([]byte, hlen)
 	for i := range hdr {
 		hdr[i] = '\n'
 	}
-	copy(hdr, magic+strconv.Itoa(hlen)+"\n"+header+"\n")
+	// The header's length and the blocks' stride (which depends on the page size), then the
+	// header.
+	copy(hdr, magic+strconv.Itoa(hlen)+" "+strconv.Itoa(c.stride)+"\n"+header+"\n")
 	base := dir + "/" + stem + "." + strconv.Itoa(os.Getpid())
 	for i := 0; i < 1000; i++ {
 		name := base + "." + strconv.Itoa(i) + ".cnt"
@@ -145,13 +187,113 @@ func mapFile(dir, magic, header, stem string, size int) []byte {
 		if err == nil {
 			data, err = syscall.Mmap(int(f.Fd()), int64(hlen), size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
 		}
-		f.Close()
 		if err != nil {
+			f.Close()
 			break
 		}
+		// Kept open: blocks added later (see Get) extend the file.
+		c.file, c.hlen, c.size = f, int64(hlen), int64(size)
 		return data
 	}
 	return nil
+}
+
+// Get returns a block for the calling goroutine alone, until it gives it back with Put: an
+// entry of an instrumented package (a function called from outside it) takes one, and the
+// package's functions it calls count into it with plain stores, without pinning. A goroutine
+// holds a block only while it runs in the package, so blocks are few (one per goroutine in the
+// package at once, and those the Ps cache); the reader adds every block up, so a block is never
+// zeroed nor merged. A is the package's block type (its counters and journal).
+func Get[A any](c *Counters) *A {
+	return (*A)(c.get())
+}
+
+// Put gives back a block Get returned (deferred by the entry, so that a panic unwinding
+// through the package gives it back too). Word 0 of the block is its spill word: not zero when
+// the entry's twin is unwinding from a node that stored, right before it, the index (plus one)
+// of the counter to add to then (see paths.go in package instrument).
+//
+// Words 1 to 4 hold the counts, held in registers, of the cycles of a loop the twin was running,
+// and words 5 to 8 their counters: not zero when it unwound from inside the loop.
+func Put[A any](c *Counters, b *A) {
+	w := unsafe.Slice((*uint64)(unsafe.Pointer(b)), c.n)
+	if s := w[0]; s != 0 {
+		if s <= uint64(c.n) {
+			w[s-1]++
+		}
+		w[0] = 0
+	}
+	for j := 1; j <= 4; j++ {
+		if n := w[j]; n != 0 {
+			if i := w[4+j]; i < uint64(c.n) {
+				w[i] += n
+			}
+			w[j] = 0
+		}
+	}
+	c.put(unsafe.Pointer(b))
+}
+
+func (c *Counters) get() unsafe.Pointer {
+	if p := Pin(); p < len(c.caches) {
+		if k := c.caches[p]; k.n > 0 {
+			k.n--
+			b := k.b[k.n]
+			Unpin()
+			return b
+		}
+	}
+	Unpin()
+	return c.getSlow()
+}
+
+func (c *Counters) put(b unsafe.Pointer) {
+	if p := Pin(); p < len(c.caches) {
+		if k := c.caches[p]; k.n < len(k.b) {
+			k.b[k.n] = b
+			k.n++
+			Unpin()
+			return
+		}
+	}
+	Unpin()
+	c.mu.Lock()
+	c.free = append(c.free, b)
+	c.mu.Unlock()
+}
+
+// getSlow takes a block from the shared free list, or adds blocks: the counter file grows by
+// them (they are mapped at its end), or they are anonymous memory.
+func (c *Counters) getSlow() unsafe.Pointer {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if n := len(c.free); n > 0 {
+		b := c.free[n-1]
+		c.free = c.free[:n-1]
+		return b
+	}
+	const k = 4 // blocks at a time
+	size := 8 * c.stride * k
+	var data []byte
+	if c.file != nil {
+		if err := c.file.Truncate(c.hlen + c.size + int64(size)); err == nil {
+			data, err = syscall.Mmap(int(c.file.Fd()), c.hlen+c.size, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_SHARED)
+			if err == nil {
+				c.size += int64(size)
+			} else {
+				data = nil
+				c.file.Truncate(c.hlen + c.size)
+			}
+		}
+	}
+	if data == nil {
+		// Not in the file (or no file): counts that do not reach it, but exact elsewhere.
+		data = anon(size)
+	}
+	for i := 1; i < k; i++ {
+		c.free = append(c.free, unsafe.Pointer(&data[i*8*c.stride]))
+	}
+	return unsafe.Pointer(&data[0])
 }
 
 // Blocks returns the per-P blocks as pointers to arrays of the block's size (A), for the

@@ -29,6 +29,15 @@ func Framed(x int) (r int) {
 	return r
 }
 
+// Pair calls Work once or twice: it is an entry (see package instrument's twins), and its twin
+// and Work's count into a block of counters the goroutine holds while it runs them.
+func Pair(x int) int {
+	if x%5 == 0 {
+		return Work(x) - Work(x+1)
+	}
+	return Work(x)
+}
+
 // Serve adds Work of the values it receives until the channel closes, blocking between them:
 // its counts must reach the counters before each receive, since the process may end while it
 // waits.

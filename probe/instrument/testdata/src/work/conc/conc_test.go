@@ -12,7 +12,7 @@ const Goroutines, Calls = 64, 100_000
 
 var sink [Goroutines]int
 
-// TestConcurrent calls Work and Framed from 64 goroutines at once, 100k times each.
+// TestConcurrent calls Work, Framed and Pair from 64 goroutines at once, 100k times each.
 func TestConcurrent(t *testing.T) {
 	var wg sync.WaitGroup
 	for g := range Goroutines {
@@ -25,6 +25,9 @@ func TestConcurrent(t *testing.T) {
 				if x%4 == 1 {
 					s += Framed(x)
 				}
+				if x%4 == 2 {
+					s += Pair(x)
+				}
 			}
 			sink[g] = s
 		}()
@@ -32,7 +35,7 @@ func TestConcurrent(t *testing.T) {
 	wg.Wait()
 }
 
-// TestExitRunning ends the process with os.Exit while goroutines run Work and Framed.
+// TestExitRunning ends the process with os.Exit while goroutines run Work, Framed and Pair.
 func TestExitRunning(t *testing.T) {
 	if os.Getenv("CONC_EXIT") == "" {
 		t.Skip("set CONC_EXIT to run")
@@ -41,7 +44,7 @@ func TestExitRunning(t *testing.T) {
 		go func() {
 			s := 0
 			for x := g; ; x++ {
-				s += Work(x) + Framed(x)
+				s += Work(x) + Framed(x) + Pair(x)
 				sink[g] = s
 			}
 		}()

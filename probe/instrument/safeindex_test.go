@@ -1,0 +1,132 @@
+package instrument
+
+import (
+	"go/ast"
+	"go/importer"
+	"go/parser"
+	"go/token"
+	"go/types"
+	"strings"
+	"testing"
+)
+
+// TestSafeIndexes checks which indexes noteSafeIndexes finds unable to panic: each index of the
+// source is on a line that ends with "// safe" or "// may panic".
+func TestSafeIndexes(t *testing.T) {
+	const src = `package p
+
+var global []int
+
+func f(s string, xs, ys, zs []int, m map[int]int, a [4]int) {
+	for i := 0; i < len(s); i++ {
+		_ = s[i] // safe
+	}
+	for i := range xs {
+		_ = xs[i] // safe
+		for j := 2; j < len(ys); j++ {
+			_ = ys[j] // safe
+			_ = xs[i] // safe
+			_ = ys[i] // may panic
+		}
+	}
+	for i, v := range a {
+		_ = a[i] + v // safe
+	}
+	for i := 0; i < len(xs); i++ {
+		xs = xs[1:]
+		_ = xs[i] // may panic
+	}
+	for i := 0; i < len(xs); i++ {
+		i++
+		_ = xs[i] // may panic
+	}
+	for i := -1; i < len(xs); i++ {
+		_ = xs[i] // may panic
+	}
+	for i := 0; i <= len(xs); i++ {
+		_ = xs[i] // may panic
+	}
+	for i := 0; i < len(global); i++ {
+		_ = global[i] // may panic
+	}
+	for i := 0; i < len(xs); i++ {
+		xs := ys
+		_ = xs[i] // may panic
+	}
+	for k := range m {
+		_ = m[k] // may panic
+	}
+	var i int
+	for i = range xs {
+		_ = xs[i] // may panic
+	}
+	g := func(s string) {
+		for i := 0; i < len(s); i++ {
+			_ = s[i] // safe
+		}
+		for i := 0; i < len(zs); i++ {
+			_ = zs[i] // may panic
+		}
+	}
+	g("")
+}
+
+func captured(xs []int) {
+	h := func() { xs = nil }
+	for i := 0; i < len(xs); i++ {
+		h()
+		_ = xs[i] // may panic
+	}
+}
+
+func addressed(xs []int) {
+	p := &xs
+	for i := 0; i < len(xs); i++ {
+		*p = nil
+		_ = xs[i] // may panic
+	}
+}
+
+func defined(xs []int) {
+	for i := 0; i < len(xs); i++ {
+		k, i := 1, 2
+		_ = k + xs[i] // may panic
+	}
+}
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{},
+		Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
+	if _, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, info); err != nil {
+		t.Fatal(err)
+	}
+	noteSafeIndexes(info, []*ast.File{f})
+	lines := strings.Split(src, "\n")
+	n := 0
+	ast.Inspect(f, func(nd ast.Node) bool {
+		x, ok := nd.(*ast.IndexExpr)
+		if !ok {
+			return true
+		}
+		line := lines[fset.Position(x.Pos()).Line-1]
+		if strings.Contains(line, "xs = xs[1:]") {
+			return true
+		}
+		want := strings.HasSuffix(line, "// safe")
+		if !want && !strings.HasSuffix(line, "// may panic") {
+			t.Fatalf("line %q says nothing", line)
+		}
+		if got := isSafeIndex(x); got != want {
+			t.Errorf("%s: %s: safe %v, want %v", fset.Position(x.Pos()), strings.TrimSpace(line), got, want)
+		}
+		n++
+		return true
+	})
+	if n != 19 {
+		t.Errorf("%d indexes checked", n)
+	}
+}

@@ -1,0 +1,211 @@
+// Package twins has entries and twins of every shape (see package instrument's twins.go):
+// methods, unnamed, blank and variadic parameters, named results, panics through entries,
+// recovered by callers, goroutines and function values in twins, and functions that get no twin.
+package twins
+
+// T has methods that call functions of the package: entries.
+type T struct{ n int }
+
+// Add has unnamed parameters.
+func (T) Add(int, int) int { return add1(2) }
+
+// Sum has a blank parameter, a variadic one and a named result.
+func (t *T) Sum(_ int, xs ...int) (s int) {
+	for _, x := range xs {
+		s += add1(x)
+	}
+	t.n += s
+	return
+}
+
+// add1 is called from twins and from outside them (through a function value, a goroutine).
+func add1(x int) int {
+	if x > 10 {
+		return x
+	}
+	return x + 1
+}
+
+// mustPos panics on negative numbers, through the entry when called from outside.
+func mustPos(x int) int {
+	if x < 0 {
+		panic("negative")
+	}
+	return add1(x)
+}
+
+// catch recovers: it is deferred, so it has no twin (recover stops a panic only when called by
+// the deferred function itself).
+func catch(p *int) {
+	if recover() != nil {
+		*p = -1
+	}
+}
+
+// Caught recovers mustPos's panics with catch.
+func Caught(x int) (r int) {
+	defer catch(&r)
+	return mustPos(x)
+}
+
+// Spawn calls add1 on another goroutine, through a value and through Twice.
+func Spawn(n int) int {
+	ch := make(chan int)
+	f := add1
+	go func() { ch <- add1(n) }()
+	return <-ch + f(n) + Twice(n)
+}
+
+// Twice calls add1 twice.
+func Twice(n int) int { return add1(add1(n)) }
+
+// Max is generic: no twin.
+func Max[N int | float64](a, b N) N {
+	if a > b {
+		return a
+	}
+	return b
+}
+
+// UsesGeneric calls Max and add1.
+func UsesGeneric(x int) int { return Max(x, add1(x)) }
+
+// Deep recurses through entries and twins: even depths call through a function value.
+func Deep(n int) int {
+	if n == 0 {
+		return 0
+	}
+	if n%2 == 0 {
+		f := Deep
+		return f(n-1) + 1
+	}
+	return Deep(n-1) + add1(n)
+}
+
+// At sums xs[:i] and adds xs[i]: it panics in the loop when i > len(xs) (a spill before the
+// index, its path cut at the loop's back edge), at the return when i == len(xs) (the return
+// counted, then undone).
+func At(xs []int, i int) int {
+	s := 0
+	for j := 0; j < i; j++ {
+		s += xs[j]
+	}
+	return s + xs[i]
+}
+
+// Assert panics on a value that is not an int, before calling add1.
+func Assert(v any) int {
+	if v == nil {
+		return add1(0)
+	}
+	return v.(int) + add1(1)
+}
+
+// Late indexes after calling add1: the call goes through add1's entry (a panic after a twin's
+// return would find the twin's spill).
+func Late(xs []int, i int) int { return add1(i) + xs[i] }
+
+// SumAt calls At, Assert and Late: an entry, the three twins.
+func SumAt(xs []int, vs []any, is ...int) (s int) {
+	for _, i := range is {
+		s += At(xs, i) + Late(xs, i%3)
+	}
+	for _, v := range vs {
+		s += Assert(v)
+	}
+	return s
+}
+
+func isVowel(c byte) bool { return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u' }
+
+func isUp(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+// Words counts vowels and runs, calling derived leaves in a loop condition (after an &&, in an
+// ||), in switch cases, in an if and an else if.
+func Words(s string) (n, v int) {
+	for i := 0; i < len(s); i++ {
+		for i < len(s) && (isVowel(s[i]) || isUp(s[i])) {
+			v++
+			i++
+		}
+		if i >= len(s) {
+			return n, v
+		}
+		c := s[i]
+		switch {
+		case isUp(c):
+			n++
+		case isVowel(c) && isUp(c):
+			n--
+		default:
+			n += add1(0)
+		}
+		if isVowel(c) {
+			v++
+		} else if isUp(c) {
+			n++
+		}
+	}
+	return n, v
+}
+
+// Headers calls and may panic in headers with init and post statements: the cuts and spills go
+// inside the conditions.
+func Headers(xs []int, k int) (s int) {
+	if n := len(xs); add1(n) > 3 {
+		s++
+	}
+	for i := 0; add1(i) < k; i++ {
+		s += xs[i]
+	}
+	for i := k; xs[i] > 0; i-- {
+		s--
+	}
+	switch y := s % 3; {
+	case add1(y) == 2:
+		s += 2
+	case y == 0:
+		s--
+	}
+	return s
+}
+
+// pick may panic and is no tiny leaf: calling it cuts paths.
+func pick(xs []int, i int) int {
+	for xs[i] > 100 {
+		i--
+	}
+	return xs[i]
+}
+
+// Cuts calls pick in headers with init and post statements: the paths end inside their
+// conditions.
+func Cuts(xs []int, k int) (s int) {
+	if n := len(xs); pick(xs, n-k) > 1 {
+		s++
+	}
+	for i := 0; pick(xs, i) < k; i++ {
+		s += xs[i]
+	}
+	switch y := s % 3; {
+	case pick(xs, y) == 2:
+		s += 2
+	case y == 0:
+		s--
+	}
+	return s
+}
+
+// SafeSum indexes where nothing can panic (its loops bound their indexes) and divides where it
+// may.
+func SafeSum(xs []int, d int) (s int) {
+	for i := 0; i < len(xs); i++ {
+		s += add1(xs[i])
+	}
+	for i := range xs {
+		if xs[i] > 2 {
+			s += xs[i] / d
+		}
+	}
+	return s
+}
