@@ -499,6 +499,7 @@ func TestPeriodicFlushAndSIGTERM(t *testing.T) {
 		t.Fatal("no periodic package within 20 s at a flush period of 150 ms")
 	}
 	time.Sleep(400 * time.Millisecond) // more periods: nothing new counted, nothing sent
+	asleep(t, cmd.Process.Pid)
 	cmd.Process.Signal(syscall.SIGTERM)
 	err := cmd.Wait()
 	var ee, pe *exec.ExitError
@@ -533,7 +534,8 @@ func TestPeriodicFlushAndSIGTERM(t *testing.T) {
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	bufio.NewScanner(pipe).Scan() // main has printed: all counted, sleeping
+	bufio.NewScanner(pipe).Scan() // main has printed
+	asleep(t, cmd.Process.Pid)    // and counted its switch and its sleep
 	cmd.Process.Signal(syscall.SIGTERM)
 	err = cmd.Wait()
 	if !errors.As(err, &ee) || ee.Sys().(syscall.WaitStatus) != pe.Sys().(syscall.WaitStatus) {
@@ -543,6 +545,46 @@ func TestPeriodicFlushAndSIGTERM(t *testing.T) {
 		t.Fatalf("%d packages, want the one SIGTERM sends", len(ps))
 	}
 	f.check(t, c.packages(), 1, 3000, 4, 1, "wait")
+}
+
+// asleep waits until every thread of process pid sleeps (state S in /proc/PID/task/*/stat) in
+// two looks 5 ms apart, for at most 20 s. The app in mode "wait" is then in time.Sleep(time.Hour)
+// with everything before it counted: its goroutines never block, and main blocks nowhere else
+// but in wg.Wait, while they run. Its output line is printed before main's switch and sleep are
+// counted, so seeing it is not enough: a SIGTERM right after it, at load 20, sent a package
+// without them (1 run in 25). Without /proc (not Linux) it returns at once.
+func asleep(t *testing.T, pid int) {
+	t.Helper()
+	dir := fmt.Sprintf("/proc/%d/task", pid)
+	if _, err := os.Stat(dir); err != nil {
+		t.Logf("%s: %v; not waiting for the process to sleep", dir, err)
+		return
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for looks := 0; looks < 2; {
+		if time.Now().After(deadline) {
+			t.Fatalf("process %d: its threads did not all sleep within 20 s", pid)
+		}
+		time.Sleep(5 * time.Millisecond)
+		tasks, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := len(tasks) > 0
+		for _, task := range tasks {
+			stat, err := os.ReadFile(filepath.Join(dir, task.Name(), "stat"))
+			i := bytes.LastIndexByte(stat, ')') // the state follows the command's name in parentheses
+			if err != nil || i < 0 || i+2 >= len(stat) || stat[i+2] != 'S' {
+				all = false
+				break
+			}
+		}
+		if all {
+			looks++
+		} else {
+			looks = 0
+		}
+	}
 }
 
 // os.Exit in main sends the last package before the process exits with its status.

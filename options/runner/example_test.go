@@ -4,8 +4,10 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -40,23 +42,95 @@ func TestRunningExampleEndToEnd(t *testing.T) {
 		t.Skip("runs the example about 30 times")
 	}
 	// time.Sleep overshoots by a fraction of a millisecond per call, more on a loaded machine (go
-	// test runs packages in parallel), and process start-ups vary: 50 ms units and the median of
-	// 5 runs keep that well inside the 2 % MAPE the issue asks for.
-	const unit = 50 * time.Millisecond
+	// test runs packages in parallel), and process start-ups vary: 100 ms units and the median of
+	// 5 runs keep that well inside the 2 % MAPE the issue asks for. A busy machine wakes a sleeper
+	// late by milliseconds, and starts a process late by as many, whatever the unit: with 50 ms
+	// units, 2.7-9.7 % MAPE in 4 of 12 measurements at load 20-24. Up to three measurements, each
+	// logged.
+	const unit = 100 * time.Millisecond
 	start := time.Now()
 	dir, _ := filepath.Abs("../../examples/options")
+	u := unit.Seconds()
+	var ex example
 	var progress strings.Builder
-	ex := measureExample(t, dir, sources.Decls{}, []string{"-unit", unit.String()}, 5, &progress)
-	res, before, after, cr, rr, model, setup, opts := ex.res, ex.before, ex.after, ex.cr, ex.rr, ex.model, ex.setup, ex.opts
-	if len(cr.Configs) != 8 {
-		t.Errorf("%d configurations, want 8", len(cr.Configs))
+	var failed []string
+	for attempt := 1; attempt <= 3; attempt++ {
+		progress.Reset()
+		ex = measureExample(t, dir, sources.Decls{}, []string{"-unit", unit.String()}, 5, &progress)
+		if len(ex.cr.Configs) != 8 {
+			t.Fatalf("%d configurations, want 8", len(ex.cr.Configs))
+		}
+		errs := checkRunningExample(t, ex, u)
+		if len(errs) == 0 {
+			break
+		}
+		for _, e := range errs {
+			t.Logf("attempt %d: %s", attempt, e)
+		}
+		failed = append(failed, fmt.Sprintf("attempt %d: %s", attempt, strings.Join(errs, "; ")))
+		if attempt == 3 {
+			t.Error(strings.Join(failed, "\n"))
+		}
 	}
+	t.Logf("measured in %v", time.Since(start))
+	res, cr, setup, opts := ex.res, ex.cr, ex.setup, ex.opts
 	names := res.Options.Names()
 	index := map[string]int{}
 	for i, n := range names {
 		index[n] = i
 	}
-	u := unit.Seconds()
+	// A second Run resumes entirely from the cache.
+	opts.Progress = nil
+	rr2, err := Run(context.Background(), setup, cr.Configs, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rr2.Measured != 0 || rr2.Cached != len(cr.Configs)*opts.Reps {
+		t.Errorf("second run measured %d, cached %d", rr2.Measured, rr2.Cached)
+	}
+	if n := len(cr.Configs) * opts.Reps; !strings.Contains(progress.String(), fmt.Sprintf("runs: %d/%d (100%%)", n, n)) {
+		t.Errorf("progress: %q", progress.String())
+	}
+	// The baselines oracle measures one configuration end to end, cached: D, E and F on are 7.5
+	// units, never less, and the process's start-up and its five sleeps' overshoot at most 0.1 s
+	// more. One run on a busy machine can overshoot that (108 ms with 50 ms units at load 7-15):
+	// up to three oracles are asked, each with a cache of its own, each miss logged.
+	cfg := make([]int, len(names))
+	cfg[index["D"]], cfg[index["E"]], cfg[index["F"]] = 1, 1, 1
+	var misses []string
+	for attempt := 1; attempt <= 3; attempt++ {
+		o := opts
+		o.CacheDir = t.TempDir()
+		oracle, closeFn, err := Oracle(context.Background(), setup, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s1, err1 := oracle(cfg)
+		s2, err2 := oracle(cfg)
+		closeFn()
+		if err1 != nil || err2 != nil || s1 != s2 || s1 < 7.5*u {
+			t.Fatalf("oracle: %v then %v (errors %v, %v), want ≥ 7.5 units and cached", s1, s2, err1, err2)
+		}
+		if s1 <= 7.5*u+0.1 {
+			misses = nil
+			break
+		}
+		misses = append(misses, fmt.Sprintf("attempt %d: %v s", attempt, s1))
+		t.Logf("oracle, attempt %d: %v s, more than 7.5 units and 0.1 s", attempt, s1)
+	}
+	if misses != nil {
+		t.Errorf("oracle: %s, want ≈ 7.5 units (%.3f s)", strings.Join(misses, "; "), 7.5*u)
+	}
+	t.Logf("total test time %v", time.Since(start))
+}
+
+// checkRunningExample compares the running example's model with the analytic truth in units of
+// u seconds, term by term and over all 1024 configurations (MAPE at most 2 %), and gives what
+// does not match.
+func checkRunningExample(t *testing.T, ex example, u float64) []string {
+	t.Helper()
+	var errs []string
+	model, rr := ex.model, ex.rr
 	// The base region is the whole process, so the truth is the formula plus the start-up and
 	// exit cost no sleep accounts for: the wall time outside main, measured in the same runs.
 	over := outsideMain(rr)
@@ -68,19 +142,20 @@ func TestRunningExampleEndToEnd(t *testing.T) {
 	t.Logf("model (units): %s", influence.NewModel(scaled).Format(influence.FormatOptions{Precision: 2, Threshold: 0.05}))
 	want := map[string]float64{"": 1 + over/u, "A": 2.1, "B": 0.2, "C": 0.3, "D": 0.4, "E": 0.5, "F": 0.6, "G": 0.7, "H": 0.8,
 		"I": 0.9, "A,B": 3, "A,C": 4, "D,E,F": 5}
-	for k, w := range want {
+	for _, k := range slices.Sorted(maps.Keys(want)) {
+		w := want[k]
 		var ops []string
 		if k != "" {
 			ops = strings.Split(k, ",")
 		}
 		if got := model.Coef(ops...) / u; math.Abs(got-w) > 0.15 {
-			t.Errorf("coefficient {%s} = %.3f units, want %.1f", k, got, w)
+			errs = append(errs, fmt.Sprintf("coefficient {%s} = %.3f units, want %.1f", k, got, w))
 		}
 	}
 	for _, tm := range model.Terms {
 		k := strings.Join(tm.Options, ",")
 		if _, ok := want[k]; !ok && math.Abs(tm.Coef/u) > 0.15 {
-			t.Errorf("spurious term {%s} = %.3f units", k, tm.Coef/u)
+			errs = append(errs, fmt.Sprintf("spurious term {%s} = %.3f units", k, tm.Coef/u))
 		}
 	}
 	ten := []string{"A", "B", "C", "D", "E", "F", "G", "H", "I", "J"}
@@ -96,40 +171,12 @@ func TestRunningExampleEndToEnd(t *testing.T) {
 		mape += math.Abs(influence.Predict(model, cfg)-want) / want
 	}
 	mape = 100 * mape / 1024
-	t.Logf("MAPE over 1024 configurations: %.2f%% (%d regions after optimisation, %d before; %d runs in %v)",
-		mape, len(after), len(before), rr.Measured, time.Since(start))
+	t.Logf("MAPE over 1024 configurations: %.2f%% (%d regions after optimisation, %d before; %d runs)",
+		mape, len(ex.after), len(ex.before), rr.Measured)
 	if mape > 2 {
-		t.Errorf("MAPE %.2f%% > 2%%", mape)
+		errs = append(errs, fmt.Sprintf("MAPE %.2f%% > 2%%", mape))
 	}
-	// A second Run resumes entirely from the cache.
-	opts.Progress = nil
-	rr2, err := Run(context.Background(), setup, cr.Configs, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rr2.Measured != 0 || rr2.Cached != len(cr.Configs)*opts.Reps {
-		t.Errorf("second run measured %d, cached %d", rr2.Measured, rr2.Cached)
-	}
-	if n := len(cr.Configs) * opts.Reps; !strings.Contains(progress.String(), fmt.Sprintf("runs: %d/%d (100%%)", n, n)) {
-		t.Errorf("progress: %q", progress.String())
-	}
-	// The baselines oracle measures one configuration end to end, cached.
-	oracle, closeFn, err := Oracle(context.Background(), setup, opts)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer closeFn()
-	cfg := make([]int, len(names))
-	cfg[index["D"]], cfg[index["E"]], cfg[index["F"]] = 1, 1, 1
-	s1, err := oracle(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s2, err := oracle(cfg)
-	if err != nil || s1 != s2 || s1 < 7.5*u || s1 > 7.5*u+0.1 {
-		t.Errorf("oracle: %v then %v (err %v), want ≈ 7.5 units and cached", s1, s2, err)
-	}
-	t.Logf("total test time %v", time.Since(start))
+	return errs
 }
 
 // example is what measureExample gives.
@@ -228,10 +275,13 @@ func TestEnvConfigEndToEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs the example a dozen times")
 	}
-	const unit = 20 * time.Millisecond
+	const unit = 100 * time.Millisecond
 	dir, _ := filepath.Abs("../../examples/envconfig")
-	// Sleeps overshoot on a loaded machine: at load 10, 6-12 % MAPE in one measurement, under
-	// 2 % in the next. Up to three measurements, each logged; the structure is checked on each.
+	// Sleeps overshoot on a loaded machine, by a few milliseconds a sleep whatever its length,
+	// and process start-ups vary by as much: with 20 ms units, 24 of 25 measurements at load
+	// 13-22 were 2.1-13.7 % off; 100 ms units make the same delays a fifth of the error (3 of 12
+	// measurements at load 14-24 over 2 %, at most 2.45 %). Up to three measurements, each
+	// logged; the structure is checked on each.
 	var failed []string
 	for attempt := 1; attempt <= 3; attempt++ {
 		mape := measureEnvConfig(t, dir, unit)

@@ -1,9 +1,11 @@
 package timing
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,18 +17,83 @@ import (
 // charged the whole process (user + system), the oracle for CPUNs.
 func runCPU(t *testing.T, b *Build, bin string, args ...string) (*Times, int64) {
 	t.Helper()
+	tm, cpu, _ := runAll(t, b, bin, args...)
+	return tm, cpu
+}
+
+// runAll runs bin with args and gives the times collected, the CPU time the kernel charged the
+// whole process (user + system) and the stretches the program noted on its standard output
+// (testdata/slept).
+func runAll(t *testing.T, b *Build, bin string, args ...string) (*Times, int64, noted) {
+	t.Helper()
 	dir := t.TempDir()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), EnvDir+"="+dir)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("%s %v: %v\n%s", bin, args, err, out)
+	var stdout, stderr strings.Builder
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%s %v: %v\n%s%s", bin, args, err, stdout.String(), stderr.String())
 	}
 	tm, err := b.Collect(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
+	seen := noted{}
+	for _, line := range strings.Split(stdout.String(), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 4 || f[0] != "slept" {
+			continue
+		}
+		start, err1 := strconv.ParseInt(f[2], 10, 64)
+		end, err2 := strconv.ParseInt(f[3], 10, 64)
+		if err1 != nil || err2 != nil || end < start {
+			t.Fatalf("%s %v: bad note %q", bin, args, line)
+		}
+		seen[f[1]] = append(seen[f[1]], [2]int64{start, end})
+	}
 	ps := cmd.ProcessState
-	return tm, (ps.UserTime() + ps.SystemTime()).Nanoseconds()
+	return tm, (ps.UserTime() + ps.SystemTime()).Nanoseconds(), seen
+}
+
+// noted are the stretches of code a test program timed itself (package slept in testdata:
+// mostly its sleeps), by label (the region they ran in), as [start, end] nanoseconds on its
+// monotonic clock. A region's probes are outside the stretches it holds, so its time is at
+// least theirs, and more by its probes and other code only: a loaded machine's overshooting
+// sleeps are in both.
+type noted map[string][][2]int64
+
+// sum is the nanoseconds noted under label, summed over the stretches.
+func (n noted) sum(label string) int64 {
+	var s int64
+	for _, x := range n[label] {
+		s += x[1] - x[0]
+	}
+	return s
+}
+
+// union is the nanoseconds during which some stretch noted under label ran.
+func (n noted) union(label string) int64 {
+	xs := slices.Clone(n[label])
+	slices.SortFunc(xs, func(a, b [2]int64) int { return cmp.Compare(a[0], b[0]) })
+	var s, reach int64
+	for i, x := range xs {
+		switch {
+		case i == 0 || x[0] >= reach:
+			s += x[1] - x[0]
+			reach = x[1]
+		case x[1] > reach:
+			s += x[1] - reach
+			reach = x[1]
+		}
+	}
+	return s
+}
+
+// near reports whether a region's time got lies between the time seen in the stretches it
+// holds and that plus slack ms (its probes and the code around the sleeps; a preemption there),
+// and is at least the nominal want ms of its sleeps.
+func near(got, seen int64, want, slack float64) bool {
+	return ms(got) >= max(want, ms(seen)) && ms(got) <= ms(seen)+slack
 }
 
 func regionByText(t *testing.T, regs []regions.Region, fn, prefix string) int {

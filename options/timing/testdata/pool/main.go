@@ -1,12 +1,14 @@
 // Command pool hands 12 jobs to 4 workers; with -P each job sleeps 20 ms in
-// its region, with -Q main sleeps 30 ms in one of its own (sleeps long
-// enough that a loaded machine's overshoot stays a few per cent).
+// its region, with -Q main sleeps 30 ms in one of its own. Each sleep is
+// noted under its region (package slept).
 package main
 
 import (
 	"flag"
 	"sync"
 	"time"
+
+	"example.com/timingdata/slept"
 )
 
 var (
@@ -16,14 +18,14 @@ var (
 
 func job(p bool) {
 	if p {
-		time.Sleep(20 * time.Millisecond)
+		slept.Sleep("job", 20*time.Millisecond)
 	}
 }
 
 func main() {
 	flag.Parse()
 	if *q {
-		time.Sleep(30 * time.Millisecond)
+		slept.Sleep("main", 30*time.Millisecond)
 	}
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -41,4 +43,5 @@ func main() {
 	}
 	close(jobs)
 	wg.Wait()
+	slept.Report()
 }
