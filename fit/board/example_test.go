@@ -34,7 +34,7 @@ func ExampleFitFile() {
 	}
 	fmt.Printf("comparisons at %s: %.3g\n", p.Inputs, p.Predictions[0].Mean)
 	// Output:
-	// comparisons = -84.3141 + 1.04754·n·log2(n)
-	// time_ns = 8734.42 + 7.36925·n·log2(n)
+	// comparisons = -175.135 + 1.04735·n·log2(n)
+	// time_ns = -120.234 + 5.60061·n·log2(n)
 	// comparisons at n=1e6: 2.09e+07
 }
