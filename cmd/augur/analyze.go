@@ -9,21 +9,22 @@ import (
 	"github.com/augur-perf/augur/analyze/fitted"
 	"github.com/augur-perf/augur/analyze/pipeline"
 	"github.com/augur-perf/augur/analyze/timing"
+	"github.com/augur-perf/augur/internal/cli"
 	reporthtml "github.com/augur-perf/augur/report/html"
 	"github.com/augur-perf/augur/report/text"
 )
 
 // analyze PKGS ranks every function of the packages; analyze FUNC --fit FIT predicts from
 // fitted laws (routeAnalyze picks them by their arguments).
-var analyzePkgs, analyzeFit = &command{flags: analyzePkgsFlags, workload: true}, &command{flags: analyzeFitFlags}
+var analyzePkgs, analyzeFit = &cli.Command{Flags: analyzePkgsFlags, Workload: true}, &cli.Command{Flags: analyzeFitFlags}
 
-func analyzeFlags(fs *flag.FlagSet) func(*call) error {
+func analyzeFlags(fs *flag.FlagSet) func(*cli.Call) error {
 	var r pipeline.Request
 	fs.StringVar(&r.Dir, "dir", "", "the module directory FUNC is loaded from and the workload runs in (default: the current directory)")
-	fs.Var((*multi)(&r.Profiles), "profile", "a usage profile (augur-profile/1 or augur-usage/1); the first is the baseline, others are scenarios for --compare")
-	fs.Var((*multi)(&r.Sets), "set", "what-if: NAME@FILE:LINE=VALUE sets reward NAME of the statement at FILE:LINE (repeatable)")
-	fs.Var((*multi)(&r.Rewards), "rewards", "what-if: a rewards file (augur-rewards/1: name → position → value) (repeatable)")
-	fs.Var((*multi)(&r.Props), "prop", "an extra property to check, in PRISM syntax (repeatable)")
+	fs.Var((*cli.Multi)(&r.Profiles), "profile", "a usage profile (augur-profile/1 or augur-usage/1); the first is the baseline, others are scenarios for --compare")
+	fs.Var((*cli.Multi)(&r.Sets), "set", "what-if: NAME@FILE:LINE=VALUE sets reward NAME of the statement at FILE:LINE (repeatable)")
+	fs.Var((*cli.Multi)(&r.Rewards), "rewards", "what-if: a rewards file (augur-rewards/1: name → position → value) (repeatable)")
+	fs.Var((*cli.Multi)(&r.Props), "prop", "an extra property to check, in PRISM syntax (repeatable)")
 	fs.BoolVar(&r.Compare, "compare", false, "show the baseline and every what-if scenario side by side")
 	fs.StringVar(&r.Emit, "emit", "", "write the model: prism, storm, dot or json")
 	fs.StringVar(&r.Out, "o", "", "base path for --emit (default: the function's name)")
@@ -41,32 +42,32 @@ func analyzeFlags(fs *flag.FlagSet) func(*call) error {
 	fs.BoolVar(&r.Spread, "spread", false, "each reward's standard deviation and percentiles (p50, p90, p99) per call, not only its mean")
 	fs.StringVar(&r.Below, "below", "", "with the spread, P(reward per call ≤ t) for each t of a comma-separated list (20,50)")
 	h := htmlFlags(fs)
-	return func(x *call) error {
-		if len(x.args) != 1 {
-			return x.usage("expected one FUNC argument, got %d", len(x.args))
+	return func(x *cli.Call) error {
+		if len(x.Args) != 1 {
+			return x.Usage("expected one FUNC argument, got %d", len(x.Args))
 		}
 		if err := h.Check(); err != nil {
 			return err
 		}
-		r.Func, r.Log = x.args[0], x.stderr
-		x.job(&r.Job, x.stderr)
+		r.Func, r.Log = x.Args[0], x.Stderr
+		job(x, &r.Job, x.Stderr)
 		a, err := pipeline.Analyze(r)
 		if a == nil {
 			return err
 		}
 		if err := h.Show(func() (*reporthtml.Report, error) {
 			return reporthtml.Build(reporthtml.AnalysisOf(a.Fn, a.Outcomes, r.By, a.Uncertainty))
-		}, x.stderr); err != nil {
+		}, x.Stderr); err != nil {
 			return err
 		}
 		// An interrupted run's error comes after its partial analysis.
-		return cmp.Or(text.AnalyzeOutput(x.stdout, a, r.By, *all, *asJSON), err)
+		return cmp.Or(text.AnalyzeOutput(x.Stdout, a, r.By, *all, *asJSON), err)
 	}
 }
 
 // routeAnalyze picks analyze PKGS when the first argument is a package pattern (./pkg/...)
 // rather than a function, else analyze --fit when given --fit.
-func routeAnalyze(args []string) *command {
+func routeAnalyze(args []string) *cli.Command {
 	pkgs, fit, first := false, false, true
 	for _, a := range args {
 		if a == "--" {
@@ -87,7 +88,7 @@ func routeAnalyze(args []string) *command {
 	return nil
 }
 
-func analyzePkgsFlags(fs *flag.FlagSet) func(*call) error {
+func analyzePkgsFlags(fs *flag.FlagSet) func(*cli.Call) error {
 	var r pipeline.RankRequest
 	fs.StringVar(&r.Dir, "dir", "", "the module directory PKGS are loaded from and the workload runs in")
 	fs.StringVar(&r.Profile, "profile", "", "a measured profile of the packages (augur profile PKGS -- WORKLOAD)")
@@ -96,27 +97,27 @@ func analyzePkgsFlags(fs *flag.FlagSet) func(*call) error {
 	fs.StringVar(&r.Method, "method", "direct", "checker method for each function's model")
 	asJSON := fs.Bool("json", false, "print the ranking as JSON")
 	h := htmlFlags(fs)
-	return func(x *call) error {
+	return func(x *cli.Call) error {
 		if err := h.Check(); err != nil {
 			return err
 		}
-		r.Patterns, r.Log = x.args, x.stderr
-		x.job(&r.Job, x.stderr)
+		r.Patterns, r.Log = x.Args, x.Stderr
+		job(x, &r.Job, x.Stderr)
 		rk, err := pipeline.Rank(r)
 		if err != nil {
 			return err
 		}
-		pkgs := strings.Join(x.args, " ")
+		pkgs := strings.Join(x.Args, " ")
 		if err := h.Show(func() (*reporthtml.Report, error) {
 			return reporthtml.BuildRanking(pkgs, rk.Profile, rk.Reward, rk.Invoked, text.DynamicSites(rk.Ranking)), nil
-		}, x.stderr); err != nil {
+		}, x.Stderr); err != nil {
 			return err
 		}
-		return text.RankOutput(x.stdout, pkgs, rk, *all, *asJSON)
+		return text.RankOutput(x.Stdout, pkgs, rk, *all, *asJSON)
 	}
 }
 
-func analyzeFitFlags(fs *flag.FlagSet) func(*call) error {
+func analyzeFitFlags(fs *flag.FlagSet) func(*cli.Call) error {
 	var r fitted.Request
 	fs.StringVar(&r.Dir, "dir", "", "the module directory FUNC is loaded from")
 	fs.StringVar(&r.Fit, "fit", "", "the laws of FUNC's loops (augur-fit/1, from augur fit)")
@@ -129,42 +130,42 @@ func analyzeFitFlags(fs *flag.FlagSet) func(*call) error {
 	asJSON := fs.Bool("json", false, "print the predictions as JSON")
 	fs.StringVar(&r.Emit, "emit", "", "write the model with its laws as a parametric DTMC: prism (BASE.pm, BASE.props)")
 	fs.StringVar(&r.Out, "o", "", "base path for --emit (default: the function's name)")
-	return func(x *call) error {
-		if len(x.args) != 1 {
-			return usagef("expected one FUNC")
+	return func(x *cli.Call) error {
+		if len(x.Args) != 1 {
+			return cli.Usagef("expected one FUNC")
 		}
-		r.Func, r.Log = x.args[0], x.stderr
+		r.Func, r.Log = x.Args[0], x.Stderr
 		a, err := fitted.Analyze(r)
 		if err != nil {
 			return err
 		}
-		return text.FittedOutput(x.stdout, a, r.Profile, *asJSON)
+		return text.FittedOutput(x.Stdout, a, r.Profile, *asJSON)
 	}
 }
 
-func cfgFlags(fs *flag.FlagSet) func(*call) error {
+func cfgFlags(fs *flag.FlagSet) func(*cli.Call) error {
 	var r pipeline.DecisionsRequest
 	fs.StringVar(&r.Profile, "profile", "", "a measured (augur-profile/1) or stated (augur-usage/1) profile to take counts from")
 	fs.BoolVar(&r.DOT, "dot", false, "write the control-flow graph in DOT instead of the list of decisions")
 	fs.BoolVar(&r.JSON, "json", false, "write the decisions as JSON")
 	fs.StringVar(&r.Dir, "dir", "", "the module directory FUNC is loaded from and the workload runs in (default: the current directory)")
-	return func(x *call) error {
-		if len(x.args) != 1 {
-			return usagef("expected one function (import/path.Func), got %d arguments", len(x.args))
+	return func(x *cli.Call) error {
+		if len(x.Args) != 1 {
+			return cli.Usagef("expected one function (import/path.Func), got %d arguments", len(x.Args))
 		}
-		r.Func, r.Log = x.args[0], x.stderr
-		x.job(&r.Job, x.stderr)
+		r.Func, r.Log = x.Args[0], x.Stderr
+		job(x, &r.Job, x.Stderr)
 		g, err := pipeline.Decisions(r)
 		if err != nil {
 			return err
 		}
-		return g.Write(x.stdout)
+		return g.Write(x.Stdout)
 	}
 }
 
-func profileFlags(fs *flag.FlagSet) func(*call) error {
+func profileFlags(fs *flag.FlagSet) func(*cli.Call) error {
 	var r pipeline.ProfileRequest
-	fs.Var((*multi)(&r.Funcs), "func", "a function or package to instrument (repeatable; default: every function of PKGS)")
+	fs.Var((*cli.Multi)(&r.Funcs), "func", "a function or package to instrument (repeatable; default: every function of PKGS)")
 	fs.StringVar(&r.Out, "o", "augur.profile.json", "the profile to write")
 	fs.BoolVar(&r.Merge, "merge", false, "add the counts into the existing -o profile instead of replacing it")
 	fs.BoolVar(&r.Job.Keep, "keep", false, "keep the work directory (rewritten files, overlay, counter files) and print its path")
@@ -172,17 +173,17 @@ func profileFlags(fs *flag.FlagSet) func(*call) error {
 	timeFlags(fs, &r.Timing)
 	fs.StringVar(&r.Dir, "dir", "", "the module directory PKGS are loaded from and the workload runs in (default: the current directory)")
 	fs.BoolVar(&r.AllowUninvoked, "allow-uninvoked", false, "write the profile even when a function named by --func was never invoked")
-	return func(x *call) error {
-		if len(x.args) == 0 || len(x.workload) == 0 {
-			return x.usage("expected PKGS... -- WORKLOAD (a go test or go run command)")
+	return func(x *cli.Call) error {
+		if len(x.Args) == 0 || len(x.Workload) == 0 {
+			return x.Usage("expected PKGS... -- WORKLOAD (a go test or go run command)")
 		}
-		r.Patterns, r.Log = x.args, x.stderr
-		x.job(&r.Job, x.stdout)
+		r.Patterns, r.Log = x.Args, x.Stderr
+		job(x, &r.Job, x.Stdout)
 		p, err := pipeline.Profile(r)
 		if err != nil {
 			return err
 		}
-		text.Profiled(x.stderr, p.Profile, r.Out)
+		text.Profiled(x.Stderr, p.Profile, r.Out)
 		if !r.Timed {
 			return nil
 		}
@@ -190,25 +191,25 @@ func profileFlags(fs *flag.FlagSet) func(*call) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(x.stderr, "augur profile: wrote the measured time to %s (for analyze --rewards)\n", path)
+		fmt.Fprintf(x.Stderr, "augur profile: wrote the measured time to %s (for analyze --rewards)\n", path)
 		return nil
 	}
 }
 
-func validateFlags(fs *flag.FlagSet) func(*call) error {
+func validateFlags(fs *flag.FlagSet) func(*cli.Call) error {
 	var r pipeline.ValidateRequest
 	fs.StringVar(&r.Dir, "dir", "", "the module directory FUNC is loaded from and the workload runs in (default: the current directory)")
-	var rewards, profs multi
+	var rewards, profs cli.Multi
 	fs.Var(&rewards, "rewards", "the measured time to predict from (FILE.time.json, from 'augur profile --time')")
 	fs.Var(&profs, "profile", "the workload's usage profile, if already measured (default: count it first)")
 	asJSON := fs.Bool("json", false, "print the result as JSON")
 	timeFlags(fs, &r.Timing)
-	return func(x *call) error {
-		if len(x.args) != 1 || len(rewards) != 1 || len(profs) > 1 || len(x.workload) == 0 {
-			return x.usage("expected FUNC --rewards FILE.time.json [--profile PROFILE] -- WORKLOAD")
+	return func(x *cli.Call) error {
+		if len(x.Args) != 1 || len(rewards) != 1 || len(profs) > 1 || len(x.Workload) == 0 {
+			return x.Usage("expected FUNC --rewards FILE.time.json [--profile PROFILE] -- WORKLOAD")
 		}
-		r.Func, r.Rewards, r.Log = x.args[0], rewards[0], x.stderr
-		x.job(&r.Job, x.stderr)
+		r.Func, r.Rewards, r.Log = x.Args[0], rewards[0], x.Stderr
+		job(x, &r.Job, x.Stderr)
 		if len(profs) == 1 {
 			r.Profile = profs[0]
 		}
@@ -216,7 +217,7 @@ func validateFlags(fs *flag.FlagSet) func(*call) error {
 		if err != nil {
 			return err
 		}
-		return text.ValidateOutput(x.stdout, v, r.Rewards, usage, *asJSON)
+		return text.ValidateOutput(x.Stdout, v, r.Rewards, usage, *asJSON)
 	}
 }
 

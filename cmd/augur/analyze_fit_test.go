@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/augur-perf/augur/internal/cli"
 	"math"
 	"path/filepath"
 	"strconv"
@@ -68,7 +69,7 @@ func TestAnalyzeFit(t *testing.T) {
 		{[]string{"--fit", laws, "--profile", prof}, "give --inputs or --at"},
 	} {
 		code, _, errs := runCLI(t, append([]string{"analyze", fn, "--dir", dir}, c.args...)...)
-		if code != exitUsage || !strings.Contains(errs, c.want) {
+		if code != cli.ExitUsage || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, %s; want usage error %q", c.args, code, errs, c.want)
 		}
 	}

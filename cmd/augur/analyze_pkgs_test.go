@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/augur-perf/augur/internal/cli"
 	"math"
 	"os"
 	"path/filepath"
@@ -62,7 +63,7 @@ func TestAnalyzePackages(t *testing.T) {
 		t.Errorf("dynamic call sites %v", got.Dynamic)
 	}
 	code, _, errs = runCLI(t, "analyze", "./rec", "--dir", "analyze/calls/testdata")
-	if code != exitUsage || !strings.Contains(errs, "--profile") {
+	if code != cli.ExitUsage || !strings.Contains(errs, "--profile") {
 		t.Errorf("no profile: exit %d\n%s", code, errs)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/augur-perf/augur/internal/cli"
 	"strings"
 	"testing"
 )
@@ -87,7 +88,7 @@ func TestAnalyzeHotSpotsAndExact(t *testing.T) {
 	if i < 0 || !strings.Contains(out[i:], "16    0.1         0.7   0     100.0%  return 0, ErrLength") {
 		t.Errorf("hot spots by cost:\n%s", out)
 	}
-	if code, _, errs := runCLI(t, "analyze", l1, "--profile", "examples/distance/usage.json", "--by", "energy"); code != exitUsage || !strings.Contains(errs, "no such reward") {
+	if code, _, errs := runCLI(t, "analyze", l1, "--profile", "examples/distance/usage.json", "--by", "energy"); code != cli.ExitUsage || !strings.Contains(errs, "no such reward") {
 		t.Errorf("--by energy: exit %d, %s", code, errs)
 	}
 	code, out, errs = runCLI(t, "analyze", l1, "--profile", "examples/distance/usage.json", "--json", "--method", "exact")

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/augur-perf/augur/internal/cli"
 	"os"
 	"path/filepath"
 	"strings"
@@ -186,13 +187,13 @@ func TestCheckPRISMLanguage(t *testing.T) {
 		t.Fatalf("exit %d\nstdout:\n%s\nstderr:\n%s", code, out, errs)
 	}
 	code, _, errs = runCLI(t, "check", "examples/die/die.pm", "--prop", `P=? [ F "done" ]`)
-	if code != exitUsage || !strings.Contains(errs, "leaves constants p undefined") {
+	if code != cli.ExitUsage || !strings.Contains(errs, "leaves constants p undefined") {
 		t.Errorf("no --const p: exit %d\n%s", code, errs)
 	}
 	bad := filepath.Join(t.TempDir(), "bad.pm")
 	os.WriteFile(bad, []byte("dtmc\nmodule m\n x : [0..1] init 0;\n [] x=0 -> 0.5 : (x'=1);\nendmodule\n"), 0o644)
 	code, _, errs = runCLI(t, "check", bad, "--prop", `P=? [ F x=1 ]`)
-	if code != exitFailed || !strings.Contains(errs, "bad.pm:4:2: the command's probabilities sum to 0.5, not 1") {
+	if code != cli.ExitFailed || !strings.Contains(errs, "bad.pm:4:2: the command's probabilities sum to 0.5, not 1") {
 		t.Errorf("a command that is not a distribution: exit %d\n%s", code, errs)
 	}
 }
@@ -225,7 +226,7 @@ func TestParam(t *testing.T) {
 		t.Errorf("%+v", got)
 	}
 	code, _, _ = runCLI(t, "param", filepath.Join(dir, "l1.json"), "--prop", `P=? [ G "end" ]`)
-	if code != exitUsage {
+	if code != cli.ExitUsage {
 		t.Errorf("an unsupported property shape: exit %d", code)
 	}
 }

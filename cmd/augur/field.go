@@ -11,29 +11,30 @@ import (
 
 	"github.com/augur-perf/augur/field/pipeline"
 	"github.com/augur-perf/augur/field/sim"
+	"github.com/augur-perf/augur/internal/cli"
 	"github.com/augur-perf/augur/report/html"
 	"github.com/augur-perf/augur/report/text"
 )
 
-var fieldCommand = &command{
-	name:    "field",
-	summary: "plan probes for deployed variants, build the variants, replay plans on field traces (Diep, Elbaum, Cohen)",
-	help:    helpText("field"),
-	missing: "expected a subcommand: plan, build, simulate, release, token, serve, report or profile",
-	unknown: "unknown subcommand %q (plan, build, simulate, release, token, serve, report, profile)",
-	subs: []*command{
-		{name: "plan", flags: fieldPlanFlags, workload: true},
-		{name: "build", flags: fieldBuildFlags},
-		{name: "simulate", flags: fieldSimulateFlags},
-		{name: "release", flags: fieldReleaseFlags},
-		{name: "token", flags: fieldTokenFlags},
-		{name: "serve", flags: fieldServeFlags},
-		{name: "report", flags: fieldReportFlags},
-		{name: "profile", flags: fieldProfileFlags},
+var fieldCommand = &cli.Command{
+	Name:    "field",
+	Summary: "plan probes for deployed variants, build the variants, replay plans on field traces (Diep, Elbaum, Cohen)",
+	Help:    helpText("field"),
+	Missing: "expected a subcommand: plan, build, simulate, release, token, serve, report or profile",
+	Unknown: "unknown subcommand %q (plan, build, simulate, release, token, serve, report, profile)",
+	Subs: []*cli.Command{
+		{Name: "plan", Flags: fieldPlanFlags, Workload: true},
+		{Name: "build", Flags: fieldBuildFlags},
+		{Name: "simulate", Flags: fieldSimulateFlags},
+		{Name: "release", Flags: fieldReleaseFlags},
+		{Name: "token", Flags: fieldTokenFlags},
+		{Name: "serve", Flags: fieldServeFlags},
+		{Name: "report", Flags: fieldReportFlags},
+		{Name: "profile", Flags: fieldProfileFlags},
 	},
 }
 
-func fieldPlanFlags(fs *flag.FlagSet) func(*call) error {
+func fieldPlanFlags(fs *flag.FlagSet) func(*cli.Call) error {
 	var r pipeline.PlanRequest
 	fs.IntVar(&r.Variants, "variants", 12, "the number of deployed variants")
 	fs.IntVar(&r.Probes, "probes", 100, "the most probes a variant carries")
@@ -48,20 +49,20 @@ func fieldPlanFlags(fs *flag.FlagSet) func(*call) error {
 	fs.StringVar(&r.Overhead, "overhead", "", "instead of --probes, the slowdown allowed (5%): calibrated by running the WORKLOAD after -- on variants of --main with more and more probes")
 	fs.StringVar(&r.Main, "main", "", "with --overhead: the main package the variants are built from")
 	fs.IntVar(&r.Runs, "runs", 3, "with --overhead: runs of the workload per build (the least CPU time is kept)")
-	return func(x *call) error {
-		if len(x.args) == 0 {
-			return usagef("expected PKGS")
+	return func(x *cli.Call) error {
+		if len(x.Args) == 0 {
+			return cli.Usagef("expected PKGS")
 		}
-		r.Patterns, r.Workload, r.ProbesGiven, r.Log = x.args, x.workload, x.given("probes"), x.stderr
+		r.Patterns, r.Workload, r.ProbesGiven, r.Log = x.Args, x.Workload, x.Given("probes"), x.Stderr
 		p, err := pipeline.Plan(r)
 		if err != nil {
 			return err
 		}
-		return text.FieldPlanOutput(x.stdout, p, r)
+		return text.FieldPlanOutput(x.Stdout, p, r)
 	}
 }
 
-func fieldBuildFlags(fs *flag.FlagSet) func(*call) error {
+func fieldBuildFlags(fs *flag.FlagSet) func(*cli.Call) error {
 	var r pipeline.BuildRequest
 	fs.StringVar(&r.Out, "o", "dist", "the directory the binaries are written to")
 	fs.StringVar(&r.URL, "url", "", "the collector's URL stamped as the default of AUGUR_FIELD_URL")
@@ -73,21 +74,21 @@ func fieldBuildFlags(fs *flag.FlagSet) func(*call) error {
 	fs.StringVar(&r.SpoolSize, "spool-max", "16MB", "the most bytes the spool holds (B, KB, MB, GB: powers of 1024)")
 	fs.StringVar(&r.Dir, "dir", "", "the module directory PKG_MAIN is built in")
 	fs.StringVar(&r.VariantIDs, "variants", "", "build only these variants (comma-separated ids)")
-	return func(x *call) error {
-		if len(x.args) != 2 {
-			return usagef("expected release.json and PKG_MAIN")
+	return func(x *cli.Call) error {
+		if len(x.Args) != 2 {
+			return cli.Usagef("expected release.json and PKG_MAIN")
 		}
-		r.Manifest, r.Main = x.args[0], x.args[1]
+		r.Manifest, r.Main = x.Args[0], x.Args[1]
 		bins, err := pipeline.Build(r)
 		if err != nil {
 			return err
 		}
-		text.FieldBuild(x.stdout, bins)
+		text.FieldBuild(x.Stdout, bins)
 		return nil
 	}
 }
 
-func fieldSimulateFlags(fs *flag.FlagSet) func(*call) error {
+func fieldSimulateFlags(fs *flag.FlagSet) func(*cli.Call) error {
 	var r pipeline.SimulateRequest
 	fs.StringVar(&r.Traces, "traces", "", "a directory of augur-profile/1 files, one per site-run, named SITE.RUN.json, or a file --save wrote")
 	fs.StringVar(&r.Save, "save", "", "also write the traces (units, in-house counts, every run's counts) to this file, "+sim.TracesFormat+", for --traces")
@@ -102,12 +103,12 @@ func fieldSimulateFlags(fs *flag.FlagSet) func(*call) error {
 	fs.Uint64Var(&r.Seed, "seed", 1, "seed of the allocations and assignments")
 	fs.StringVar(&r.Memory, "memory", "", "also the memory study: bounds of an earlier release (each site's first run), the second release's from --bounds")
 	fs.StringVar(&r.Rates, "rates", "", "also check the CBI estimator on the traces at these sampling rates")
-	return func(x *call) error {
+	return func(x *cli.Call) error {
 		s, err := pipeline.Simulate(r)
 		if err != nil {
 			return err
 		}
-		return text.FieldSimulateOutput(x.stdout, s, r.JSON, r.CSV)
+		return text.FieldSimulateOutput(x.Stdout, s, r.JSON, r.CSV)
 	}
 }
 
@@ -117,7 +118,7 @@ func storeFlags(fs *flag.FlagSet, s *pipeline.Store) {
 	fs.StringVar(&s.Postgres, "postgres", "", "a PostgreSQL connection string: use that server instead of --db")
 }
 
-func fieldServeFlags(fs *flag.FlagSet) func(*call) error {
+func fieldServeFlags(fs *flag.FlagSet) func(*cli.Call) error {
 	var r pipeline.ServeRequest
 	storeFlags(fs, &r.Store)
 	fs.StringVar(&r.Addr, "addr", ":8417", "the address to listen on")
@@ -125,53 +126,53 @@ func fieldServeFlags(fs *flag.FlagSet) func(*call) error {
 	fs.StringVar(&r.Key, "tls-key", "", "and this key")
 	fs.IntVar(&r.Queue, "queue", 0, "the most packages waiting for a commit (default 16384)")
 	fs.IntVar(&r.Committers, "committers", 0, "transactions under way at once (default 1 for SQLite, 4 for PostgreSQL)")
-	return func(x *call) error {
+	return func(x *cli.Call) error {
 		ctx, stop := signal.NotifyContext(context.Background(), syscall.SIGTERM, os.Interrupt)
 		defer stop()
 		return pipeline.Serve(ctx, r, func(url string) {
-			fmt.Fprintf(x.stdout, "augur field collector on %s (POST /v1/packages, POST /v1/batches, GET /healthz, GET /metrics)\n", url)
+			fmt.Fprintf(x.Stdout, "augur field collector on %s (POST /v1/packages, POST /v1/batches, GET /healthz, GET /metrics)\n", url)
 		})
 	}
 }
 
-func fieldReleaseFlags(fs *flag.FlagSet) func(*call) error {
+func fieldReleaseFlags(fs *flag.FlagSet) func(*cli.Call) error {
 	var s pipeline.Store
 	storeFlags(fs, &s)
-	return func(x *call) error {
-		if len(x.args) != 2 || x.args[0] != "add" {
-			return usagef("expected: augur field release add release.json")
+	return func(x *cli.Call) error {
+		if len(x.Args) != 2 || x.Args[0] != "add" {
+			return cli.Usagef("expected: augur field release add release.json")
 		}
-		m, err := pipeline.AddRelease(context.Background(), s, x.args[1])
+		m, err := pipeline.AddRelease(context.Background(), s, x.Args[1])
 		if err != nil {
 			return err
 		}
-		return text.FieldReleaseOutput(x.stdout, m)
+		return text.FieldReleaseOutput(x.Stdout, m)
 	}
 }
 
-func fieldTokenFlags(fs *flag.FlagSet) func(*call) error {
+func fieldTokenFlags(fs *flag.FlagSet) func(*cli.Call) error {
 	var r pipeline.TokenRequest
 	storeFlags(fs, &r.Store)
 	fs.StringVar(&r.Release, "release", "", "issue a token for this release")
 	fs.StringVar(&r.Revoke, "revoke", "", "revoke the token with this id")
 	fs.BoolVar(&r.List, "list", false, "list the tokens (of --release, or all) by id")
-	return func(x *call) error {
+	return func(x *cli.Call) error {
 		t, err := pipeline.Token(context.Background(), r)
 		if err != nil {
 			return err
 		}
-		return text.FieldTokenOutput(x.stdout, x.stderr, t)
+		return text.FieldTokenOutput(x.Stdout, x.Stderr, t)
 	}
 }
 
-func fieldReportFlags(fs *flag.FlagSet) func(*call) error {
+func fieldReportFlags(fs *flag.FlagSet) func(*cli.Call) error {
 	var r pipeline.ReportRequest
 	storeFlags(fs, &r.Store)
 	fs.StringVar(&r.Release, "release", "", "the release manifest")
 	jsonOut := fs.String("json", "", "also write the report as JSON to this file")
 	fs.StringVar(&r.Reference, "reference", "", "an augur profile of the same code under full instrumentation: coverage and hot units relative to it")
 	htmlOut := fs.String("html", "", "also write the report as a self-contained HTML page to this file")
-	return func(x *call) error {
+	return func(x *cli.Call) error {
 		e, err := pipeline.Report(context.Background(), r)
 		if err == nil && *htmlOut != "" {
 			err = html.WriteFile(*htmlOut, html.BuildField(e.Manifest, e.Estimates))
@@ -179,23 +180,23 @@ func fieldReportFlags(fs *flag.FlagSet) func(*call) error {
 		if err != nil {
 			return err
 		}
-		return text.FieldReportOutput(x.stdout, e, r.Reference, *jsonOut)
+		return text.FieldReportOutput(x.Stdout, e, r.Reference, *jsonOut)
 	}
 }
 
-func fieldProfileFlags(fs *flag.FlagSet) func(*call) error {
+func fieldProfileFlags(fs *flag.FlagSet) func(*cli.Call) error {
 	var r pipeline.ProfileRequest
 	storeFlags(fs, &r.Store)
 	fs.StringVar(&r.Release, "release", "", "the release manifest")
 	fs.StringVar(&r.Out, "o", "field.json", "the usage profile to write (augur-profile/1)")
 	fs.StringVar(&r.Base, "base", "", "an in-house augur profile to fill what the field did not measure (reported)")
 	fs.StringVar(&r.Dir, "dir", "", "the module directory the release's packages are loaded from")
-	return func(x *call) error {
-		r.Patterns = x.args
+	return func(x *cli.Call) error {
+		r.Patterns = x.Args
 		p, err := pipeline.Profile(context.Background(), r)
 		if err != nil {
 			return err
 		}
-		return text.FieldProfileOutput(x.stdout, p, r)
+		return text.FieldProfileOutput(x.Stdout, p, r)
 	}
 }

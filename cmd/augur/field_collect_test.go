@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/augur-perf/augur/internal/cli"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -146,7 +147,7 @@ func TestFieldCollectorLoop(t *testing.T) {
 	if out := mustRun("field", "token", "--db", db, "--list"); !strings.Contains(out, "revoked") {
 		t.Errorf("after --revoke: %s", out)
 	}
-	if code, _, errs := runCLI(t, "field", "report", "--db", db); code != exitUsage || !strings.Contains(errs, "--release") {
+	if code, _, errs := runCLI(t, "field", "report", "--db", db); code != cli.ExitUsage || !strings.Contains(errs, "--release") {
 		t.Errorf("report without --release: exit %d %s", code, errs)
 	}
 }

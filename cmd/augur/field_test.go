@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/augur-perf/augur/internal/cli"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,7 +36,7 @@ func TestFieldPlan(t *testing.T) {
 		t.Errorf("unit positions %v", m.Units[0])
 	}
 	code, _, errs = runCLI(t, "field", "plan", "./examples/distance", "--strategy", "grb", "-o", out)
-	if code != exitUsage || !strings.Contains(errs, "--profile") {
+	if code != cli.ExitUsage || !strings.Contains(errs, "--profile") {
 		t.Errorf("grb without an in-house profile: exit %d\n%s", code, errs)
 	}
 	code, _, errs = runCLI(t, "field", "plan", "./examples/router", "--strategy", "grb", "--profile", "examples/router/mixA.json",
@@ -49,7 +50,7 @@ func TestFieldPlan(t *testing.T) {
 		{[]string{"--strategy", "grb", "--profile", "examples/router/mixA.json", "--weights", "1,1"}},
 	} {
 		args := append([]string{"field", "plan", "./examples/router", "-o", out}, c.args...)
-		if code, _, errs := runCLI(t, args...); code != exitUsage || !strings.Contains(errs, "weight") {
+		if code, _, errs := runCLI(t, args...); code != cli.ExitUsage || !strings.Contains(errs, "weight") {
 			t.Errorf("%v: exit %d, want a usage error about the weights\n%s", c.args, code, errs)
 		}
 	}
@@ -110,7 +111,7 @@ func TestFieldSimulate(t *testing.T) {
 		t.Errorf("--csv: exit %d\n%s\n%s", code, out, errs)
 	}
 	for _, args := range [][]string{{"--sites", "9"}, {"--json", "--csv"}, {"--json", "--rates", "0.5"}} {
-		if code, _, errs := runCLI(t, append([]string{"field", "simulate", "--traces", saved}, args...)...); code != exitUsage {
+		if code, _, errs := runCLI(t, append([]string{"field", "simulate", "--traces", saved}, args...)...); code != cli.ExitUsage {
 			t.Errorf("%v: exit %d, want a usage error\n%s", args, code, errs)
 		}
 	}
@@ -144,7 +145,7 @@ func TestFieldBuild(t *testing.T) {
 		{rel, ".", "--spool-max", "lots"},
 		{rel, ".", "--flush", "0s"},
 	} {
-		if code, _, errs := runCLI(t, append([]string{"field", "build", "--dir", dir}, args...)...); code != exitUsage {
+		if code, _, errs := runCLI(t, append([]string{"field", "build", "--dir", dir}, args...)...); code != cli.ExitUsage {
 			t.Errorf("%v: exit %d\n%s", args, code, errs)
 		}
 	}
@@ -164,7 +165,7 @@ func TestFieldPlanOverheadUsage(t *testing.T) {
 	} {
 		args := append([]string{"field", "plan", "./examples/fieldsvc", "-o", filepath.Join(t.TempDir(), "r.json")}, c.args...)
 		code, _, errs := runCLI(t, args...)
-		if code != exitUsage || !strings.Contains(errs, c.want) {
+		if code != cli.ExitUsage || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, %s; want a usage error about %q", c.args, code, errs, c.want)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"github.com/augur-perf/augur/internal/cli"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -21,6 +22,10 @@ import (
 // scratch writes a small module of its own: F is invoked 100 times by TestWork, G never;
 // TestFail fails after calling F; TestLong prints "ready" after its calls and then waits to be
 // interrupted.
+
+// exitWorkload is the status of a failed workload (README, "Exit status"; instrument.WorkloadError).
+const exitWorkload = 3
+
 func scratch(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
@@ -185,20 +190,20 @@ func TestExitCodes(t *testing.T) {
 		{"options measure succeeds", []string{"options", "measure", "./opt", "--run", "./opt", "--reps", "1", "-o", model}, 0, "SCRATCH_FAST"},
 		{"options predict succeeds", []string{"options", "predict", model, "SCRATCH_FAST=1"}, 0, ""},
 		{"options evaluate succeeds", []string{"options", "evaluate", "./opt", "--run", "./opt", "--model", model, "--held-out", "1", "--reps", "1"}, 0, ""},
-		{"bad flag", []string{"analyze", "scratch/p.F", "--bogus"}, exitUsage, "flag provided but not defined"},
-		{"-o without --emit", []string{"analyze", "scratch/p.F", "--profile", out, "-o", "m"}, exitUsage, "give --emit"},
-		{"unknown function", []string{"analyze", "scratch/p.Nope", "--profile", out}, exitUsage, "Nope"},
-		{"unknown function (cfg)", []string{"cfg", "scratch/p.Nope"}, exitUsage, "Nope"},
-		{"unknown package", []string{"profile", "./nope", "--", "go", "test", "./p"}, exitUsage, "nope"},
-		{"unknown option", []string{"options", "predict", model, "NOPE=1"}, exitUsage, "NOPE"},
-		{"not a go workload", []string{"analyze", "scratch/p.F", "--", "make"}, exitUsage, "must be a go command"},
-		{"never invoked (analyze)", []string{"analyze", "scratch/p.G", "--", "go", "test", "./p", "-run", "TestWork"}, exitFailed, "never invoked scratch/p.G"},
-		{"never invoked (profile)", []string{"profile", "./p", "--func", "scratch/p.G", "-o", out + ".g", "--", "go", "test", "./p", "-run", "TestWork"}, exitFailed, "never invoked scratch/p.G"},
+		{"bad flag", []string{"analyze", "scratch/p.F", "--bogus"}, cli.ExitUsage, "flag provided but not defined"},
+		{"-o without --emit", []string{"analyze", "scratch/p.F", "--profile", out, "-o", "m"}, cli.ExitUsage, "give --emit"},
+		{"unknown function", []string{"analyze", "scratch/p.Nope", "--profile", out}, cli.ExitUsage, "Nope"},
+		{"unknown function (cfg)", []string{"cfg", "scratch/p.Nope"}, cli.ExitUsage, "Nope"},
+		{"unknown package", []string{"profile", "./nope", "--", "go", "test", "./p"}, cli.ExitUsage, "nope"},
+		{"unknown option", []string{"options", "predict", model, "NOPE=1"}, cli.ExitUsage, "NOPE"},
+		{"not a go workload", []string{"analyze", "scratch/p.F", "--", "make"}, cli.ExitUsage, "must be a go command"},
+		{"never invoked (analyze)", []string{"analyze", "scratch/p.G", "--", "go", "test", "./p", "-run", "TestWork"}, cli.ExitFailed, "never invoked scratch/p.G"},
+		{"never invoked (profile)", []string{"profile", "./p", "--func", "scratch/p.G", "-o", out + ".g", "--", "go", "test", "./p", "-run", "TestWork"}, cli.ExitFailed, "never invoked scratch/p.G"},
 		{"never invoked, allowed", []string{"analyze", "scratch/p.G", "--allow-uninvoked", "--", "go", "test", "./p", "-run", "TestWork"}, 0, ""},
 		{"workload fails (analyze)", []string{"analyze", "scratch/p.F", "--", "go", "test", "./p", "-run", "TestFail"}, exitWorkload, "boom: the workload's own failure"},
 		{"workload fails (profile)", []string{"profile", "./p", "-o", out + ".fail", "--", "go", "test", "./p", "-run", "TestFail"}, exitWorkload, "exit status 1"},
 		{"workload fails (cfg)", []string{"cfg", "scratch/p.F", "--", "go", "test", "./p", "-run", "TestFail"}, exitWorkload, "exit status 1"},
-		{"analysis fails", []string{"check", die, "--prop", `P=? [ F "nolabel" ]`}, exitFailed, "unknown label"},
+		{"analysis fails", []string{"check", die, "--prop", `P=? [ F "nolabel" ]`}, cli.ExitFailed, "unknown label"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

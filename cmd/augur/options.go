@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 
+	"github.com/augur-perf/augur/internal/cli"
 	"github.com/augur-perf/augur/options/regions"
 	"github.com/augur-perf/augur/options/study"
 	"github.com/augur-perf/augur/report/html"
@@ -11,20 +12,20 @@ import (
 	"github.com/augur-perf/augur/source/frontend"
 )
 
-var optionsCommand = &command{
-	name:     "options",
-	summary:  "white-box performance-influence models of configurable Go programs (ConfigCrusher)",
-	help:     helpText("options"),
-	missing:  "expected a subcommand\nRun 'augur options --help' for its usage and examples.",
-	unknown:  "unknown subcommand %q (want influence, regions, configs, measure, predict or evaluate)",
-	helpWord: true,
-	subs: []*command{
-		{name: "influence", help: helpText("options-influence"), flags: optionsInfluenceFlags},
-		{name: "regions", help: helpText("options-regions"), flags: optionsRegionsFlags},
-		{name: "configs", help: helpText("options-configs"), flags: optionsConfigsFlags},
-		{name: "measure", help: helpText("options-measure"), flags: optionsMeasureFlags},
-		{name: "predict", help: helpText("options-predict"), flags: optionsPredictFlags},
-		{name: "evaluate", help: helpText("options-evaluate"), flags: optionsEvaluateFlags},
+var optionsCommand = &cli.Command{
+	Name:     "options",
+	Summary:  "white-box performance-influence models of configurable Go programs (ConfigCrusher)",
+	Help:     helpText("options"),
+	Missing:  "expected a subcommand\nRun 'augur options --help' for its usage and examples.",
+	Unknown:  "unknown subcommand %q (want influence, regions, configs, measure, predict or evaluate)",
+	HelpWord: true,
+	Subs: []*cli.Command{
+		{Name: "influence", Help: helpText("options-influence"), Flags: optionsInfluenceFlags},
+		{Name: "regions", Help: helpText("options-regions"), Flags: optionsRegionsFlags},
+		{Name: "configs", Help: helpText("options-configs"), Flags: optionsConfigsFlags},
+		{Name: "measure", Help: helpText("options-measure"), Flags: optionsMeasureFlags},
+		{Name: "predict", Help: helpText("options-predict"), Flags: optionsPredictFlags},
+		{Name: "evaluate", Help: helpText("options-evaluate"), Flags: optionsEvaluateFlags},
 	},
 }
 
@@ -32,10 +33,10 @@ var optionsCommand = &command{
 func analysisFlags(fs *flag.FlagSet, r *study.Request) {
 	fs.StringVar(&r.Dir, "dir", "", "the module directory to load PKGS from (default: the current directory)")
 	fs.BoolVar(&r.Deps, "deps", false, "analyse dependencies from source too (finds decisions libraries take on the options)")
-	fs.Var((*multi)(&r.Sources), "source", "declare a function whose result is an option: `import/path.Func[=Name][@env:NAME|@flag:-name|@key:name]` or import/path.Type.Method (repeatable)")
-	fs.Var((*multi)(&r.Fields), "source-field", "declare a struct field whose reads are an option: `import/path.Type.Field[=Name][@...]` (repeatable)")
-	fs.Var((*multi)(&r.Values), "values", "the values of a non-boolean option: `name=v1,v2[,...]`; three or more numbers are a curve, other values categories, name:cat=v1,v2,... makes numbers categories (repeatable)")
-	fs.Var((*multi)(&r.Fixed), "fixed", "an option held at one value for the experiment (an output path, a scale knob): not analysed, not varied; give its value in --run's ARGS (repeatable)")
+	fs.Var((*cli.Multi)(&r.Sources), "source", "declare a function whose result is an option: `import/path.Func[=Name][@env:NAME|@flag:-name|@key:name]` or import/path.Type.Method (repeatable)")
+	fs.Var((*cli.Multi)(&r.Fields), "source-field", "declare a struct field whose reads are an option: `import/path.Type.Field[=Name][@...]` (repeatable)")
+	fs.Var((*cli.Multi)(&r.Values), "values", "the values of a non-boolean option: `name=v1,v2[,...]`; three or more numbers are a curve, other values categories, name:cat=v1,v2,... makes numbers categories (repeatable)")
+	fs.Var((*cli.Multi)(&r.Fixed), "fixed", "an option held at one value for the experiment (an output path, a scale knob): not analysed, not varied; give its value in --run's ARGS (repeatable)")
 }
 
 // programFlags declares into p the flags naming the program measure and evaluate run.
@@ -44,66 +45,66 @@ func programFlags(fs *flag.FlagSet, p *study.Program) {
 	fs.StringVar(&p.ConfigTemplate, "config-template", "", "a configuration `file` for options set by file keys: {{key}} is replaced by each run's value and CONFIG in --run's ARGS by the written file's path")
 }
 
-func optionsInfluenceFlags(fs *flag.FlagSet) func(*call) error {
+func optionsInfluenceFlags(fs *flag.FlagSet) func(*cli.Call) error {
 	var r study.Request
 	analysisFlags(fs, &r)
 	asJSON := fs.Bool("json", false, "print the map as JSON")
 	all := fs.Bool("all", false, "list decisions no option influences too")
-	return func(x *call) error {
-		r.Patterns, r.Log = x.args, x.stderr
+	return func(x *cli.Call) error {
+		r.Patterns, r.Log = x.Args, x.Stderr
 		res, err := study.Analyse(r)
 		if err != nil {
 			return err
 		}
-		return text.OptionsInfluenceOutput(x.stdout, res, frontend.AbsDir(r.Dir), *all, *asJSON)
+		return text.OptionsInfluenceOutput(x.Stdout, res, frontend.AbsDir(r.Dir), *all, *asJSON)
 	}
 }
 
-func optionsConfigsFlags(fs *flag.FlagSet) func(*call) error {
+func optionsConfigsFlags(fs *flag.FlagSet) func(*cli.Call) error {
 	var r study.Request
 	analysisFlags(fs, &r)
 	method := fs.String("method", "auto", "compression: auto, exact, greedy or pivot")
 	asJSON := fs.Bool("json", false, "print the configurations as JSON")
-	return func(x *call) error {
-		r.Patterns, r.Log = x.args, x.stderr
+	return func(x *cli.Call) error {
+		r.Patterns, r.Log = x.Args, x.Stderr
 		c, err := study.Compressed(r, *method)
 		if err != nil {
 			return err
 		}
-		return text.OptionsConfigsOutput(x.stdout, c, *asJSON)
+		return text.OptionsConfigsOutput(x.Stdout, c, *asJSON)
 	}
 }
 
-func optionsPredictFlags(fs *flag.FlagSet) func(*call) error {
+func optionsPredictFlags(fs *flag.FlagSet) func(*cli.Call) error {
 	config := fs.String("config", "", "the options that are on, comma-separated: `A,C` (others are off)")
 	asJSON := fs.Bool("json", false, "print the prediction as JSON")
-	return func(x *call) error {
-		if len(x.args) == 0 {
-			return usagef("expected a MODEL argument (a file written by 'augur options measure -o')")
+	return func(x *cli.Call) error {
+		if len(x.Args) == 0 {
+			return cli.Usagef("expected a MODEL argument (a file written by 'augur options measure -o')")
 		}
-		mf, p, err := study.PredictFile(x.args[0], *config, x.args[1:])
+		mf, p, err := study.PredictFile(x.Args[0], *config, x.Args[1:])
 		if err != nil {
 			return err
 		}
-		return text.OptionsPredictOutput(x.stdout, x.stderr, mf, p, *asJSON)
+		return text.OptionsPredictOutput(x.Stdout, x.Stderr, mf, p, *asJSON)
 	}
 }
 
-func optionsRegionsFlags(fs *flag.FlagSet) func(*call) error {
+func optionsRegionsFlags(fs *flag.FlagSet) func(*cli.Call) error {
 	var r study.Request
 	analysisFlags(fs, &r)
 	asJSON := fs.Bool("json", false, "print the regions as JSON: {\"before\": [...], \"after\": [...]}")
-	return func(x *call) error {
-		r.Patterns, r.Log = x.args, x.stderr
+	return func(x *cli.Call) error {
+		r.Patterns, r.Log = x.Args, x.Stderr
 		_, before, after, err := study.Regions(r)
 		if err != nil {
 			return err
 		}
-		return text.OptionsRegions(x.stdout, before, after, regions.TextOptions{Base: frontend.AbsDir(r.Dir)}, *asJSON)
+		return text.OptionsRegions(x.Stdout, before, after, regions.TextOptions{Base: frontend.AbsDir(r.Dir)}, *asJSON)
 	}
 }
 
-func optionsMeasureFlags(fs *flag.FlagSet) func(*call) error {
+func optionsMeasureFlags(fs *flag.FlagSet) func(*cli.Call) error {
 	var r study.MeasureRequest
 	analysisFlags(fs, &r.Request)
 	programFlags(fs, &r.Program)
@@ -115,9 +116,9 @@ func optionsMeasureFlags(fs *flag.FlagSet) func(*call) error {
 	fs.StringVar(&r.Out, "o", "", "write the model to this `file` (augur-options-model/1)")
 	asJSON := fs.Bool("json", false, "print the model as JSON")
 	htmlOut := fs.String("html", "", "also write the model as a self-contained HTML report to this `file`")
-	return func(x *call) error {
-		r.Patterns, r.Log = x.args, x.stderr
-		r.Runner.Progress = x.stderr
+	return func(x *cli.Call) error {
+		r.Patterns, r.Log = x.Args, x.Stderr
+		r.Runner.Progress = x.Stderr
 		m, err := study.MeasureProgram(context.Background(), r)
 		if err == nil && *htmlOut != "" {
 			err = html.WriteFile(*htmlOut, html.BuildOptions(m.Model))
@@ -125,11 +126,11 @@ func optionsMeasureFlags(fs *flag.FlagSet) func(*call) error {
 		if err != nil {
 			return err
 		}
-		return text.OptionsMeasureOutput(x.stdout, m.Model, *asJSON)
+		return text.OptionsMeasureOutput(x.Stdout, m.Model, *asJSON)
 	}
 }
 
-func optionsEvaluateFlags(fs *flag.FlagSet) func(*call) error {
+func optionsEvaluateFlags(fs *flag.FlagSet) func(*cli.Call) error {
 	var r study.EvaluateRequest
 	analysisFlags(fs, &r.Request)
 	programFlags(fs, &r.Program)
@@ -141,16 +142,16 @@ func optionsEvaluateFlags(fs *flag.FlagSet) func(*call) error {
 	fs.BoolVar(&r.NoBrute, "no-brute", false, "skip brute force even when there are at most 16 options")
 	quiet := fs.Bool("quiet", false, "no progress on stderr")
 	asJSON := fs.Bool("json", false, "print the table as JSON")
-	fs.Var((*multi)(&r.HeldOutValues), "held-out-values", "`NAME=v1,v2,...`: check the --model's predictions at values of a numeric option it never measured, instead of the baselines (repeatable)")
-	return func(x *call) error {
-		r.Patterns, r.Log = x.args, x.stderr
+	fs.Var((*cli.Multi)(&r.HeldOutValues), "held-out-values", "`NAME=v1,v2,...`: check the --model's predictions at values of a numeric option it never measured, instead of the baselines (repeatable)")
+	return func(x *cli.Call) error {
+		r.Patterns, r.Log = x.Args, x.Stderr
 		if !*quiet {
-			r.Progress = x.stderr
+			r.Progress = x.Stderr
 		}
 		ev, err := study.EvaluateProgram(context.Background(), r)
 		if err != nil {
 			return err
 		}
-		return text.OptionsEvaluateOutput(x.stdout, ev, r.Reps, *asJSON)
+		return text.OptionsEvaluateOutput(x.Stdout, ev, r.Reps, *asJSON)
 	}
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/augur-perf/augur/internal/cli"
 	"os"
 	"path/filepath"
 	"strings"
@@ -29,7 +30,7 @@ func TestAnalyzeHTML(t *testing.T) {
 		}
 	}
 	code, _, errs = runCLI(t, "analyze", "github.com/augur-perf/augur/examples/distance.L1", "--profile", "examples/distance/usage.json", "--open")
-	if code != exitUsage || !strings.Contains(errs, "--html") {
+	if code != cli.ExitUsage || !strings.Contains(errs, "--html") {
 		t.Errorf("--open without --html: exit %d\n%s", code, errs)
 	}
 }

@@ -13,6 +13,10 @@ type WorkloadError struct {
 	Tail []string
 }
 
+// ExitCode is the status augur exits with when the workload failed: 3, whatever the workload's
+// own status (which Error reports), so that a script can tell it from augur's own failures.
+func (e *WorkloadError) ExitCode() int { return 3 }
+
 func (e *WorkloadError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "the workload failed (exit status %d): no numbers come from a failed run", e.Code)
@@ -31,6 +35,10 @@ type InterruptedError struct {
 	Signal syscall.Signal
 	What   string
 }
+
+// ExitCode is the status a command exits with when a signal interrupted it: 128 + the signal, as
+// a shell reports it (130 for SIGINT, 143 for SIGTERM).
+func (e *InterruptedError) ExitCode() int { return 128 + int(e.Signal) }
 
 func (e *InterruptedError) Error() string {
 	return fmt.Sprintf("interrupted by %v: %s", e.Signal, e.What)
