@@ -1352,9 +1352,9 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 	// exprOpen opens the cut or the spill of node i made inside its condition (from pos to end).
 	exprOpen := func(i int, pos, end token.Pos) {
 		if pp.cutExpr[i] {
-			f.Insert(pos, pp.reads(fmt.Sprintf("_augur_cx(_augur_bb, &_augur_tk, _augur_pr, %d-_augur_pr) && (", pp.start(i))))
+			f.Insert(pos, pp.reads(fmt.Sprintf("_augur_cx(_augur_bb, &_augur_tk, _augur_pr, %d-_augur_pr) && _augur_r.Bool(", pp.start(i))))
 		} else {
-			f.Insert(pos, pp.reads("_augur_spx(_augur_bb, "+pp.spillValue(i, pp.arr[i])+") && ("))
+			f.Insert(pos, pp.reads("_augur_spx(_augur_bb, "+pp.spillValue(i, pp.arr[i])+") && _augur_r.Bool("))
 		}
 		f.Add(end, token.NoPos, 0, pp.reads(")"))
 	}

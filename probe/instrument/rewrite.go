@@ -433,7 +433,7 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 		switch s := nd.AST.(type) {
 		case *ast.IfStmt:
 			if p.frame && p.mayPanic[i] {
-				f.Insert(s.Cond.Pos(), "_augur_r.Cond(&_augur_s, "+strconv.Itoa(i)+") && (")
+				f.Insert(s.Cond.Pos(), "_augur_r.Cond(&_augur_s, "+strconv.Itoa(i)+") && _augur_r.Bool(")
 				f.Add(s.Cond.End(), token.NoPos, 0, ")")
 			}
 			t := ""
@@ -445,7 +445,7 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 			}
 		case *ast.ForStmt:
 			if s.Cond != nil && p.frame && p.mayPanic[i] {
-				f.Insert(s.Cond.Pos(), "_augur_r.Cond(&_augur_s, "+strconv.Itoa(i)+") && (")
+				f.Insert(s.Cond.Pos(), "_augur_r.Cond(&_augur_s, "+strconv.Itoa(i)+") && _augur_r.Bool(")
 				f.Add(s.Cond.End(), token.NoPos, 0, ")")
 			}
 			if t := r.guard(i, s.Pos()); t != "" {
@@ -490,7 +490,7 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 			}
 			if s.Tag == nil {
 				if first := firstCaseExpr(s.Body); first != nil {
-					f.Insert(first.Pos(), "_augur_r.Cond(&_augur_s, "+strconv.Itoa(i)+") && (")
+					f.Insert(first.Pos(), "_augur_r.Cond(&_augur_s, "+strconv.Itoa(i)+") && _augur_r.Bool(")
 					f.Add(first.End(), token.NoPos, 0, ")")
 					break
 				}

@@ -244,21 +244,26 @@ func (pp *pathPlan) tripLoopOf(info *types.Info, src func(ast.Expr) (string, boo
 		inLoop = append(inLoop, u)
 	}
 	// The init statement goes before the loop, in a block of its own with the loop (and the
-	// code after it): it must not panic nor call, be on one line, and what it declares must
-	// not be captured nor addressed (one variable for all iterations then, not one each).
+	// code after it): it must not panic, call nor cut (a receive), be on one line, and what it
+	// declares must be of a predeclared type (no method can address it), neither captured nor
+	// addressed: one variable for all iterations then, not one each.
 	if fs.Init != nil {
-		if n, ok := g.StmtNode[fs.Init]; !ok || p.mayPanic[n] || hasCall(info, fs.Init) {
+		if n, ok := g.StmtNode[fs.Init]; !ok || p.mayPanic[n] || hasCall(info, fs.Init) || pp.cutAll[n] || pp.cutEntry[n] || pp.cutExpr[n] {
 			return nil
 		}
 		a, b := f.Off(fs.Init.Pos()), f.Off(fs.Init.End())
 		t := string(f.Src[a:b])
-		if strings.ContainsAny(t, "\n\r") || strings.Contains(t, "//") || strings.Contains(t, "/*") {
+		if strings.ContainsAny(t, "\n\r") || strings.Contains(t, "//") || strings.Contains(t, "/*") || strings.Contains(t, "_augur") {
 			return nil
 		}
 		if as, ok := fs.Init.(*ast.AssignStmt); ok && as.Tok == token.DEFINE {
 			for _, l := range as.Lhs {
 				if id, ok := l.(*ast.Ident); ok {
-					if v, ok := info.Defs[id].(*types.Var); ok && !ownVar(info, p.fn.Decl, v) {
+					v, ok := info.Defs[id].(*types.Var)
+					if !ok {
+						continue
+					}
+					if _, basic := v.Type().(*types.Basic); !basic || !ownVar(info, p.fn.Decl, v) {
 						return nil
 					}
 				}
@@ -324,15 +329,21 @@ func (pp *pathPlan) tripLoopOf(info *types.Info, src func(ast.Expr) (string, boo
 			return nil
 		}
 	}
-	// Where it may panic: one path to it, and a guard.
+	oneLine := func(a, b token.Pos) bool {
+		return !strings.ContainsAny(string(f.Src[f.Off(a):f.Off(b)]), "\n\r")
+	}
+	// Where it may panic: one path to it, and a guard (which a post statement has no place for).
 	for _, u := range inLoop {
 		if !pp.spill[u] {
 			continue
 		}
+		if fs.Post != nil && g.Nodes[u].AST == fs.Post {
+			return nil
+		}
 		if u != h && paths[u] != 1 {
 			return nil
 		}
-		terms, re, ok := tripGuard(info, src, p, g.Nodes[u], u == h)
+		terms, re, ok := tripGuard(info, src, oneLine, p, g.Nodes[u], u == h)
 		if !ok {
 			return nil
 		}
@@ -375,14 +386,17 @@ func hasCall(info *types.Info, n ast.Node) bool {
 // itself (head); elsewhere the guard is a statement before the node, which must be a simple
 // statement, an if or a switch without init whose one may-panic expression is evaluated
 // unconditionally: evaluating it again panics the same way, before anything else of the node.
-func tripGuard(info *types.Info, src func(ast.Expr) (string, bool), p *funcPlan, nd *frontend.Node, head bool) (terms []string, re string, ok bool) {
+func tripGuard(info *types.Info, src func(ast.Expr) (string, bool), oneLine func(a, b token.Pos) bool, p *funcPlan, nd *frontend.Node, head bool) (terms []string, re string, ok bool) {
+	// The guard goes before the statement (into the head's condition): what it evaluates
+	// again must be on that line, to panic on the line the node would have.
 	var e ast.Expr
+	at := nd.AST.Pos()
 	switch s := nd.AST.(type) {
 	case *ast.ForStmt:
 		if !head || s.Cond == nil {
 			return nil, "", false
 		}
-		e = s.Cond
+		e, at = s.Cond, s.Cond.Pos()
 	case *ast.IfStmt:
 		if s.Init != nil {
 			return nil, "", false
@@ -427,7 +441,7 @@ func tripGuard(info *types.Info, src func(ast.Expr) (string, bool), p *funcPlan,
 				return nil, "", false
 			}
 			ts, ok3 := nodeGuard(info, src, p.leaves, s)
-			if !ok3 || len(ts) == 0 {
+			if !ok3 || len(ts) == 0 || !oneLine(s.Pos(), s.End()) {
 				return nil, "", false
 			}
 			return ts, "(" + l + ") " + op + " (" + r + ")", true
@@ -449,7 +463,8 @@ func tripGuard(info *types.Info, src func(ast.Expr) (string, bool), p *funcPlan,
 	default:
 		return nil, "", false
 	}
-	if e == nil || hasCall(info, e) {
+	// Evaluated again as a value: a call of a builtin without one (clear, print) cannot be.
+	if e == nil || hasCall(info, e) || info.Types[e].IsVoid() || !oneLine(at, e.End()) {
 		return nil, "", false
 	}
 	ts, ok := guardTerms(info, src, p.leaves, e)
@@ -522,6 +537,12 @@ func (tl *tripLoop) stepped(info *types.Info, src func(ast.Expr) (string, bool),
 			case *ast.Ident:
 				if a.Name == v.Name() && info.Defs[a] != nil {
 					bad = true
+				}
+			case *ast.TypeSwitchStmt:
+				if as, ok := a.Assign.(*ast.AssignStmt); ok && len(as.Lhs) == 1 {
+					if id, ok := as.Lhs[0].(*ast.Ident); ok && id.Name == v.Name() {
+						bad = true
+					}
 				}
 			case *ast.AssignStmt:
 				for _, l := range a.Lhs {
@@ -827,7 +848,7 @@ func (pp *pathPlan) rewriteTrip(f *fileEdits, tl *tripLoop, pro *string, initOf 
 	// The condition's guard.
 	if c := tl.stmt.Cond; c != nil && tl.guard[tl.h] != nil {
 		f.Insert(c.Pos(), "((!("+strings.Join(tl.guard[tl.h], " || ")+") || "+tl.recCall(tl.h, pp.spillValue(tl.h, pp.start(tl.h)))+
-			" && _augur_r.Use("+tl.reeval[tl.h]+") && _augur_unrec(_augur_bb)) && (")
+			" && _augur_r.Use("+tl.reeval[tl.h]+") && _augur_unrec(_augur_bb)) && _augur_r.Bool(")
 		f.Add(c.End(), token.NoPos, 0, "))")
 	}
 	return nil

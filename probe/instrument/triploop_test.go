@@ -3,6 +3,7 @@ package instrument
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
@@ -97,4 +98,96 @@ func sortedKeys[V any](m map[int]V) []int {
 	}
 	sort.Ints(ks)
 	return ks
+}
+
+// TestTripEdges runs testdata/src/work/tripedges plain, and instrumented with twins, without and
+// with a frame in every function: every scheme must print what the plain program prints (each
+// case's result, or its panic and the line it panicked on) and count the same, conserving flow.
+func TestTripEdges(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds programs")
+	}
+	dir := filepath.Join(workDir, "tripedges")
+	out, err := goCmd(dir, "test", "-count=1", "-v", "-run=^TestEdges$", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("plain: %v\n%s", err, out)
+	}
+	results := func(s string) string {
+		var ls []string
+		for _, l := range strings.Split(s, "\n") {
+			if strings.HasPrefix(l, "w=") {
+				ls = append(ls, l)
+			}
+		}
+		return strings.Join(ls, "\n")
+	}
+	want := results(string(out))
+	if strings.Count(want, "\n") < 100 || !strings.Contains(want, "panic") {
+		t.Fatalf("plain run printed too little:\n%s", out)
+	}
+	var counts []map[string]string
+	for _, mode := range []string{"twins", "none", "frames"} {
+		noTwins, forceFrame = mode == "none", mode == "frames"
+		prog, err := frontend.Load(workDir, "./tripedges")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fns, err := prog.Select("example.com/work/tripedges")
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := Instrument(prog, fns, t.TempDir())
+		noTwins, forceFrame = false, false
+		if err != nil {
+			t.Fatal(err)
+		}
+		bin := filepath.Join(t.TempDir(), "tripedges.test")
+		if o, err := goCmd(dir, "test", "-c", "-o", bin, "-overlay="+b.Overlay, "-vet=off", ".").CombinedOutput(); err != nil {
+			t.Fatalf("%s: go test -c: %v\n%s", mode, err, o)
+		}
+		pd := t.TempDir()
+		r := runBin(t, bin, pd, "-test.v", "-test.run=^TestEdges$")
+		if got := results(r.stdout); got != want {
+			t.Errorf("%s: the output differs from the plain program's:\n%s", mode, lineDiff(got, want))
+		}
+		p, _, err := b.Collect(pd)
+		if err != nil {
+			t.Fatalf("%s: %v", mode, err)
+		}
+		m := map[string]string{}
+		for _, fn := range fns {
+			f := p.Funcs[fn.Name]
+			if err := conserves(fn.CFG, f); err != nil {
+				t.Errorf("%s, %s: %v", mode, fn.Name, err)
+			}
+			m[fn.Name] = fmt.Sprint(f.Invocations, f.Nodes)
+		}
+		counts = append(counts, m)
+	}
+	for name, c := range counts[2] {
+		for i, mode := range []string{"twins", "none"} {
+			if counts[i][name] != c {
+				t.Errorf("%s, %s:\n got %s\nwant %s", mode, name, counts[i][name], c)
+			}
+		}
+	}
+}
+
+// lineDiff lists the lines where got and want differ.
+func lineDiff(got, want string) string {
+	g, w := strings.Split(got, "\n"), strings.Split(want, "\n")
+	var d []string
+	for i := range max(len(g), len(w)) {
+		var a, b string
+		if i < len(g) {
+			a = g[i]
+		}
+		if i < len(w) {
+			b = w[i]
+		}
+		if a != b {
+			d = append(d, fmt.Sprintf(" got %s\nwant %s", a, b))
+		}
+	}
+	return strings.Join(d, "\n")
 }
