@@ -1253,31 +1253,7 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 		pro += fmt.Sprintf("var _augur_o _augur_r.Uintptr; if _augur_r.Rand()&15 == 0 {_augur_o = _augur_c.Enter(%d, %d)}; ", p.k, p.overlaps())
 		leave = fmt.Sprintf("if _augur_o != 0 {_augur_c.Leave(%d, _augur_o)}; ", p.k)
 	}
-	initOf := map[ast.Stmt]ast.Stmt{}
-	postOf := map[ast.Stmt]*ast.ForStmt{}
-	for s := range g.StmtNode {
-		switch s := s.(type) {
-		case *ast.IfStmt:
-			if s.Init != nil {
-				initOf[s.Init] = s
-			}
-		case *ast.SwitchStmt:
-			if s.Init != nil {
-				initOf[s.Init] = s
-			}
-		case *ast.TypeSwitchStmt:
-			if s.Init != nil {
-				initOf[s.Init] = s
-			}
-		case *ast.ForStmt:
-			if s.Init != nil {
-				initOf[s.Init] = s
-			}
-			if s.Post != nil {
-				postOf[s.Post] = s
-			}
-		}
-	}
+	initOf, postOf := headers(g)
 	// continues puts t before the continue statements that go to node n.
 	continues := func(n int, t string) {
 		for _, nj := range g.Nodes {

@@ -400,31 +400,7 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 	f.Insert(decl.Body.Lbrace+1, pro)
 
 	// Headers: init and post statements are not in statement lists.
-	initOf := map[ast.Stmt]ast.Stmt{}
-	postOf := map[ast.Stmt]*ast.ForStmt{}
-	for s := range g.StmtNode {
-		switch s := s.(type) {
-		case *ast.IfStmt:
-			if s.Init != nil {
-				initOf[s.Init] = s
-			}
-		case *ast.SwitchStmt:
-			if s.Init != nil {
-				initOf[s.Init] = s
-			}
-		case *ast.TypeSwitchStmt:
-			if s.Init != nil {
-				initOf[s.Init] = s
-			}
-		case *ast.ForStmt:
-			if s.Init != nil {
-				initOf[s.Init] = s
-			}
-			if s.Post != nil {
-				postOf[s.Post] = s
-			}
-		}
-	}
+	initOf, postOf := headers(g)
 
 	for i, nd := range g.Nodes {
 		if nd.Kind == frontend.KindDeferRun || nd.Kind == frontend.KindDeferDispatch || nd.IsExit() {
@@ -776,4 +752,35 @@ func qualifier(file *ast.File, self *types.Package) types.Qualifier {
 		}
 		return p.Name()
 	}
+}
+
+// headers maps the init statements of CFG g's if, switch and for statements to their
+// statement, and the post statements of its for loops to their loop: probes for them go before
+// the statement they head, or at the end of the loop's body.
+func headers(g *frontend.CFG) (initOf map[ast.Stmt]ast.Stmt, postOf map[ast.Stmt]*ast.ForStmt) {
+	initOf, postOf = map[ast.Stmt]ast.Stmt{}, map[ast.Stmt]*ast.ForStmt{}
+	for s := range g.StmtNode {
+		switch s := s.(type) {
+		case *ast.IfStmt:
+			if s.Init != nil {
+				initOf[s.Init] = s
+			}
+		case *ast.SwitchStmt:
+			if s.Init != nil {
+				initOf[s.Init] = s
+			}
+		case *ast.TypeSwitchStmt:
+			if s.Init != nil {
+				initOf[s.Init] = s
+			}
+		case *ast.ForStmt:
+			if s.Init != nil {
+				initOf[s.Init] = s
+			}
+			if s.Post != nil {
+				postOf[s.Post] = s
+			}
+		}
+	}
+	return initOf, postOf
 }

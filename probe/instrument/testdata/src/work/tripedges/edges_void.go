@@ -16,3 +16,16 @@ func del(xs []int, k int) (n int) {
 	}
 	return n + len(m)
 }
+
+// mapWrite writes into m, nil when k < 0: a write panics where a read does not.
+func mapWrite(xs []int, k int) (n int) {
+	var m map[int]int
+	if k >= 0 {
+		m = map[int]int{}
+	}
+	for i := 0; i < len(xs); i++ {
+		m[i] = xs[i]
+		n++
+	}
+	return n + len(m)
+}

@@ -59,9 +59,11 @@ func Run(w int, xs []int, k int) int {
 		return del(xs, k)
 	case 22:
 		return tsws([]any{"a", 1, "bb", 2}, k)
+	case 23:
+		return mapWrite(xs, k)
 	}
 	return 0
 }
 
 // Cases is the number of cases Run has.
-const Cases = 23
+const Cases = 24
