@@ -107,6 +107,10 @@ type pathPlan struct {
 	// tk is set when the function needs _augur_tk, the part of the path number a cut inside
 	// a condition sets.
 	tk bool
+	// trips are the loops counted without a path register (see tripLoop), by head; tripCut
+	// marks their heads, before which every path ends.
+	trips   map[int]*tripLoop
+	tripCut []bool
 }
 
 // Counters 0 to 8 of a block are no function's: 0 is the spill word; 1 to 4 mirror the counts of
@@ -276,11 +280,13 @@ func planPaths(p *funcPlan, info *types.Info, f *fileEdits) (*pathPlan, error) {
 			delete(pp.head, x)
 		}
 	}
+	pp.findTripLoops(info, src, f)
 	if err := pp.number(); err != nil {
 		return nil, err
 	}
+	pp.tripCounters()
 	pp.findRegLoops()
-	if inlineCost(p.fn.Decl.Body) <= 80 {
+	if inlineCost(p.fn.Decl.Body) <= 80 && len(pp.trips) == 0 {
 		pp.tryConstant()
 	}
 	return pp, nil
@@ -371,7 +377,7 @@ func (pp *pathPlan) number() error {
 		return err
 	}
 	for i, nd := range g.Nodes {
-		if !nd.Unreachable && !nd.IsExit() && (pp.cutAll[i] || pp.cutEntry[i] || pp.backCut[i]) {
+		if !nd.Unreachable && !nd.IsExit() && (pp.cutAll[i] || pp.cutEntry[i] || pp.backCut[i] || pp.tripCut[i]) {
 			if err := add(i, 1); err != nil {
 				return err
 			}
@@ -862,7 +868,7 @@ func (pp *pathPlan) edgeVal(u, k int) (v int, dynamic bool) {
 // isCut reports whether the edge from u to w ends a path.
 func (pp *pathPlan) isCut(u, w int) bool {
 	switch {
-	case pp.cutAll[w]:
+	case pp.cutAll[w], pp.tripCut[w]:
 		return true
 	case pp.cutEntry[w]:
 		return !slices.Contains(pp.p.g.Nodes[u].Loops, w)
@@ -926,7 +932,7 @@ func (pp *pathPlan) knownValues() {
 	// after is the register's value after u's own code (a cut before it starts a path).
 	after := func(u int) int {
 		switch {
-		case pp.cutAll[u]:
+		case pp.cutAll[u], pp.tripCut[u]:
 			return pp.start(u)
 		case pp.cutEntry[u] || pp.backCut[u]:
 			return meet(pp.start(u), nocut[u])
@@ -1043,6 +1049,8 @@ func (pp *pathPlan) trees() {
 			return true
 		case w == g.End:
 			return g.Nodes[u].Kind == frontend.KindReturn || fallOff == 1
+		case pp.tripCut[w]:
+			return false
 		case pp.cutAll[w] || pp.cutEntry[w] && !pp.backCut[w]:
 			return in[w] == 1
 		case pp.backCut[w]:
@@ -1058,7 +1066,7 @@ func (pp *pathPlan) trees() {
 		}
 		memo[w] = false
 		nd := g.Nodes[w]
-		if in[w] != 1 || nd.IsExit() || nd.Unreachable || pp.cutAll[w] || pp.cutEntry[w] || pp.backCut[w] {
+		if in[w] != 1 || nd.IsExit() || nd.Unreachable || pp.cutAll[w] || pp.cutEntry[w] || pp.backCut[w] || pp.tripCut[w] {
 			return false
 		}
 		for _, e := range nd.Succs {
@@ -1108,7 +1116,7 @@ func (pp *pathPlan) trees() {
 // pendAfter is what is pending after node u's own code: nothing after a cut, which starts the
 // register afresh.
 func (pp *pathPlan) pendAfter(u int) int {
-	if pp.cutAll[u] || pp.cutEntry[u] || pp.backCut[u] {
+	if pp.cutAll[u] || pp.cutEntry[u] || pp.backCut[u] || pp.tripCut[u] {
 		return 0
 	}
 	return pp.pend[u]
@@ -1245,31 +1253,7 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 		pro += fmt.Sprintf("var _augur_o _augur_r.Uintptr; if _augur_r.Rand()&15 == 0 {_augur_o = _augur_c.Enter(%d, %d)}; ", p.k, p.overlaps())
 		leave = fmt.Sprintf("if _augur_o != 0 {_augur_c.Leave(%d, _augur_o)}; ", p.k)
 	}
-	initOf := map[ast.Stmt]ast.Stmt{}
-	postOf := map[ast.Stmt]*ast.ForStmt{}
-	for s := range g.StmtNode {
-		switch s := s.(type) {
-		case *ast.IfStmt:
-			if s.Init != nil {
-				initOf[s.Init] = s
-			}
-		case *ast.SwitchStmt:
-			if s.Init != nil {
-				initOf[s.Init] = s
-			}
-		case *ast.TypeSwitchStmt:
-			if s.Init != nil {
-				initOf[s.Init] = s
-			}
-		case *ast.ForStmt:
-			if s.Init != nil {
-				initOf[s.Init] = s
-			}
-			if s.Post != nil {
-				postOf[s.Post] = s
-			}
-		}
-	}
+	initOf, postOf := headers(g)
 	// continues puts t before the continue statements that go to node n.
 	continues := func(n int, t string) {
 		for _, nj := range g.Nodes {
@@ -1335,17 +1319,29 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 			}
 		}
 	}
+	// The loops counted without a path register (see tripLoop).
+	for _, h := range slices.Sorted(maps.Keys(pp.trips)) {
+		if err := pp.rewriteTrip(f, pp.trips[h], &pro, initOf); err != nil {
+			return err
+		}
+	}
 	// exprOpen opens the cut or the spill of node i made inside its condition (from pos to end).
 	exprOpen := func(i int, pos, end token.Pos) {
 		if pp.cutExpr[i] {
-			f.Insert(pos, pp.reads(fmt.Sprintf("_augur_cx(_augur_bb, &_augur_tk, _augur_pr, %d-_augur_pr) && (", pp.start(i))))
+			f.Insert(pos, pp.reads(fmt.Sprintf("_augur_cx(_augur_bb, &_augur_tk, _augur_pr, %d-_augur_pr) && _augur_r.Bool(", pp.start(i))))
 		} else {
-			f.Insert(pos, pp.reads("_augur_spx(_augur_bb, "+pp.spillValue(i, pp.arr[i])+") && ("))
+			f.Insert(pos, pp.reads("_augur_spx(_augur_bb, "+pp.spillValue(i, pp.arr[i])+") && _augur_r.Bool("))
 		}
 		f.Add(end, token.NoPos, 0, pp.reads(")"))
 	}
 	for i, nd := range g.Nodes {
 		if nd.IsExit() || nd.Unreachable || nd.AST == nil {
+			continue
+		}
+		if tl := pp.tripOf(i); tl != nil {
+			if err := pp.rewriteTripNode(f, tl, i, initOf); err != nil {
+				return err
+			}
 			continue
 		}
 		if pp.backCut[i] {

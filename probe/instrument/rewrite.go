@@ -400,31 +400,7 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 	f.Insert(decl.Body.Lbrace+1, pro)
 
 	// Headers: init and post statements are not in statement lists.
-	initOf := map[ast.Stmt]ast.Stmt{}
-	postOf := map[ast.Stmt]*ast.ForStmt{}
-	for s := range g.StmtNode {
-		switch s := s.(type) {
-		case *ast.IfStmt:
-			if s.Init != nil {
-				initOf[s.Init] = s
-			}
-		case *ast.SwitchStmt:
-			if s.Init != nil {
-				initOf[s.Init] = s
-			}
-		case *ast.TypeSwitchStmt:
-			if s.Init != nil {
-				initOf[s.Init] = s
-			}
-		case *ast.ForStmt:
-			if s.Init != nil {
-				initOf[s.Init] = s
-			}
-			if s.Post != nil {
-				postOf[s.Post] = s
-			}
-		}
-	}
+	initOf, postOf := headers(g)
 
 	for i, nd := range g.Nodes {
 		if nd.Kind == frontend.KindDeferRun || nd.Kind == frontend.KindDeferDispatch || nd.IsExit() {
@@ -433,7 +409,7 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 		switch s := nd.AST.(type) {
 		case *ast.IfStmt:
 			if p.frame && p.mayPanic[i] {
-				f.Insert(s.Cond.Pos(), "_augur_r.Cond(&_augur_s, "+strconv.Itoa(i)+") && (")
+				f.Insert(s.Cond.Pos(), "_augur_r.Cond(&_augur_s, "+strconv.Itoa(i)+") && _augur_r.Bool(")
 				f.Add(s.Cond.End(), token.NoPos, 0, ")")
 			}
 			t := ""
@@ -445,7 +421,7 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 			}
 		case *ast.ForStmt:
 			if s.Cond != nil && p.frame && p.mayPanic[i] {
-				f.Insert(s.Cond.Pos(), "_augur_r.Cond(&_augur_s, "+strconv.Itoa(i)+") && (")
+				f.Insert(s.Cond.Pos(), "_augur_r.Cond(&_augur_s, "+strconv.Itoa(i)+") && _augur_r.Bool(")
 				f.Add(s.Cond.End(), token.NoPos, 0, ")")
 			}
 			if t := r.guard(i, s.Pos()); t != "" {
@@ -490,7 +466,7 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 			}
 			if s.Tag == nil {
 				if first := firstCaseExpr(s.Body); first != nil {
-					f.Insert(first.Pos(), "_augur_r.Cond(&_augur_s, "+strconv.Itoa(i)+") && (")
+					f.Insert(first.Pos(), "_augur_r.Cond(&_augur_s, "+strconv.Itoa(i)+") && _augur_r.Bool(")
 					f.Add(first.End(), token.NoPos, 0, ")")
 					break
 				}
@@ -776,4 +752,35 @@ func qualifier(file *ast.File, self *types.Package) types.Qualifier {
 		}
 		return p.Name()
 	}
+}
+
+// headers maps the init statements of CFG g's if, switch and for statements to their
+// statement, and the post statements of its for loops to their loop: probes for them go before
+// the statement they head, or at the end of the loop's body.
+func headers(g *frontend.CFG) (initOf map[ast.Stmt]ast.Stmt, postOf map[ast.Stmt]*ast.ForStmt) {
+	initOf, postOf = map[ast.Stmt]ast.Stmt{}, map[ast.Stmt]*ast.ForStmt{}
+	for s := range g.StmtNode {
+		switch s := s.(type) {
+		case *ast.IfStmt:
+			if s.Init != nil {
+				initOf[s.Init] = s
+			}
+		case *ast.SwitchStmt:
+			if s.Init != nil {
+				initOf[s.Init] = s
+			}
+		case *ast.TypeSwitchStmt:
+			if s.Init != nil {
+				initOf[s.Init] = s
+			}
+		case *ast.ForStmt:
+			if s.Init != nil {
+				initOf[s.Init] = s
+			}
+			if s.Post != nil {
+				postOf[s.Post] = s
+			}
+		}
+	}
+	return initOf, postOf
 }

@@ -66,6 +66,35 @@ func _augur_spx(b *_augur_blk, v _augur_r.Uint64) _augur_r.Bool {
 	return 0 == 0
 }
 
+// _augur_rec<n> records, right before a node of a loop counted without a path register panics
+// (see triploop.go in package instrument), its panic path s (plus one) in the spill word and the
+// cycles' counts v<j> and counters c<j> in the mirror words, for the entry's deferred Put; it
+// returns true. _augur_unrec clears them.
+func _augur_rec1(b *_augur_blk, s, c0, v0 _augur_r.Uint64) _augur_r.Bool {
+	b[0], b[1], b[5] = s, v0, c0
+	return 0 == 0
+}
+
+func _augur_rec2(b *_augur_blk, s, c0, v0, c1, v1 _augur_r.Uint64) _augur_r.Bool {
+	b[0], b[1], b[5], b[2], b[6] = s, v0, c0, v1, c1
+	return 0 == 0
+}
+
+func _augur_rec3(b *_augur_blk, s, c0, v0, c1, v1, c2, v2 _augur_r.Uint64) _augur_r.Bool {
+	b[0], b[1], b[5], b[2], b[6], b[3], b[7] = s, v0, c0, v1, c1, v2, c2
+	return 0 == 0
+}
+
+func _augur_rec4(b *_augur_blk, s, c0, v0, c1, v1, c2, v2, c3, v3 _augur_r.Uint64) _augur_r.Bool {
+	b[0], b[1], b[5], b[2], b[6], b[3], b[7], b[4], b[8] = s, v0, c0, v1, c1, v2, c2, v3, c3
+	return 0 == 0
+}
+
+func _augur_unrec(b *_augur_blk) _augur_r.Bool {
+	b[0], b[1], b[2], b[3], b[4] = 0, 0, 0, 0, 0
+	return 0 == 0
+}
+
 // _augur_cs are the per-P blocks the probes add to.
 var _augur_cs = _augur_r.Blocks[_augur_blk](_augur_c)
 

@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"slices"
 	"sync"
 )
 
@@ -93,6 +94,239 @@ func noteSafeIn(info *types.Info, fn ast.Node, body *ast.BlockStmt) {
 		}
 		return true
 	})
+	noteBinarySearches(info, body, own)
+}
+
+// noteBinarySearches marks the indexes x[m] of the binary searches of a function body (fn's own
+// variables as own says):
+//
+//	lo, hi := 0, len(x)
+//	for lo < hi {
+//		m := int(uint(lo+hi) >> 1) // or lo + (hi-lo)/2, lo + (hi-lo)>>1
+//		... x[m] ...               // anywhere in the body
+//		lo = m + 1                 // the only assignments to lo and hi
+//		hi = m                     // but the first
+//	}
+//
+// where lo and hi are declared by that statement before the loop (a redeclaration by := assigns
+// a variable declared elsewhere), nothing in the function assigns x (so len(x) is the same
+// throughout) and nothing but the statements shown assigns lo, hi and m. Then 0 ≤ lo and hi ≤ len(x) whenever the loop's
+// condition runs (lo = m+1 ≥ lo ≥ 0 and hi = m < hi keep it), so 0 ≤ lo ≤ m < hi ≤ len(x) where
+// m is computed, the first statement of the body; uint(lo+hi) cannot overflow (both are at most
+// the largest int) and lo + (hi-lo)/2 never does. The loop also runs at most 64 times (hi - lo at
+// least halves).
+func noteBinarySearches(info *types.Info, body *ast.BlockStmt, own func(types.Object) bool) {
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch s := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt:
+			if x, m := binarySearch(info, body, s, own); x != nil {
+				ast.Inspect(s.Body, func(n ast.Node) bool {
+					switch e := n.(type) {
+					case *ast.FuncLit:
+						return false
+					case *ast.IndexExpr:
+						if isObj(info, e.X, x) && isObj(info, e.Index, m) {
+							safeIndexes.Store(e, struct{}{})
+						}
+					}
+					return true
+				})
+			}
+		}
+		return true
+	})
+}
+
+// binarySearch returns x and m if loop s is a binary search over x (see noteBinarySearches).
+func binarySearch(info *types.Info, body *ast.BlockStmt, s *ast.ForStmt, own func(types.Object) bool) (x, m types.Object) {
+	cond, ok := s.Cond.(*ast.BinaryExpr)
+	if s.Init != nil || s.Post != nil || !ok || cond.Op != token.LSS || len(s.Body.List) == 0 {
+		return nil, nil
+	}
+	lo, hi := objOf(info, cond.X), objOf(info, cond.Y)
+	if lo == nil || hi == nil || lo == hi || !own(lo) || !own(hi) {
+		return nil, nil
+	}
+	// m := mid(lo, hi), the body's first statement.
+	def, ok := s.Body.List[0].(*ast.AssignStmt)
+	if !ok || def.Tok != token.DEFINE || len(def.Lhs) != 1 || len(def.Rhs) != 1 {
+		return nil, nil
+	}
+	mid, ok := def.Lhs[0].(*ast.Ident)
+	if !ok || info.Defs[mid] == nil || !own(info.Defs[mid]) || !isMid(info, def.Rhs[0], lo, hi) {
+		return nil, nil
+	}
+	m = info.Defs[mid]
+	if b, ok := m.Type().Underlying().(*types.Basic); !ok || b.Kind() != types.Int {
+		return nil, nil
+	}
+	// Every assignment in the function to lo, hi, m or the indexed variable.
+	var inits []*ast.AssignStmt
+	bad := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		if bad {
+			return false
+		}
+		switch a := n.(type) {
+		case *ast.AssignStmt:
+			for i, l := range a.Lhs {
+				o := objOf(info, l)
+				if o == nil || o != lo && o != hi && o != m {
+					continue
+				}
+				switch {
+				case o == m && a == def:
+				case a.Tok == token.DEFINE && (o == lo || o == hi) && len(a.Lhs) == len(a.Rhs) && info.Defs[l.(*ast.Ident)] == o && a.End() <= s.Pos():
+					// lo and hi declared here, before the loop (not redeclared: a
+					// parameter or a var keeps whatever value it came with).
+					if !slices.Contains(inits, a) {
+						inits = append(inits, a)
+					}
+				case a.Tok == token.ASSIGN && o == lo && len(a.Lhs) == 1 && within(a, s) && isPlusOne(info, a.Rhs[i], m):
+				case a.Tok == token.ASSIGN && o == hi && len(a.Lhs) == 1 && within(a, s) && objOf(info, a.Rhs[i]) == m:
+				default:
+					bad = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if o := objOf(info, a.X); o == lo || o == hi || o == m {
+				bad = true
+			}
+		case *ast.RangeStmt:
+			if o := objOf(info, a.Key); o == lo || o == hi || o == m {
+				bad = true
+			}
+			if o := objOf(info, a.Value); o == lo || o == hi || o == m {
+				bad = true
+			}
+		}
+		return !bad
+	})
+	// One initialization, lo := 0 and hi := len(x) (separate or together).
+	var zero, length bool
+	for _, a := range inits {
+		for i, l := range a.Lhs {
+			switch objOf(info, l) {
+			case lo:
+				if tv, ok := info.Types[a.Rhs[i]]; ok && tv.Value != nil && tv.Value.String() == "0" && !zero {
+					zero = true
+				} else {
+					bad = true
+				}
+			case hi:
+				call, ok := ast.Unparen(a.Rhs[i]).(*ast.CallExpr)
+				if !ok || len(call.Args) != 1 || length {
+					bad = true
+					break
+				}
+				if fid, ok := ast.Unparen(call.Fun).(*ast.Ident); !ok || !isBuiltin(info, fid, "len") {
+					bad = true
+					break
+				}
+				xid, ok := ast.Unparen(call.Args[0]).(*ast.Ident)
+				if !ok || !indexable(info, xid) || !own(info.Uses[xid]) {
+					bad = true
+					break
+				}
+				x, length = info.Uses[xid], true
+			}
+		}
+	}
+	if bad || !zero || !length {
+		return nil, nil
+	}
+	// Nothing assigns x (checked now that x is known).
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch a := n.(type) {
+		case *ast.AssignStmt:
+			for _, l := range a.Lhs {
+				if id, isID := l.(*ast.Ident); isID && (info.Uses[id] == x || info.Defs[id] == x) {
+					bad = true
+				}
+			}
+		case *ast.IncDecStmt:
+			if objOf(info, a.X) == x {
+				bad = true
+			}
+		case *ast.RangeStmt:
+			if a.Tok == token.ASSIGN && (objOf(info, a.Key) == x || objOf(info, a.Value) == x) {
+				bad = true
+			}
+		}
+		return !bad
+	})
+	if bad {
+		return nil, nil
+	}
+	return x, m
+}
+
+// objOf is the variable e names, or nil.
+func objOf(info *types.Info, e ast.Expr) types.Object {
+	id, ok := ast.Unparen(e).(*ast.Ident)
+	if !ok {
+		return nil
+	}
+	if o := info.Uses[id]; o != nil {
+		return o
+	}
+	return info.Defs[id]
+}
+
+// isMid reports whether e is int(uint(lo+hi) >> 1), lo + (hi-lo)/2 or lo + (hi-lo)>>1.
+func isMid(info *types.Info, e ast.Expr, lo, hi types.Object) bool {
+	isConv := func(e ast.Expr, name string) (ast.Expr, bool) {
+		c, ok := ast.Unparen(e).(*ast.CallExpr)
+		if !ok || len(c.Args) != 1 {
+			return nil, false
+		}
+		id, ok := ast.Unparen(c.Fun).(*ast.Ident)
+		if !ok {
+			return nil, false
+		}
+		tn, ok := info.Uses[id].(*types.TypeName)
+		if !ok || tn.Pkg() != nil || tn.Name() != name {
+			return nil, false
+		}
+		return c.Args[0], true
+	}
+	sum := func(e ast.Expr, op token.Token, a, b types.Object) bool {
+		x, ok := ast.Unparen(e).(*ast.BinaryExpr)
+		return ok && x.Op == op && objOf(info, x.X) == a && objOf(info, x.Y) == b
+	}
+	isConst := func(e ast.Expr, v string) bool {
+		tv, ok := info.Types[e]
+		return ok && tv.Value != nil && tv.Value.String() == v
+	}
+	if in, ok := isConv(e, "int"); ok {
+		sh, ok := ast.Unparen(in).(*ast.BinaryExpr)
+		if !ok || sh.Op != token.SHR || !isConst(sh.Y, "1") {
+			return false
+		}
+		u, ok := isConv(sh.X, "uint")
+		return ok && (sum(u, token.ADD, lo, hi) || sum(u, token.ADD, hi, lo))
+	}
+	add, ok := ast.Unparen(e).(*ast.BinaryExpr)
+	if !ok || add.Op != token.ADD || objOf(info, add.X) != lo {
+		return false
+	}
+	half, ok := ast.Unparen(add.Y).(*ast.BinaryExpr)
+	if !ok || !(half.Op == token.QUO && isConst(half.Y, "2") || half.Op == token.SHR && isConst(half.Y, "1")) {
+		return false
+	}
+	return sum(half.X, token.SUB, hi, lo)
+}
+
+// isPlusOne reports whether e is m + 1.
+func isPlusOne(info *types.Info, e ast.Expr, m types.Object) bool {
+	x, ok := ast.Unparen(e).(*ast.BinaryExpr)
+	if !ok || x.Op != token.ADD || objOf(info, x.X) != m {
+		return false
+	}
+	tv, ok := info.Types[x.Y]
+	return ok && tv.Value != nil && tv.Value.String() == "1"
 }
 
 // countedIndex returns i and x of "for i := c; i < len(x); i++".

@@ -87,6 +87,58 @@ func addressed(xs []int) {
 	}
 }
 
+func search(xs []int, s string, k int) int {
+	lo, hi := 0, len(xs)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if xs[m] < k { // safe
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	i := 0
+	j := len(s)
+	for i < j {
+		h := i + (j-i)/2
+		if s[h] == 'x' { // safe
+			return h
+		}
+		if s[h] < 'x' { // safe
+			i = h + 1
+		} else {
+			j = h
+		}
+	}
+	a, b := 0, len(xs)
+	for a < b {
+		m := int(uint(a+b) >> 1)
+		_ = xs[m+1] // may panic
+		if xs[m] < k { // may panic
+			a = m + 2
+		} else {
+			b = m
+		}
+	}
+	c, d := 0, len(xs)
+	for c < d {
+		m := (c + d) / 2
+		_ = xs[m] // may panic
+		c = m + 1
+	}
+	return lo
+}
+
+func shrunk(xs []int) {
+	e, g := 0, len(xs)
+	xs = xs[1:]
+	for e < g {
+		m := int(uint(e+g) >> 1)
+		_ = xs[m] // may panic
+		g = m
+	}
+}
+
 func defined(xs []int) {
 	for i := 0; i < len(xs); i++ {
 		k, i := 1, 2
@@ -126,7 +178,7 @@ func defined(xs []int) {
 		n++
 		return true
 	})
-	if n != 19 {
+	if n != 26 {
 		t.Errorf("%d indexes checked", n)
 	}
 }

@@ -293,11 +293,12 @@ func TestTrickyAgree(t *testing.T) {
 
 // TestPackagesAgree measures the test packages of testdata/src/work (the lib program with all its
 // modes' calls, panics in every kind of expression, derived leaves, shadowed predeclared names,
-// the kernels' tests) with twins, without and with every function keeping a frame, and requires
+// the kernels' tests, loops counted without a path register from four goroutines) with twins, without and with every function keeping a frame, and requires
 // the same profile from the three.
 func TestPackagesAgree(t *testing.T) {
 	for _, c := range []struct{ pkg, test string }{
 		{"panics", "TestAll"}, {"panics", "TestVia"}, {"leaves", "TestLeaves"}, {"shadow", "TestAll"}, {"kern", "TestRealKernels"},
+		{"trips", "TestTrips"},
 	} {
 		var profiles []*profile.Profile
 		var fns []*frontend.Func

@@ -416,6 +416,10 @@ func Tick[T any](n *Uint64, v T) T {
 	return v
 }
 
+// Use returns true, having had v evaluated: a guard evaluates again an expression about to panic,
+// so that it panics right there (see triploop.go in package instrument).
+func Use[T any](v T) Bool { return true }
+
 // TickM is Tick in a region whose locals are mirrored in *m for its deferred flush.
 func TickM[T any](n, m *Uint64, v T) T {
 	*n++
