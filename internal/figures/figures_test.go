@@ -17,7 +17,10 @@ import (
 	"github.com/augur-perf/augur/analyze/timing"
 )
 
-var update = flag.Bool("figures.update", false, "rerun the benchmarks behind every figures block and rewrite the tables")
+var (
+	update = flag.Bool("figures.update", false, "rerun the benchmarks behind every figures block and rewrite the tables")
+	only   = flag.String("figures.only", "", "with -figures.update, rerun only the blocks whose benchmark pattern this regexp matches")
+)
 
 // block is one figures block of a document.
 type block struct {
@@ -69,6 +72,12 @@ func TestFigures(t *testing.T) {
 	}
 	files, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	files = append([]string{filepath.Join(root, "README.md")}, files...)
+	var keep *regexp.Regexp
+	if *only != "" {
+		if keep, err = regexp.Compile(*only); err != nil {
+			t.Fatalf("-figures.only: %v", err)
+		}
+	}
 	total := 0
 	for _, file := range files {
 		data, err := os.ReadFile(file)
@@ -83,7 +92,7 @@ func TestFigures(t *testing.T) {
 		for k := len(bs) - 1; k >= 0; k-- {
 			b := bs[k]
 			pos := fmt.Sprintf("%s:%d", filepath.Base(b.file), b.line)
-			if !*update {
+			if !*update || keep != nil && !keep.MatchString(b.pattern) {
 				checkExists(t, root, b, pos)
 				continue
 			}
