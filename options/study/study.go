@@ -11,6 +11,11 @@
 // (augur-options-model/1). It must not print (progress goes to the writer it is given) or
 // import anything outside the options and source groups, and it never modifies the user's
 // files: builds go through overlays into temporary directories.
+//
+// Its size (about 1.7k lines) is one pipeline of six steps, each a file: the space and its
+// compression (space.go), settings on the command line or in the environment (setting.go),
+// measuring (measure.go, program.go), the model file (model.go) and the evaluation against
+// black-box baselines (evaluate.go).
 package study
 
 import (

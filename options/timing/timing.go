@@ -10,6 +10,10 @@
 // (package runner), and it does not edit package instrument, whose overlay
 // mechanics it imitates.
 //
+// Its size (about 1.6k lines) is the rewriter, the injected runtime it writes
+// (runtime.go: per-thread CPU clocks, goroutine-aware region stacks) and the
+// module cache copy a build of a dependency's regions needs (modcache.go).
+//
 // # Probes
 //
 // Probes are inserted on existing lines, so line numbers in errors, panics

@@ -8,6 +8,14 @@
 // file are written into a work directory and reach the go command through -overlay only. It
 // builds no model (synthesis does) and defines no CFG (frontend does).
 //
+// Its size (about 8.8k lines) is one rewrite with several ways of counting that must agree node
+// for node: pinned per-P commits, twins counting Ball–Larus paths (paths.go, pathticks.go),
+// loops counted in registers (regloop.go) or without a path register (triploop.go), frames for
+// functions that defer, guards and indexes known not to panic (guard.go, maypanic.go,
+// safeindex.go), leaves counted at their call sites (derive.go), and the timing build
+// (timing.go). They share one plan per function (plan.go) and one set of edits per file, and
+// TestPackagesAgree compares them on every test package; splitting them would export both.
+//
 // # How counting works
 //
 // Each instrumented package gets one extra file (zz_augur_rt.go) and one extra package, a copy of
