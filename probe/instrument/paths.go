@@ -510,35 +510,41 @@ func (pp *pathPlan) arrival(u, k int) int {
 	return a + ev
 }
 
+// arrivalAt is the path number where control reaches node n over the edges from the nodes keep
+// accepts (the function's start too, as u = -1, when n is its entry), if they all agree and it
+// is known, else -1.
+func (pp *pathPlan) arrivalAt(n int, keep func(u int) bool) int {
+	g := pp.p.g
+	x := -2
+	if n == g.Entry && keep(-1) {
+		x = pp.base // the function's start
+	}
+	for u, nd := range g.Nodes {
+		if nd.Unreachable || nd.IsExit() || !keep(u) {
+			continue
+		}
+		for k, e := range nd.Succs {
+			if e.To != n {
+				continue
+			}
+			a := pp.arrival(u, k)
+			switch {
+			case a < 0 || x >= 0 && a != x:
+				x = -1
+			case x == -2:
+				x = a
+			}
+		}
+	}
+	return max(x, -1)
+}
+
 // loopArrivals are the path numbers where the loop headed by n (a for loop without init and
 // post statements) is reached: before it, at the end of its body, before each of its continue
 // statements (in the order of continueNodes), each if known, else -1.
 func (pp *pathPlan) loopArrivals(n int) []int {
 	g := pp.p.g
-	meet := func(keep func(u int) bool) int {
-		x := -2
-		if n == g.Entry && keep(-1) {
-			x = pp.base // the function's start
-		}
-		for u, nd := range g.Nodes {
-			if nd.Unreachable || nd.IsExit() || !keep(u) {
-				continue
-			}
-			for k, e := range nd.Succs {
-				if e.To != n {
-					continue
-				}
-				a := pp.arrival(u, k)
-				switch {
-				case a < 0 || x >= 0 && a != x:
-					x = -1
-				case x == -2:
-					x = a
-				}
-			}
-		}
-		return max(x, -1)
-	}
+	meet := func(keep func(u int) bool) int { return pp.arrivalAt(n, keep) }
 	in := func(u int) bool { return u >= 0 && slices.Contains(g.Nodes[u].Loops, n) }
 	out := []int{meet(func(u int) bool { return !in(u) }), meet(func(u int) bool { return in(u) && !isContinue(g.Nodes[u]) })}
 	for _, j := range pp.continueNodes(n) {
@@ -1485,14 +1491,7 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 			case siteElse:
 				f.Add(nd.AST.(*ast.IfStmt).Body.End(), token.NoPos, 2, pp.reads(" else {"+c+"}"))
 			case siteDefault:
-				var body *ast.BlockStmt
-				switch s := nd.AST.(type) {
-				case *ast.SwitchStmt:
-					body = s.Body
-				case *ast.TypeSwitchStmt:
-					body = s.Body
-				}
-				f.Add(body.Rbrace, token.NoPos, 2, pp.reads("; default: "+c))
+				f.Add(switchBody(nd.AST).Rbrace, token.NoPos, 2, pp.reads("; default: "+c))
 			default:
 				return fmt.Errorf("%s: internal error: outcome %q of %s has no site", nd.Pos, nd.Succs[k].Outcome, nd.Text)
 			}

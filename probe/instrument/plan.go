@@ -139,6 +139,18 @@ func (p *funcPlan) outcomeSite(n, k int) site {
 	return site{}
 }
 
+// switchBody is the body of switch or type switch statement s, where a site of kind siteDefault
+// adds its default clause.
+func switchBody(s ast.Node) *ast.BlockStmt {
+	switch s := s.(type) {
+	case *ast.SwitchStmt:
+		return s.Body
+	case *ast.TypeSwitchStmt:
+		return s.Body
+	}
+	return nil
+}
+
 func clauseSite(body *ast.BlockStmt, outcome string) site {
 	for i, c := range body.List {
 		switch c := c.(type) {

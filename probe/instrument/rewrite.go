@@ -550,14 +550,8 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 				end := nd.AST.(*ast.IfStmt).Body.End()
 				f.Add(end, token.NoPos, 2, " else {"+c(end)+"}")
 			case siteDefault:
-				var body *ast.BlockStmt
-				switch s := nd.AST.(type) {
-				case *ast.SwitchStmt:
-					body = s.Body
-				case *ast.TypeSwitchStmt:
-					body = s.Body
-				}
-				f.Add(body.Rbrace, token.NoPos, 2, "; default: "+c(body.Rbrace))
+				end := switchBody(nd.AST).Rbrace
+				f.Add(end, token.NoPos, 2, "; default: "+c(end))
 			default:
 				return fmt.Errorf("%s: internal error: outcome %q of %s has no counter site", nd.Pos, nd.Succs[k].Outcome, nd.Text)
 			}

@@ -741,26 +741,7 @@ func (pp *pathPlan) tripOf(n int) *tripLoop {
 // entryValue is the path register's value where the loop headed by h is entered (over the edges
 // into h from outside the loop), or -1 if not known.
 func (pp *pathPlan) entryValue(tl *tripLoop) int {
-	g := pp.p.g
-	x := -2
-	for u, nd := range g.Nodes {
-		if nd.Unreachable || nd.IsExit() || tl.in(g, u) {
-			continue
-		}
-		for k, e := range nd.Succs {
-			if e.To != tl.h {
-				continue
-			}
-			a := pp.arrival(u, k)
-			switch {
-			case a < 0 || x >= 0 && a != x:
-				x = -1
-			case x == -2:
-				x = a
-			}
-		}
-	}
-	return max(x, -1)
+	return pp.arrivalAt(tl.h, func(u int) bool { return u >= 0 && !tl.in(pp.p.g, u) })
 }
 
 // rewriteTrip writes the code of tripLoop tl before it, in its condition, after it and where it is
@@ -840,7 +821,7 @@ func (pp *pathPlan) rewriteTrip(f *fileEdits, tl *tripLoop, pro *string, initOf 
 		case siteElse:
 			f.Add(g.Nodes[s.u].AST.(*ast.IfStmt).Body.End(), token.NoPos, 2, " else {"+inc+"}")
 		case siteDefault:
-			f.Add(g.Nodes[s.u].AST.(*ast.SwitchStmt).Body.Rbrace, token.NoPos, 2, "; default: "+inc)
+			f.Add(switchBody(g.Nodes[s.u].AST).Rbrace, token.NoPos, 2, "; default: "+inc)
 		default:
 			return fmt.Errorf("%s: internal error: a counted loop's site has none", g.Nodes[s.u].Pos)
 		}

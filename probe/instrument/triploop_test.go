@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/augur-perf/augur/probe/profile"
 	"github.com/augur-perf/augur/probe/srcedit"
 	"github.com/augur-perf/augur/source/frontend"
 )
@@ -15,6 +16,20 @@ import (
 // twinPlans plans the functions of package pkg of the work module as Instrument does, and returns
 // the path plans of those that have twins, by name (without the package path).
 func twinPlans(t *testing.T, pkg string) map[string]*pathPlan {
+	t.Helper()
+	list, plans, ts := planPackage(t, pkg)
+	out := map[string]*pathPlan{}
+	for k, fn := range list {
+		if ts.twin[k] && plans[k].pp != nil {
+			out[strings.TrimPrefix(fn.Name, "example.com/work/"+pkg+".")] = plans[k].pp
+		}
+	}
+	return out
+}
+
+// planPackage plans the functions of package pkg of the work module as Instrument does: their
+// plans, path plans and twins.
+func planPackage(t *testing.T, pkg string) ([]*frontend.Func, []*funcPlan, *twinSet) {
 	t.Helper()
 	prog, err := frontend.Load(workDir, "./"+pkg)
 	if err != nil {
@@ -50,14 +65,7 @@ func twinPlans(t *testing.T, pkg string) map[string]*pathPlan {
 			}
 		}
 	}
-	ts := findTwins(p0.TypesInfo, p0.Syntax, list, plans)
-	out := map[string]*pathPlan{}
-	for k, fn := range list {
-		if ts.twin[k] && plans[k].pp != nil {
-			out[strings.TrimPrefix(fn.Name, "example.com/work/"+pkg+".")] = plans[k].pp
-		}
-	}
-	return out
+	return list, plans, findTwins(p0.TypesInfo, p0.Syntax, list, plans)
 }
 
 // TestTripLoops checks which loops of testdata/src/work/trips are counted without a path register
@@ -125,19 +133,16 @@ func TestTripEdges(t *testing.T) {
 	if strings.Count(want, "\n") < 100 || !strings.Contains(want, "panic") {
 		t.Fatalf("plain run printed too little:\n%s", out)
 	}
-	var counts []map[string]string
-	for _, mode := range []string{"twins", "none", "frames"} {
-		noTwins, forceFrame = mode == "none", mode == "frames"
+	var fns []*frontend.Func
+	profiles := inModes(func(mode string) *profile.Profile {
 		prog, err := frontend.Load(workDir, "./tripedges")
 		if err != nil {
 			t.Fatal(err)
 		}
-		fns, err := prog.Select("example.com/work/tripedges")
-		if err != nil {
+		if fns, err = prog.Select("example.com/work/tripedges"); err != nil {
 			t.Fatal(err)
 		}
 		b, err := Instrument(prog, fns, t.TempDir())
-		noTwins, forceFrame = false, false
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -154,23 +159,14 @@ func TestTripEdges(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", mode, err)
 		}
-		m := map[string]string{}
 		for _, fn := range fns {
-			f := p.Funcs[fn.Name]
-			if err := conserves(fn.CFG, f); err != nil {
+			if err := conserves(fn.CFG, p.Funcs[fn.Name]); err != nil {
 				t.Errorf("%s, %s: %v", mode, fn.Name, err)
 			}
-			m[fn.Name] = fmt.Sprint(f.Invocations, f.Nodes)
 		}
-		counts = append(counts, m)
-	}
-	for name, c := range counts[2] {
-		for i, mode := range []string{"twins", "none"} {
-			if counts[i][name] != c {
-				t.Errorf("%s, %s:\n got %s\nwant %s", mode, name, counts[i][name], c)
-			}
-		}
-	}
+		return p
+	})
+	checkAgree(t, "", fns, profiles)
 }
 
 // lineDiff lists the lines where got and want differ.

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/augur-perf/augur/probe/profile"
-	"github.com/augur-perf/augur/probe/srcedit"
 	"github.com/augur-perf/augur/source/frontend"
 )
 
@@ -19,37 +18,7 @@ import (
 // the counts with the truth; the blocks the entries take are given back (the counter file does
 // not grow with the panics).
 func TestTwins(t *testing.T) {
-	prog, err := frontend.Load(workDir, "./twins")
-	if err != nil {
-		t.Fatal(err)
-	}
-	list, err := prog.Select("example.com/work/twins")
-	if err != nil {
-		t.Fatal(err)
-	}
-	pkg := list[0].Pkg
-	leaves := newLeafFuncs(pkg.TypesInfo, pkg.Syntax)
-	derived, sites := derivedLeaves(pkg, list)
-	var plans []*funcPlan
-	for k, fn := range list {
-		p, err := newPlan(fn, k)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p.leaves, p.derived, p.sites = leaves, derived[k], sites[k]
-		plans = append(plans, p)
-		if twinEligible(pkg.TypesInfo, fn, p) {
-			file := fileOf(pkg.Syntax, fn.Decl)
-			src, err := os.ReadFile(prog.Fset.File(file.Pos()).Name())
-			if err != nil {
-				t.Fatal(err)
-			}
-			if pp, err := planPaths(p, pkg.TypesInfo, &fileEdits{File: srcedit.New(prog.Fset, src, "_augur_"), file: file}); err == nil {
-				p.pp = pp
-			}
-		}
-	}
-	ts := findTwins(pkg.TypesInfo, pkg.Syntax, list, plans)
+	list, _, ts := planPackage(t, "twins")
 	var entries, twins []string
 	for k, fn := range list {
 		name := strings.TrimPrefix(fn.Name, "example.com/work/twins.")
@@ -204,24 +173,13 @@ func counterBlocks(t *testing.T, dir string) int {
 // through spills), without (every function counting in itself), and with every function keeping
 // a frame, and requires the same profile from the three: twins count what ran, panics included.
 func TestTwinsAgree(t *testing.T) {
-	profiles := map[string]*profile.Profile{}
 	var fns []*frontend.Func
-	for _, mode := range []string{"twins", "none", "frames"} {
-		noTwins, forceFrame = mode == "none", mode == "frames"
-		p, f := measureTest(t, "twins", "TestTwins", 0, 4)
-		noTwins, forceFrame = false, false
-		profiles[mode], fns = p, f
-	}
-	for _, fn := range fns {
-		want := profiles["frames"].Funcs[fn.Name]
-		for _, mode := range []string{"twins", "none"} {
-			got := profiles[mode].Funcs[fn.Name]
-			if fmt.Sprint(got.Invocations, got.Nodes) != fmt.Sprint(want.Invocations, want.Nodes) {
-				t.Errorf("%s, %s:\n got %d %+v\nwant %d %+v", mode, fn.Name, got.Invocations, got.Nodes, want.Invocations, want.Nodes)
-			}
-		}
-	}
-	at := profiles["twins"].Funcs["example.com/work/twins.At"]
+	profiles := inModes(func(string) (p *profile.Profile) {
+		p, fns = measureTest(t, "twins", "TestTwins", 0, 4)
+		return p
+	})
+	checkAgree(t, "", fns, profiles)
+	at := profiles[0].Funcs["example.com/work/twins.At"]
 	panics := uint64(0)
 	for _, nd := range at.Nodes {
 		panics += nd.Panics
@@ -230,7 +188,7 @@ func TestTwinsAgree(t *testing.T) {
 		t.Errorf("At: %d invocations, %d panics", at.Invocations, panics)
 	}
 	// Cuts' paths end inside conditions with init and post statements (_augur_cx).
-	cuts := profiles["twins"].Funcs["example.com/work/twins.Cuts"]
+	cuts := profiles[0].Funcs["example.com/work/twins.Cuts"]
 	panics = 0
 	for _, nd := range cuts.Nodes {
 		panics += nd.Panics
@@ -240,7 +198,7 @@ func TestTwinsAgree(t *testing.T) {
 	}
 	// SafeSum divides by zero in a loop whose index cannot panic (a register loop with a
 	// mirror), after one whose index and call cannot (a register loop without).
-	ss := profiles["twins"].Funcs["example.com/work/twins.SafeSum"]
+	ss := profiles[0].Funcs["example.com/work/twins.SafeSum"]
 	panics = 0
 	for _, nd := range ss.Nodes {
 		panics += nd.Panics
@@ -258,9 +216,8 @@ func TestTrickyAgree(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds with the go command")
 	}
-	var profiles []*profile.Profile
 	var fns []*frontend.Func
-	for _, mode := range []string{"twins", "none", "frames"} {
+	profiles := inModes(func(string) *profile.Profile {
 		dir := filepath.Join(t.TempDir(), "tricky")
 		if err := os.CopyFS(dir, os.DirFS("../../field/build/testdata/tricky")); err != nil {
 			t.Fatal(err)
@@ -272,23 +229,13 @@ func TestTrickyAgree(t *testing.T) {
 		if fns, err = prog.Select("example.com/tricky"); err != nil {
 			t.Fatal(err)
 		}
-		noTwins, forceFrame = mode == "none", mode == "frames"
 		m, err := Measure(prog, fns, Workload{Args: []string{"go", "run", ".", "60"}, Dir: dir})
-		noTwins, forceFrame = false, false
 		if err != nil {
 			t.Fatal(err)
 		}
-		profiles = append(profiles, m.Profile)
-	}
-	for _, fn := range fns {
-		want := profiles[2].Funcs[fn.Name]
-		for i, mode := range []string{"twins", "none"} {
-			got := profiles[i].Funcs[fn.Name]
-			if fmt.Sprint(got.Invocations, got.Nodes) != fmt.Sprint(want.Invocations, want.Nodes) {
-				t.Errorf("%s, %s:\n got %d %+v\nwant %d %+v", mode, fn.Name, got.Invocations, got.Nodes, want.Invocations, want.Nodes)
-			}
-		}
-	}
+		return m.Profile
+	})
+	checkAgree(t, "", fns, profiles)
 }
 
 // TestPackagesAgree measures the test packages of testdata/src/work (the lib program with all its
@@ -300,28 +247,16 @@ func TestPackagesAgree(t *testing.T) {
 		{"panics", "TestAll"}, {"panics", "TestVia"}, {"leaves", "TestLeaves"}, {"shadow", "TestAll"}, {"kern", "TestRealKernels"},
 		{"trips", "TestTrips"},
 	} {
-		var profiles []*profile.Profile
 		var fns []*frontend.Func
-		for _, mode := range []string{"twins", "none", "frames"} {
-			noTwins, forceFrame = mode == "none", mode == "frames"
-			p, f := measureTest(t, c.pkg, c.test, 0, 4)
-			noTwins, forceFrame = false, false
-			profiles, fns = append(profiles, p), f
-		}
-		for _, fn := range fns {
-			want := profiles[2].Funcs[fn.Name]
-			for i, mode := range []string{"twins", "none"} {
-				got := profiles[i].Funcs[fn.Name]
-				if fmt.Sprint(got.Invocations, got.Nodes) != fmt.Sprint(want.Invocations, want.Nodes) {
-					t.Errorf("%s, %s:\n got %d %+v\nwant %d %+v", mode, fn.Name, got.Invocations, got.Nodes, want.Invocations, want.Nodes)
-				}
-			}
-		}
+		profiles := inModes(func(string) (p *profile.Profile) {
+			p, fns = measureTest(t, c.pkg, c.test, 0, 4)
+			return p
+		})
+		checkAgree(t, c.pkg+", ", fns, profiles)
 	}
 	// The lib program, run with "all".
-	var profiles []*profile.Profile
 	var fns []*frontend.Func
-	for _, mode := range []string{"twins", "none", "frames"} {
+	profiles := inModes(func(string) *profile.Profile {
 		prog, err := frontend.Load(workDir, "./lib")
 		if err != nil {
 			t.Fatal(err)
@@ -329,20 +264,41 @@ func TestPackagesAgree(t *testing.T) {
 		if fns, err = prog.Select("example.com/work/lib"); err != nil {
 			t.Fatal(err)
 		}
-		noTwins, forceFrame = mode == "none", mode == "frames"
 		m, err := Measure(prog, fns, Workload{Args: []string{"go", "run", ".", "all"}, Dir: workDir})
-		noTwins, forceFrame = false, false
 		if err != nil {
 			t.Fatal(err)
 		}
-		profiles = append(profiles, m.Profile)
+		return m.Profile
+	})
+	checkAgree(t, "lib, ", fns, profiles)
+}
+
+// modes are the ways of counting the agreement tests compare: with twins, without, and with a
+// frame in every function, the reference.
+var modes = []string{"twins", "none", "frames"}
+
+// inModes returns the profiles measure gives in each of the modes, in their order.
+func inModes(measure func(mode string) *profile.Profile) []*profile.Profile {
+	var ps []*profile.Profile
+	for _, mode := range modes {
+		ps = append(ps, func() *profile.Profile {
+			noTwins, forceFrame = mode == "none", mode == "frames"
+			defer func() { noTwins, forceFrame = false, false }()
+			return measure(mode)
+		}())
 	}
+	return ps
+}
+
+// checkAgree requires the functions fns to have the same counts in the profiles of every mode.
+func checkAgree(t *testing.T, label string, fns []*frontend.Func, ps []*profile.Profile) {
+	t.Helper()
 	for _, fn := range fns {
-		want := profiles[2].Funcs[fn.Name]
-		for i, mode := range []string{"twins", "none"} {
-			got := profiles[i].Funcs[fn.Name]
+		want := ps[2].Funcs[fn.Name]
+		for i, mode := range modes[:2] {
+			got := ps[i].Funcs[fn.Name]
 			if fmt.Sprint(got.Invocations, got.Nodes) != fmt.Sprint(want.Invocations, want.Nodes) {
-				t.Errorf("lib, %s, %s:\n got %d %+v\nwant %d %+v", mode, fn.Name, got.Invocations, got.Nodes, want.Invocations, want.Nodes)
+				t.Errorf("%s%s, %s:\n got %d %+v\nwant %d %+v", label, mode, fn.Name, got.Invocations, got.Nodes, want.Invocations, want.Nodes)
 			}
 		}
 	}

@@ -61,9 +61,11 @@ func Run(w int, xs []int, k int) int {
 		return tsws([]any{"a", 1, "bb", 2}, k)
 	case 23:
 		return mapWrite(xs, k)
+	case 24:
+		return kinds([]any{1, "a", 2.5, 3, "b", nil}, k)
 	}
 	return 0
 }
 
 // Cases is the number of cases Run has.
-const Cases = 24
+const Cases = 25
