@@ -510,6 +510,19 @@ func (pp *pathPlan) arrival(u, k int) int {
 	return a + ev
 }
 
+// cutLoops are the backCut nodes (the keys of head), in order: the registers of loops are named
+// after them.
+func (pp *pathPlan) cutLoops() []int {
+	var xs []int
+	for x := range pp.head {
+		if pp.backCut[x] {
+			xs = append(xs, x)
+		}
+	}
+	slices.Sort(xs)
+	return xs
+}
+
 // arrivalAt is the path number where control reaches node n over the edges from the nodes keep
 // accepts (the function's start too, as u = -1, when n is its entry), if they all agree and it
 // is known, else -1.
@@ -572,16 +585,8 @@ func (pp *pathPlan) findRegLoops() {
 		return
 	}
 	small := inlineCost(pp.p.fn.Decl.Body) <= 80
-	xs := make([]int, 0, len(pp.head)) // in order: the registers are named by their loops' ids
-	for x := range pp.head {
-		xs = append(xs, x)
-	}
-	slices.Sort(xs)
-	for _, x := range xs {
+	for _, x := range pp.cutLoops() {
 		h := pp.head[x]
-		if !pp.backCut[x] {
-			continue
-		}
 		stmt := g.Nodes[h].AST.(ast.Stmt)
 		if fs, isFor := stmt.(*ast.ForStmt); isFor && !countingLoop(fs) && small {
 			// A loop that counts (a range, or a for stepping a variable to a bound) likely

@@ -197,16 +197,8 @@ func (pp *pathPlan) findTripLoops(info *types.Info, src func(ast.Expr) (string, 
 		return
 	}
 	small := inlineCost(pp.p.fn.Decl.Body) <= 80
-	xs := make([]int, 0, len(pp.head))
-	for x := range pp.head {
-		xs = append(xs, x)
-	}
-	slices.Sort(xs)
-	for _, x := range xs {
+	for _, x := range pp.cutLoops() {
 		h := pp.head[x]
-		if !pp.backCut[x] {
-			continue
-		}
 		tl := pp.tripLoopOf(info, src, f, x, h)
 		if tl == nil || small && tl.v == "" {
 			// In a small function, only loops that step a variable (see findRegLoops).
