@@ -358,7 +358,7 @@ func (pp *pathPlan) number() error {
 	}
 	add := func(node, kind int) error {
 		np := 1
-		if kind != 0 || !pp.cutAll[node] {
+		if kind != 0 || !pp.startCut(node) {
 			var err error
 			if np, err = paths(node); err != nil {
 				return err
@@ -1037,6 +1037,7 @@ func (pp *pathPlan) trees() {
 		return
 	}
 	in := make([]int, pp.p.n)
+	in[g.Entry]++         // the function's start reaches it too (a loop at the top of the body)
 	fallOff := 0          // edges that fall off the end of the body into End
 	body := map[int]int{} // per back-cut node, the cut edges into it from the end of the body
 	for u, nd := range g.Nodes {
@@ -1149,9 +1150,11 @@ func (pp *pathPlan) reads(t string) string {
 	return t
 }
 
-// commit is the code that counts the path whose counter's index the register holds (reg).
+// commit is the code that counts the path whose counter's index reg is: the register's value
+// (an expression of _augur_pr), to which a cut inside a condition may have left the rest in
+// _augur_tk, or a constant, the whole path number.
 func (pp *pathPlan) commit(reg string) string {
-	if pp.tk {
+	if _, err := strconv.Atoi(reg); err != nil && pp.tk {
 		reg += "+_augur_tk"
 	}
 	return "_augur_bb[" + reg + "] += 1; "
@@ -1470,8 +1473,14 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 		}
 		// The outcomes' values (with the ticks they imply, and those that ran when a condition
 		// holds).
-		for k := range nd.Succs {
-			v, _ := pp.edgeVal(i, k)
+		for k, e := range nd.Succs {
+			v, dynamic := pp.edgeVal(i, k)
+			if dynamic && !pp.backCut[e.To] && !g.Nodes[e.To].IsExit() {
+				// What is pending stops at an edge whose value is not known before it runs
+				// (see trees): the register takes it here. (Into a back cut, the cut's code
+				// adds it.)
+				v += pp.pendAfter(i)
+			}
 			c := ""
 			if v != 0 {
 				c = "_augur_pr += " + strconv.Itoa(v) + "; "
@@ -1558,6 +1567,13 @@ type pathTotals struct {
 	ticks map[*callSite]uint64
 }
 
+// startCut reports whether the function's first node, n, cuts the path from its start, which is
+// then the empty one: a node that cuts every path, and one that cuts those from outside its loop
+// (a range calling in its expression, a counted loop's head), for the start is outside every loop.
+func (pp *pathPlan) startCut(n int) bool {
+	return pp.cutAll[n] || pp.cutEntry[n] || pp.tripCut[n]
+}
+
 // decode turns the paths' counters (in c, the package's counters) into the counts they stand
 // for.
 func (pp *pathPlan) decode(c []uint64) (*pathTotals, error) {
@@ -1578,7 +1594,7 @@ func (pp *pathPlan) decode(c []uint64) (*pathTotals, error) {
 		if st.kind == 0 {
 			t.inv += n
 			t.count[v] += n
-			if pp.cutAll[v] {
+			if pp.startCut(v) {
 				continue
 			}
 		}

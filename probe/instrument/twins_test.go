@@ -245,7 +245,7 @@ func TestTrickyAgree(t *testing.T) {
 func TestPackagesAgree(t *testing.T) {
 	for _, c := range []struct{ pkg, test string }{
 		{"panics", "TestAll"}, {"panics", "TestVia"}, {"leaves", "TestLeaves"}, {"shadow", "TestAll"}, {"kern", "TestRealKernels"},
-		{"trips", "TestTrips"},
+		{"trips", "TestTrips"}, {"twinedges", "TestAll"},
 	} {
 		var fns []*frontend.Func
 		profiles := inModes(func(string) (p *profile.Profile) {

@@ -1,0 +1,27 @@
+package twinedges
+
+import "testing"
+
+var sink int
+
+func TestAll(t *testing.T) {
+	for _, s := range []string{`abc"x`, `a\"bc"`, `abc`, `a\bc"d`} {
+		a, b, ok := validateString(s)
+		sink += len(a) + len(b)
+		if ok {
+			sink++
+		}
+	}
+	sink += checkNumbers([]string{"1.5", "1.x", "12", "1.", "", "a.b.c", "1.2.3"})
+	for _, s := range []string{"   a", "a", "", "  "} {
+		lx := &lexer{s: s}
+		lx.skip(func(r rune) bool { return r == ' ' })
+		sink += lx.pos
+	}
+	var b []byte
+	n := &node{[]attr{{"id", "1"}, {"data-x", "2"}, {"class", "c"}}}
+	render(&b, n, nil)
+	render(&b, n, map[string]bool{"id": true})
+	render(&b, &node{}, nil)
+	sink += len(b)
+}
