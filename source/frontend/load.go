@@ -8,12 +8,17 @@ import (
 	"go/scanner"
 	"go/token"
 	"go/types"
+	"maps"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 
 	"golang.org/x/tools/go/packages"
 )
+
+// listMode lists a package to be loaded from source: its files and imports.
+const listMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports | packages.NeedModule
 
 // loadPackages loads the packages patterns name from source, their dependencies from export
 // data. go/packages would also compile the named packages themselves to produce export data
@@ -22,7 +27,6 @@ import (
 // their imports are loaded from export data alone, and the named packages are parsed and
 // type-checked here, in import order.
 func loadPackages(dir string, fset *token.FileSet, patterns []string) ([]*packages.Package, error) {
-	const listMode = packages.NeedName | packages.NeedFiles | packages.NeedCompiledGoFiles | packages.NeedImports | packages.NeedModule
 	roots, err := packages.Load(&packages.Config{Mode: listMode, Dir: dir, Fset: fset}, patterns...)
 	if err != nil {
 		return nil, err
@@ -31,9 +35,17 @@ func loadPackages(dir string, fset *token.FileSet, patterns []string) ([]*packag
 	for _, p := range roots {
 		byPath[p.PkgPath] = p
 	}
+	between, err := listBetween(dir, fset, roots, byPath)
+	if err != nil {
+		return nil, err
+	}
+	source := append(slices.Clone(roots), between...)
+	for _, p := range between {
+		byPath[p.PkgPath] = p
+	}
 	// The imports that are not themselves being loaded from source.
 	need := map[string]bool{}
-	for _, p := range roots {
+	for _, p := range source {
 		for _, imp := range p.Imports {
 			if byPath[imp.PkgPath] == nil && imp.PkgPath != "unsafe" && imp.PkgPath != "C" {
 				need[imp.PkgPath] = true
@@ -94,7 +106,7 @@ func loadPackages(dir string, fset *token.FileSet, patterns []string) ([]*packag
 		})
 		return nil
 	}
-	for _, p := range roots {
+	for _, p := range source {
 		if len(p.Errors) > 0 {
 			continue // listing errors are reported as they are
 		}
@@ -103,6 +115,78 @@ func loadPackages(dir string, fset *token.FileSet, patterns []string) ([]*packag
 		}
 	}
 	return roots, nil
+}
+
+// listBetween lists the packages of the roots' modules that are not roots but import one,
+// directly or through others, and that a root imports, directly or through others: loaded from
+// export data, such a package would bring its own copy of the root's types (b's export data has
+// c's Node, not the one c's source declares, when a imports b and c, and b imports c), so it is
+// checked from source too. Packages of other modules are taken not to import the roots'.
+func listBetween(dir string, fset *token.FileSet, roots []*packages.Package, byPath map[string]*packages.Package) ([]*packages.Package, error) {
+	if len(roots) < 2 {
+		return nil, nil // a package cannot import one that imports it
+	}
+	var mods []string
+	for _, p := range roots {
+		if p.Module != nil {
+			mods = append(mods, p.Module.Path)
+		}
+	}
+	inMods := func(path string) bool {
+		for _, m := range mods {
+			if path == m || strings.HasPrefix(path, m+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	listed := map[string]*packages.Package{}
+	var frontier []string
+	add := func(p *packages.Package) {
+		for _, imp := range p.Imports {
+			if path := imp.PkgPath; byPath[path] == nil && listed[path] == nil && inMods(path) && !slices.Contains(frontier, path) {
+				frontier = append(frontier, path)
+			}
+		}
+	}
+	for _, p := range roots {
+		add(p)
+	}
+	for len(frontier) > 0 {
+		ps, err := packages.Load(&packages.Config{Mode: listMode, Dir: dir, Fset: fset}, frontier...)
+		if err != nil {
+			return nil, err
+		}
+		frontier = nil
+		for _, p := range ps {
+			listed[p.PkgPath] = p
+		}
+		for _, p := range ps {
+			add(p)
+		}
+	}
+	reaches := map[string]bool{}
+	var reach func(p *packages.Package) bool
+	reach = func(p *packages.Package) bool {
+		if r, ok := reaches[p.PkgPath]; ok {
+			return r
+		}
+		reaches[p.PkgPath] = false // a cycle: go list reports it
+		for _, imp := range p.Imports {
+			if byPath[imp.PkgPath] != nil || listed[imp.PkgPath] != nil && reach(listed[imp.PkgPath]) {
+				reaches[p.PkgPath] = true
+				return true
+			}
+		}
+		return false
+	}
+	var out []*packages.Package
+	for _, path := range slices.Sorted(maps.Keys(listed)) {
+		if reach(listed[path]) {
+			out = append(out, listed[path])
+		}
+	}
+	return out, nil
 }
 
 type importerFunc func(path string) (*types.Package, error)

@@ -420,3 +420,23 @@ func TestUntyped(t *testing.T) {
 		t.Errorf("got\n%s", buf.String())
 	}
 }
+
+// TestLoadBetween loads a and c of testdata/src/between, where a imports b (not loaded) and b
+// imports c: b is checked from source too, so that a sees c's Node as c declares it, and only
+// the packages named are the program's.
+func TestLoadBetween(t *testing.T) {
+	prog, err := Load(filepath.Join("testdata", "src", "between"), "./a", "./c")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, p := range prog.Packages {
+		paths = append(paths, p.PkgPath)
+	}
+	if got := strings.Join(paths, " "); got != "example.com/between/a example.com/between/c" {
+		t.Errorf("packages %s", got)
+	}
+	if _, err := prog.Select("example.com/between/a.Twice"); err != nil {
+		t.Error(err)
+	}
+}

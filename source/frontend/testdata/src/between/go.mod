@@ -1,0 +1,3 @@
+module example.com/between
+
+go 1.24
