@@ -1,0 +1,44 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRun measures testdata/mod's one benchmark: one row, three CPU times, slowdowns a plain
+// build's, and the summary.
+func TestRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs three test binaries")
+	}
+	js := filepath.Join(t.TempDir(), "rows.json")
+	var out bytes.Buffer
+	if err := run([]string{"-dir", filepath.Join("testdata", "mod"), "-target", "100ms", "-o", js}, &out); err != nil {
+		t.Fatalf("%v\n%s", err, out.String())
+	}
+	if !strings.Contains(out.String(), "1 benchmarks: geometric means augur") {
+		t.Errorf("output:\n%s", out.String())
+	}
+	b, err := os.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []row
+	if err := json.Unmarshal(b, &rows); err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 1 || rows[0].Name != "BenchmarkCount" || rows[0].Plain <= 0 || rows[0].AugurX != rows[0].Augur/rows[0].Plain || rows[0].CoverX != rows[0].Cover/rows[0].Plain {
+		t.Errorf("rows %+v", rows)
+	}
+}
+
+// TestRunNeedsDir refuses to run without a module.
+func TestRunNeedsDir(t *testing.T) {
+	if err := run(nil, &bytes.Buffer{}); err == nil || !strings.Contains(err.Error(), "-dir") {
+		t.Errorf("err %v", err)
+	}
+}
