@@ -86,3 +86,31 @@ func mid(xs []int, k int) (n int) {
 	}
 	return n
 }
+
+// atTop is a counted loop at the top of its function (no init statement: its head is the
+// function's first node), in a function too large to be inlined.
+func atTop(xs []int, k int) (n int) {
+	for n < len(xs) {
+		if xs[n] > k {
+			n += 2
+			continue
+		}
+		n++
+	}
+	switch {
+	case n > 10:
+		n -= 10
+	case n > 5:
+		n -= 5
+	case n > 3:
+		n -= 3
+	case n > 1:
+		n--
+	}
+	for _, x := range xs {
+		if x < 0 {
+			n += x
+		}
+	}
+	return n
+}

@@ -63,9 +63,11 @@ func Run(w int, xs []int, k int) int {
 		return mapWrite(xs, k)
 	case 24:
 		return kinds([]any{1, "a", 2.5, 3, "b", nil}, k)
+	case 25:
+		return atTop(xs, k)
 	}
 	return 0
 }
 
 // Cases is the number of cases Run has.
-const Cases = 25
+const Cases = 26
