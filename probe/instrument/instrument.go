@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
+	"go/version"
 	"os"
 	"path/filepath"
 	"sort"
@@ -18,6 +19,7 @@ import (
 	"github.com/augur-perf/augur/probe/profile"
 	"github.com/augur-perf/augur/probe/srcedit"
 	"github.com/augur-perf/augur/source/frontend"
+	"golang.org/x/tools/go/packages"
 )
 
 // Build is the result of instrumenting: an overlay for the go command and what is needed to
@@ -105,7 +107,14 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 		prefix := srcedit.NamePrefix(pkg.Syntax)
 		noteSafeIndexes(pkg.TypesInfo, pkg.Syntax) // before anything asks what may panic
 		leaves := newLeafFuncs(pkg.TypesInfo, pkg.Syntax)
-		derived, sites := derivedLeaves(pkg, list)
+		// Leaves counted at their call sites and twins call generic functions of the runtime
+		// from the package's own files: not in a package whose Go version predates them.
+		generic := typeParams(pkg)
+		var derived map[int]bool
+		var sites map[int][]*callSite
+		if generic {
+			derived, sites = derivedLeaves(pkg, list)
+		}
 		files := map[*ast.File]*fileEdits{}
 		srcs := map[*ast.File][]byte{}
 		var order []*ast.File
@@ -138,7 +147,7 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 		for k, fn := range list {
 			p := pk.plans[k]
 			file := fileOf(pkg.Syntax, fn.Decl)
-			if noTwins || !twinEligible(pkg.TypesInfo, fn, p) {
+			if noTwins || !generic || !twinEligible(pkg.TypesInfo, fn, p) {
 				continue
 			}
 			pf := &fileEdits{File: srcedit.New(prog.Fset, srcs[file], prefix), file: file}
@@ -486,4 +495,15 @@ func (p *funcPlan) profileFunc(c []uint64) (*profile.Func, error) {
 		}
 	}
 	return f, nil
+}
+
+// typeParams reports whether every file of pkg may use type parameters (Go 1.18 on, as go.mod
+// or the file's build line says).
+func typeParams(pkg *packages.Package) bool {
+	for _, f := range pkg.Syntax {
+		if v := pkg.TypesInfo.FileVersions[f]; v != "" && version.Compare(v, "go1.18") < 0 {
+			return false
+		}
+	}
+	return true
 }

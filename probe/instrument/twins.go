@@ -88,6 +88,11 @@ func findTwins(info *types.Info, files []*ast.File, list []*frontend.Func, plans
 				if !ok {
 					break
 				}
+				if len(x.Args) == 1 {
+					if _, tuple := info.TypeOf(x.Args[0]).(*types.Tuple); tuple {
+						break // f(g()) passes g's results: no room for the block; the entry
+					}
+				}
 				// A twin may leave its panic path in the spill word when it returns; what
 				// else its caller's node does after the call must not panic then (see
 				// paths.go), or the call goes through the entry.

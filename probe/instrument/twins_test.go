@@ -303,3 +303,32 @@ func checkAgree(t *testing.T, label string, fns []*frontend.Func, ps []*profile.
 		}
 	}
 }
+
+// TestOldGo measures testdata/src/old, a module whose go.mod says go 1.16: it builds (the
+// package's own files call nothing generic) and counts what ran.
+func TestOldGo(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds with the go command")
+	}
+	dir := filepath.Join(t.TempDir(), "old")
+	if err := os.CopyFS(dir, os.DirFS(filepath.Join("testdata", "src", "old"))); err != nil {
+		t.Fatal(err)
+	}
+	prog, err := frontend.Load(dir, ".")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fns, err := prog.Select("example.com/old")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Measure(prog, fns, Workload{Args: []string{"go", "test", "-count=1", "."}, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]uint64{"Digits": 1, "isDigit": 9, "add": 6} {
+		if got := m.Profile.Funcs["example.com/old."+name].Invocations; got != want {
+			t.Errorf("%s: %d invocations, want %d", name, got, want)
+		}
+	}
+}

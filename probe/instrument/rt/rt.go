@@ -15,6 +15,7 @@ package rt
 
 import (
 	"os"
+	"reflect"
 	"runtime"
 	"strconv"
 	"sync"
@@ -296,18 +297,21 @@ func (c *Counters) getSlow() unsafe.Pointer {
 	return unsafe.Pointer(&data[0])
 }
 
-// Blocks returns the per-P blocks as pointers to arrays of the block's size (A), for the
-// probes: a constant index into an array pointer needs no bounds check.
-func Blocks[A any](c *Counters) []*A {
-	out := make([]*A, len(c.blocks))
+// BlocksOf returns the per-P blocks as pointers to arrays of the block's size, for the probes:
+// a constant index into an array pointer needs no bounds check. nilBlock is a nil *A, A that
+// array type, and the result a []*A: no type parameters, which the injected code could not use
+// in a package whose Go version predates them.
+func BlocksOf(c *Counters, nilBlock any) any {
+	t := reflect.TypeOf(nilBlock)
+	out := reflect.MakeSlice(reflect.SliceOf(t), len(c.blocks), len(c.blocks))
 	for i, b := range c.blocks {
-		out[i] = (*A)(unsafe.Pointer(&b[0]))
+		out.Index(i).Set(reflect.NewAt(t.Elem(), unsafe.Pointer(&b[0])))
 	}
-	return out
+	return out.Interface()
 }
 
-// Len is len(bs), for code where len may be shadowed.
-func Len[B any](bs []*B) int { return len(bs) }
+// NumBlocks is the number of per-P blocks.
+func NumBlocks(c *Counters) int { return len(c.blocks) }
 
 func (c *Counters) lockOv() {
 	for !atomic.CompareAndSwapUint32(&c.lock, 0, 1) {

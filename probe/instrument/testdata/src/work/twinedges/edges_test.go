@@ -24,4 +24,5 @@ func TestAll(t *testing.T) {
 	render(&b, n, map[string]bool{"id": true})
 	render(&b, &node{}, nil)
 	sink += len(b)
+	sink += mustPair(3)
 }
