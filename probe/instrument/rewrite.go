@@ -431,7 +431,7 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 				f.BeforeStmt(s, t)
 				f.Add(s.Body.Rbrace, token.NoPos, 7, "; "+t)
 				for _, nj := range g.Nodes {
-					if nj.Kind == frontend.KindJump && len(nj.Succs) == 1 && nj.Succs[0].To == i {
+					if isContinue(nj) && len(nj.Succs) == 1 && nj.Succs[0].To == i {
 						f.BeforeStmt(nj.AST.(ast.Stmt), t)
 					}
 				}
@@ -525,11 +525,13 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 			if parent, ok := initOf[s]; ok {
 				f.BeforeStmt(parent, t)
 			} else if loop, ok := postOf[s]; ok {
-				// The post statement runs after the body falls through or continues.
+				// The post statement runs after the body falls through or continues. (A
+				// break out of a switch or select that ends the body also leads to it, but
+				// through the end of the body.)
 				f.Insert(loop.Body.Rbrace, "; "+t)
 				post := g.StmtNode[s]
 				for _, nj := range g.Nodes {
-					if nj.Kind == frontend.KindJump && len(nj.Succs) == 1 && nj.Succs[0].To == post {
+					if isContinue(nj) && len(nj.Succs) == 1 && nj.Succs[0].To == post {
 						f.BeforeStmt(nj.AST.(ast.Stmt), t)
 					}
 				}

@@ -3,7 +3,8 @@
 // conservation: a cut inside a condition after an init statement followed by a constant commit,
 // a derived leaf's call that runs only when a condition holds in a register loop, a loop at the
 // top of a function that a continue re-enters, and a range at the top of a function whose
-// expression calls; and a call f(g()) of twins, which did not build (mapstructure's shape).
+// expression calls; a call f(g()) of twins, which did not build; and, without twins, a break
+// out of a switch that ends a loop's body.
 package twinedges
 
 import "strings"
@@ -115,3 +116,33 @@ func must(v int, err error) int {
 // mustPair passes pair's two results to must: f(g()) leaves no room for a block argument, so
 // the call goes through must's entry.
 func mustPair(n int) int { return must(pair(n)) }
+
+// bump counts in m the positions of *p holding 2: the break leaves the switch that ends the
+// loop's body and reaches the post statement through the end of the body, not straight as a
+// continue does (its count came twice, in functions without twins).
+func bump(p *[]int, m map[int]int) {
+	for i := 0; i < len(*p); i++ {
+		switch (*p)[i] {
+		case 2:
+			if m != nil {
+				m[i]++
+				break
+			}
+		}
+	}
+}
+
+// bumpTo is bump up to the first 0 of *p, whose condition may panic: its guard runs again after
+// the body, and after the break through it.
+func bumpTo(p *[]int, m map[int]int) (j int) {
+	for (*p)[j] != 0 {
+		switch j++; (*p)[j-1] {
+		case 2:
+			if m != nil {
+				m[j]++
+				break
+			}
+		}
+	}
+	return j
+}

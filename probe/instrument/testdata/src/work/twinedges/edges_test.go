@@ -25,4 +25,7 @@ func TestAll(t *testing.T) {
 	render(&b, &node{}, nil)
 	sink += len(b)
 	sink += mustPair(3)
+	m := map[int]int{}
+	bump(&[]int{2, 2, 3}, m)
+	sink += bumpTo(&[]int{2, 3, 2, 0}, m) + len(m)
 }
