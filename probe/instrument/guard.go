@@ -153,6 +153,14 @@ func (g *guardBuilder) expr(e ast.Expr) {
 			if _, may := g.leaves.leaf(fn); may {
 				g.ok = false
 			}
+		} else if id, isID := ast.Unparen(x.Fun).(*ast.Ident); isID {
+			// A builtin evaluated again must change nothing: copy, append (into spare
+			// capacity), clear, delete, close, print and the rest do.
+			if b, isB := g.info.Uses[id].(*types.Builtin); !isB || !pureBuiltin[b.Name()] {
+				g.ok = false
+			}
+		} else {
+			g.ok = false
 		}
 		for _, a := range x.Args {
 			g.expr(a)
@@ -181,6 +189,9 @@ func (g *guardBuilder) expr(e ast.Expr) {
 		g.ok = false
 	}
 }
+
+// pureBuiltin are the builtins whose call changes nothing but allocation.
+var pureBuiltin = map[string]bool{"len": true, "cap": true, "min": true, "max": true, "complex": true, "real": true, "imag": true, "new": true, "make": true}
 
 func (g *guardBuilder) index(x *ast.IndexExpr) {
 	if isSafeIndex(x) {

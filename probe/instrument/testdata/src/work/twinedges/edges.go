@@ -4,7 +4,7 @@
 // a derived leaf's call that runs only when a condition holds in a register loop, a loop at the
 // top of a function that a continue re-enters, and a range at the top of a function whose
 // expression calls; a call f(g()) of twins, which did not build; and, without twins, a break
-// out of a switch that ends a loop's body.
+// out of a switch that ends a loop's body and a guard that evaluated a copy again.
 package twinedges
 
 import "strings"
@@ -145,4 +145,10 @@ func bumpTo(p *[]int, m map[int]int) (j int) {
 		}
 	}
 	return j
+}
+
+// drop removes the first n bytes of *b in place: the slice's guard may not evaluate the copy
+// again (it did, and the bytes moved twice).
+func drop(b *[]byte, n int) {
+	*b = (*b)[:copy(*b, (*b)[n:])]
 }

@@ -28,4 +28,9 @@ func TestAll(t *testing.T) {
 	m := map[int]int{}
 	bump(&[]int{2, 2, 3}, m)
 	sink += bumpTo(&[]int{2, 3, 2, 0}, m) + len(m)
+	d := []byte("abcdef")
+	drop(&d, 2)
+	if string(d) != "cdef" {
+		t.Errorf("drop: %q, want \"cdef\"", d)
+	}
 }
