@@ -80,6 +80,7 @@ func TestProfileRefuses(t *testing.T) {
 		{[]string{"profile", "./examples/distance", "--", "go", "build", "./examples/distance"}, "must be go test or go run"},
 		{[]string{"profile", "./examples/distance", "--", "go", "test", "-cover", "./examples/distance"}, "ignores overlays"},
 		{[]string{"profile", "./examples/distance", "--", "go", "test", "-vet=all", "./examples/distance"}, "must not turn vet on"},
+		{[]string{"profile", "./examples/distance", "--", "go", "test", "-tags", "noasm", "./examples/distance"}, "GOFLAGS=-tags"},
 		{[]string{"profile", "./examples/distance"}, "expected PKGS... -- WORKLOAD"},
 		{[]string{"profile", "./examples/distance", "--time", "--", "go", "run", "./examples/options"}, "--time needs a go test workload"},
 	}

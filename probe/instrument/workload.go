@@ -69,8 +69,11 @@ func CheckWorkload(args []string) error {
 		return fmt.Errorf("the workload must be go test or go run, not go %s: augur needs a go command that builds and runs the program", sub)
 	}
 	for _, a := range args[2:] {
-		if a == "--" {
+		if a == "--" || a == "-args" || a == "--args" {
 			break
+		}
+		if hasFlag([]string{a}, "tags") {
+			return fmt.Errorf("the workload must not choose files with %s: augur loads (and instruments) the packages without it, so the files it adds would run uncounted; give the tags to both as GOFLAGS=-tags=...", a)
 		}
 		if strings.HasPrefix(a, "-overlay") || strings.HasPrefix(a, "--overlay") {
 			return errors.New("the workload must not have its own -overlay: augur supplies it")
