@@ -45,12 +45,43 @@ func (g *guardBuilder) add(t string) {
 	}
 }
 
+// text is e's source for a term, which evaluates it again.
 func (g *guardBuilder) text(e ast.Expr) string {
 	t, ok := g.src(e)
-	if !ok {
+	if !ok || !g.pure(e) {
 		g.ok = false
 	}
 	return "(" + t + ")"
+}
+
+// pure reports whether evaluating e again changes nothing: its calls are conversions, leaves and
+// builtins that only compute or allocate (not copy, append into spare capacity, clear, delete,
+// close, print, ..., nor a call through a function value).
+func (g *guardBuilder) pure(e ast.Expr) bool {
+	ok := true
+	ast.Inspect(e, func(n ast.Node) bool {
+		c, isCall := n.(*ast.CallExpr)
+		if !ok || !isCall {
+			return ok
+		}
+		if tv, found := g.info.Types[c.Fun]; found && tv.IsType() {
+			return true
+		}
+		if fn := calleeOf(g.info, c); fn != nil {
+			if leaf, _ := g.leaves.leaf(fn); !leaf {
+				ok = false
+			}
+			return ok
+		}
+		if id, isID := ast.Unparen(c.Fun).(*ast.Ident); isID {
+			if b, isB := g.info.Uses[id].(*types.Builtin); isB && pureBuiltin[b.Name()] {
+				return true
+			}
+		}
+		ok = false
+		return false
+	})
+	return ok
 }
 
 func (g *guardBuilder) expr(e ast.Expr) {
@@ -109,7 +140,7 @@ func (g *guardBuilder) expr(e ast.Expr) {
 			break
 		}
 		t, ok := g.src(x.X)
-		if !ok {
+		if !ok || !g.pure(x.X) {
 			g.terms = append(g.terms, inner...)
 			break
 		}
@@ -153,14 +184,6 @@ func (g *guardBuilder) expr(e ast.Expr) {
 			if _, may := g.leaves.leaf(fn); may {
 				g.ok = false
 			}
-		} else if id, isID := ast.Unparen(x.Fun).(*ast.Ident); isID {
-			// A builtin evaluated again must change nothing: copy, append (into spare
-			// capacity), clear, delete, close, print and the rest do.
-			if b, isB := g.info.Uses[id].(*types.Builtin); !isB || !pureBuiltin[b.Name()] {
-				g.ok = false
-			}
-		} else {
-			g.ok = false
 		}
 		for _, a := range x.Args {
 			g.expr(a)

@@ -95,11 +95,8 @@ func _augur_unrec(b *_augur_blk) _augur_r.Bool {
 	return 0 == 0
 }
 
-// _augur_cs are the per-P blocks the probes add to; _augur_nb is a nil *_augur_blk (nil may be
-// shadowed).
-var _augur_nb *_augur_blk
-
-var _augur_cs = _augur_r.BlocksOf(_augur_c, _augur_nb).([]*_augur_blk)
+// _augur_cs are the per-P blocks the probes add to.
+var _augur_cs = *(*[]*_augur_blk)(_augur_c.BlockSlice())
 
 // _augur_jc is where the journal starts in a block (after the counters), for the inline
 // commits of the probes; _augur_jn is the same as a variable (see probe in rewrite.go).

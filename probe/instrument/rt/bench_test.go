@@ -13,7 +13,7 @@ import (
 var (
 	sharedBlock [64]uint64
 	benchC      = Open("AUGUR_RT_BENCH_UNSET", "", "", "", 64, 1, 1)
-	benchCs     = BlocksOf(benchC, (*[64 + 1 + 2]uint64)(nil)).([]*[64 + 1 + 2]uint64)
+	benchCs     = *(*[]*[64 + 1 + 2]uint64)(benchC.BlockSlice())
 )
 
 //go:noinline

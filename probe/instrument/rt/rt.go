@@ -15,7 +15,6 @@ package rt
 
 import (
 	"os"
-	"reflect"
 	"runtime"
 	"strconv"
 	"sync"
@@ -297,17 +296,16 @@ func (c *Counters) getSlow() unsafe.Pointer {
 	return unsafe.Pointer(&data[0])
 }
 
-// BlocksOf returns the per-P blocks as pointers to arrays of the block's size, for the probes:
-// a constant index into an array pointer needs no bounds check. nilBlock is a nil *A, A that
-// array type, and the result a []*A: no type parameters, which the injected code could not use
-// in a package whose Go version predates them.
-func BlocksOf(c *Counters, nilBlock any) any {
-	t := reflect.TypeOf(nilBlock)
-	out := reflect.MakeSlice(reflect.SliceOf(t), len(c.blocks), len(c.blocks))
+// BlockSlice points to the per-P blocks as a []unsafe.Pointer, which the probes read as a []*A,
+// A the array type of the block's size (the same layout; a constant index into an array pointer
+// needs no bounds check): no type parameters, which a package whose Go version predates them
+// could not instantiate.
+func (c *Counters) BlockSlice() unsafe.Pointer {
+	ps := make([]unsafe.Pointer, len(c.blocks))
 	for i, b := range c.blocks {
-		out.Index(i).Set(reflect.NewAt(t.Elem(), unsafe.Pointer(&b[0])))
+		ps[i] = unsafe.Pointer(&b[0])
 	}
-	return out.Interface()
+	return unsafe.Pointer(&ps)
 }
 
 // NumBlocks is the number of per-P blocks.
