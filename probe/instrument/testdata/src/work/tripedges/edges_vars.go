@@ -73,22 +73,6 @@ func tsw(xs []int, k int) int {
 	return -1
 }
 
-// bsearchRedecl's lo and hi are parameters.
-func bsearchRedecl(x []int, k int, lo, hi int) int {
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if x[m] < k {
-			lo = m + 1
-		} else {
-			hi = m
-		}
-	}
-	r := lo
-	lo, a := 0, 1
-	hi, b := len(x), 2
-	return r + lo + hi + a + b
-}
-
 type in struct{ v int }
 
 func (p *in) get() int { return p.v }

@@ -24,50 +24,48 @@ func Run(w int, xs []int, k int) int {
 	case 5:
 		return keepMeth(xs, k)
 	case 6:
-		return bsearchRedecl(xs, k, 0, 100)
-	case 7:
 		return post(xs, k)
-	case 8:
+	case 7:
 		return named(xs, k)
-	case 9:
+	case 8:
 		ch := make(chan int, 1)
 		ch <- k
 		return recvInit(ch, xs)
-	case 10:
+	case 9:
 		return labeled(xs, k)
-	case 11:
+	case 10:
 		return outerPanic(xs, k)
-	case 12:
+	case 11:
 		return namedIdx(xs, k)
-	case 13:
+	case 12:
 		return tswPanic(xs, k)
-	case 14:
+	case 13:
 		return mid(xs, k)
-	case 15:
+	case 14:
 		return bsearch(xs, k, 0, 100)
-	case 16:
+	case 15:
 		return control(xs, k, 0, 100)
-	case 17:
+	case 16:
 		return oneLine(xs, k)
-	case 18:
+	case 17:
 		return withPanic(xs, k)
-	case 19:
+	case 18:
 		return multiLine(xs, k)
-	case 20:
+	case 19:
 		return clr(xs, k)
-	case 21:
+	case 20:
 		return del(xs, k)
-	case 22:
+	case 21:
 		return tsws([]any{"a", 1, "bb", 2}, k)
-	case 23:
+	case 22:
 		return mapWrite(xs, k)
-	case 24:
+	case 23:
 		return kinds([]any{1, "a", 2.5, 3, "b", nil}, k)
-	case 25:
+	case 24:
 		return atTop(xs, k)
 	}
 	return 0
 }
 
 // Cases is the number of cases Run has.
-const Cases = 26
+const Cases = 25
