@@ -9,6 +9,7 @@
 //	go run ./cmd/probe-overhead -dir path/to/module -instr .,./parser -bench . -o results.json
 //
 // It prints a line per benchmark and the geometric means, and writes the rows as JSON with -o.
+// With -keep DIR the test binaries stay in DIR (bin0/augur, ...) for go test's -cpuprofile.
 // It needs the module's source (for example a copy of its directory in the module cache made
 // writable) and the go command; CI runs it only on testdata/mod, since modules come from the
 // network.
@@ -64,6 +65,7 @@ func run(args []string, out io.Writer) error {
 	budget := fs.Duration("budget", 6*time.Minute, "stop starting benchmarks after this long")
 	perRun := fs.Duration("timeout", time.Minute, "the longest one run of a binary may take")
 	jsonOut := fs.String("o", "", "write the rows as JSON to this file")
+	keep := fs.String("keep", "", "build the instrumented sources and the test binaries (bin<i>/plain, augur, cover) in this new `directory` and keep them, to profile a benchmark")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -74,11 +76,15 @@ func run(args []string, out io.Writer) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp("", "augur-overhead-")
-	if err != nil {
-		return err
+	tmp := *keep
+	if tmp == "" {
+		if tmp, err = os.MkdirTemp("", "augur-overhead-"); err != nil {
+			return err
+		}
+		defer os.RemoveAll(tmp)
+	} else if err := os.Mkdir(tmp, 0o755); err != nil {
+		return err // a new directory: the instrumented sources of another run must not mix in
 	}
-	defer os.RemoveAll(tmp)
 	prog, err := frontend.Load(abs, strings.Split(*instr, ",")...)
 	if err != nil {
 		return err

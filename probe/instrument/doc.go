@@ -45,19 +45,20 @@
 // inserted on the existing lines, so line numbers in errors, panics and stack traces are the
 // user's.
 //
-// A function that calls instrumented functions of its package has a twin, _augur_t_F, whose
-// first parameter is a block of counters its goroutine holds alone (twins.go), and its static
-// calls of other instrumented functions of the package call their twins with the block, so that
-// those have twins too. F itself becomes an entry: it takes a block (rt.Get: pinned, from its
-// P's cache of free blocks, else from a shared list or new ones at the end of the file), calls
-// the twin and gives the block back (deferred, so that a panic unwinding through it gives it
-// back). The reader adds every block up, so blocks are never zeroed nor merged; there are as
-// many as goroutines running in the package at once, plus those the caches hold. Function
-// values, interfaces, go and defer statements, function literals and callers outside the package
-// go through entries. A twin is appended to its function's file under a //line comment with the
-// function's own line, so positions stay the user's; frames are named after the twin. Functions
-// that would behave otherwise under another frame or name get none (recover, runtime.Caller and
-// the like, testing's Helper, //go: directives, init, generics, functions that defer).
+// A function that calls instrumented functions of its package has a twin, _augur_t_F, whose first
+// parameter is a block of counters its goroutine holds alone (twins.go), and its static calls of
+// other instrumented functions of the package call their twins with the block, so that those have
+// twins too. F itself becomes an entry: it takes a block (rt.Get: pinned, from its P's cache of
+// free blocks, else from a shared list or new ones at the end of the file), calls the twin and
+// gives the block back (deferred, so that a panic unwinding through it gives it back). The reader
+// adds every block up, so blocks are never zeroed nor merged; there are as many as goroutines
+// running in the package at once, plus those the caches hold. Function values, interfaces, go and
+// defer statements, function literals and callers outside the package go through entries. A twin is
+// appended to its function's file under a //line comment with the function's own line, so positions
+// stay the user's; frames are named after the twin. Functions that would behave otherwise under
+// another frame or name get none (recover, runtime.Caller and the like, testing's Helper, //go:
+// directives, init, a type parameter named _, functions that defer). A generic function's twin is
+// generic too; the entry instantiates it with its own type parameters.
 //
 // A twin counts paths, not nodes (paths.go): its probes keep a path number in a register, add a
 // constant to it on the outcomes of its decisions (Ball and Larus's numbering of the paths of the
@@ -137,27 +138,28 @@
 //
 // Pinning costs two runtime calls, more than the body of a small function, so a frame-free function
 // counts in locals wherever it can and pins once per commit. Its whole body is one register region
-// unless it has a goto or ranges over a function or a channel: every counter, the invocations
-// included, is a local, committed in one journalled pinned flush before each return, at the end of
-// the body, and right before every node that may leave otherwise than by returning or by a panic a
-// guard foresees (a call of anything but a leaf of the package that cannot panic, a channel,
-// select, go or map operation, a may-panic operation no guard expresses), except a call in a loop
-// of a leaf that may panic (it can only return or unwind): the region then mirrors its locals for
-// the deferred flush (below). A flow analysis over the CFG (dirtySets) finds which locals may be
-// non-zero before each node, so that a flush commits only those (the flush before a call in a loop
-// commits the counters touched since the last one, not every local of the function). Other
-// may-panic nodes get guards, whose flush (which runs only before a panic) calls rt's Apply to keep
-// loops small, and counts the node's panic in the same commit: the function is planned again with
-// those Panics counted, so that no count placed after a guarded node serves only to derive its
-// panics (every return would flush it). A guard may be true without a panic following (it may
-// over-approximate); the panic it counted is then taken back by the next flush (an undo, _augur_ui
-// and _augur_uv, in every commit while it is set), and a process that ends before leaves the
-// invocation counted as unwound at that node. A region with a may-panic node without a guard inside
-// a loop, or with guards in loops nested two deep, mirrors its locals instead, for a deferred flush
-// if the function unwinds; its calls still flush before they run (a call may block for as long as
-// the process lives, a server's accept loop, and what is held in locals would never be counted). An
-// invocation the process ends in the middle of keeps what was flushed before the node it was at
-// (nothing, if nothing was): counted as unwound there.
+// unless it has a goto to a loop statement or ranges over a function or a channel (a goto to any
+// other statement is an edge like the others): every counter, the invocations included, is a local,
+// committed in one journalled pinned flush before each return, at the end of the body, and right
+// before every node that may leave otherwise than by returning or by a panic a guard foresees (a
+// call of anything but a leaf of the package that cannot panic, a channel, select, go or map
+// operation, a may-panic operation no guard expresses), except a call in a loop of a leaf that may
+// panic (it can only return or unwind): the region then mirrors its locals for the deferred flush
+// (below). A flow analysis over the CFG (dirtySets) finds which locals may be non-zero before each
+// node, so that a flush commits only those (the flush before a call in a loop commits the counters
+// touched since the last one, not every local of the function). Other may-panic nodes get guards,
+// whose flush (which runs only before a panic) calls rt's Apply to keep loops small, and counts the
+// node's panic in the same commit: the function is planned again with those Panics counted, so that
+// no count placed after a guarded node serves only to derive its panics (every return would flush
+// it). A guard may be true without a panic following (it may over-approximate); the panic it
+// counted is then taken back by the next flush (an undo, _augur_ui and _augur_uv, in every commit
+// while it is set), and a process that ends before leaves the invocation counted as unwound at that
+// node. A region with a may-panic node without a guard inside a loop, or with guards in loops
+// nested two deep, mirrors its locals instead, for a deferred flush if the function unwinds; its
+// calls still flush before they run (a call may block for as long as the process lives, a server's
+// accept loop, and what is held in locals would never be counted). An invocation the process ends
+// in the middle of keeps what was flushed before the node it was at (nothing, if nothing was):
+// counted as unwound there.
 //
 // A tiny leaf (a function of the package, unexported, whose body is one return of an expression
 // without calls that cannot panic: isDigit, isSpace) that is referenced only by direct calls in

@@ -43,9 +43,9 @@ import (
 // nothing. A return counts its path before its results are evaluated; where they may panic, the
 // spill names the return's undo counter instead, which Collect subtracts from the returns.
 //
-// A function gets no twin when it cannot be path-counted: when its body is no register region
-// (a goto, a range over a function or a channel), when a cut or a spill would have to go where
-// no code can (a switch with an init statement and a tag, a type switch with an init
+// A function gets no twin when it cannot be path-counted: when its body is no register region (a
+// goto to a loop, a range over a function or a channel), when a cut or a spill would have to go
+// where no code can (a switch with an init statement and a tag, a type switch with an init
 // statement), or when it has more than maxPaths paths.
 
 // maxPaths bounds the paths of one function: the counters they need are in every block.
@@ -168,7 +168,15 @@ func planPaths(p *funcPlan, info *types.Info, f *fileEdits) (*pathPlan, error) {
 		if nd.AST == nil || nd.IsExit() || nd.Unreachable || nd.Kind == frontend.KindLoop {
 			continue
 		}
-		if !suspends(info, p.leaves, nd, false) {
+		cutHead := false
+		if nd.LoopHead {
+			switch nd.AST.(type) {
+			case *ast.ForStmt, *ast.RangeStmt:
+			default:
+				cutHead = true // a goto's target: cut on every edge into it
+			}
+		}
+		if !cutHead && !suspends(info, p.leaves, nd, false) {
 			if p.mayPanic[i] {
 				ts, ok := nodeGuard(info, src, p.leaves, nd.AST)
 				if !ok {

@@ -279,23 +279,39 @@ func newLeafFuncs(info *types.Info, files []*ast.File) *leafFuncs {
 }
 
 // calleeOf is the function or concrete method a call statically calls, or nil.
+// A generic function's or a generic type's method's is its declared (uninstantiated) object.
 func calleeOf(info *types.Info, call *ast.CallExpr) *types.Func {
-	switch f := ast.Unparen(call.Fun).(type) {
+	var fn *types.Func
+	switch f := calleeExpr(call).(type) {
 	case *ast.Ident:
-		fn, _ := info.Uses[f].(*types.Func)
-		return fn
+		fn, _ = info.Uses[f].(*types.Func)
 	case *ast.SelectorExpr:
 		if sel, ok := info.Selections[f]; ok {
 			if sel.Kind() != types.MethodVal || types.IsInterface(sel.Recv()) {
 				return nil
 			}
-			fn, _ := sel.Obj().(*types.Func)
-			return fn
+			fn, _ = sel.Obj().(*types.Func)
+		} else {
+			fn, _ = info.Uses[f.Sel].(*types.Func)
 		}
-		fn, _ := info.Uses[f.Sel].(*types.Func)
-		return fn
 	}
-	return nil
+	if fn == nil {
+		return nil
+	}
+	return fn.Origin()
+}
+
+// calleeExpr is the function a call names, without parentheses and explicit type arguments
+// (F[int](x) calls F).
+func calleeExpr(call *ast.CallExpr) ast.Expr {
+	f := ast.Unparen(call.Fun)
+	switch x := f.(type) {
+	case *ast.IndexExpr:
+		f = ast.Unparen(x.X)
+	case *ast.IndexListExpr:
+		f = ast.Unparen(x.X)
+	}
+	return f
 }
 
 // leaf reports whether fn is a leaf (see leafFuncs) and whether it may panic.
@@ -386,29 +402,43 @@ func (l *leafFuncs) leaf(fn *types.Func) (safe, mayPanic bool) {
 }
 
 // bodyRegion makes the whole body of a frame-free function one register region, when it has no goto
-// and ranges over nothing that runs code or blocks (a function, a channel): every counter, the
-// invocations included, is a local, and the locals are added to the counters in one pinned commit
-// where the invocation leaves (before each return, at the end of the body) and right before every
-// node that may not come back by returning or unwinding through a guard (see suspends): a call of
-// anything but a leaf that cannot panic, a channel, map or select operation, a go statement, or a
-// may-panic operation no guard expresses outside loops. Other may-panic nodes get guards, as in
-// register loops; where a guard cannot be had inside a loop, or the body nests loops two deep with
-// guards, the locals are mirrored instead, with the deferred flush (the calls still flush before
-// they run: one may block for as long as the process lives). Pinning costs two runtime calls; once
-// per invocation (per call in it) instead of once per probe is what makes small functions called
-// often, and loops that call, cheap to count. An invocation the process ends in the middle of keeps
-// the counts flushed before the node it was at (none, if nothing was flushed): counted as unwound
-// there, as everywhere else.
+// to a loop statement and ranges over nothing that runs code or blocks (a function, a channel):
+// every counter, the invocations included, is a local, and the locals are added to the counters in
+// one pinned commit where the invocation leaves (before each return, at the end of the body) and
+// right before every node that may not come back by returning or unwinding through a guard (see
+// suspends): a call of anything but a leaf that cannot panic, a channel, map or select operation, a
+// go statement, or a may-panic operation no guard expresses outside loops. Other may-panic nodes
+// get guards, as in register loops; where a guard cannot be had inside a loop, or the body nests
+// loops two deep with guards, the locals are mirrored instead, with the deferred flush (the calls
+// still flush before they run: one may block for as long as the process lives). Pinning costs two
+// runtime calls; once per invocation (per call in it) instead of once per probe is what makes small
+// functions called often, and loops that call, cheap to count. An invocation the process ends in
+// the middle of keeps the counts flushed before the node it was at (none, if nothing was flushed):
+// counted as unwound there, as everywhere else.
 func bodyRegion(p *funcPlan, info *types.Info, src func(ast.Expr) (string, bool)) *regLoop {
 	body := p.fn.Decl.Body
+	gotos := map[string]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if x, ok := n.(*ast.BranchStmt); ok && x.Tok == token.GOTO {
+			gotos[x.Label.Name] = true
+		}
+		_, lit := n.(*ast.FuncLit)
+		return !lit
+	})
 	ok := true
 	ast.Inspect(body, func(n ast.Node) bool {
 		switch x := n.(type) {
 		case *ast.FuncLit:
 			return false
-		case *ast.BranchStmt:
-			if x.Tok == token.GOTO {
-				ok = false
+		case *ast.LabeledStmt:
+			// A goto to a loop statement would enter the loop by an edge no cut of a
+			// twin's paths is placed on; a goto to any other statement is a jump the
+			// region's flow analysis follows like any other edge.
+			switch x.Stmt.(type) {
+			case *ast.ForStmt, *ast.RangeStmt, *ast.LabeledStmt:
+				if gotos[x.Label.Name] {
+					ok = false
+				}
 			}
 		case *ast.RangeStmt:
 			if !rangeOK(info, x) && !isMapRange(info, x) {

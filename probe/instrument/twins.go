@@ -37,9 +37,10 @@ import (
 // have no twin: those calling recover (which stops a panic only when called by the deferred
 // function itself), runtime.Caller, runtime.Callers, runtime.FuncForPC, runtime/debug's Stack or
 // PrintStack, or a method named Helper (testing's, which skips frames by function); those with
-// //go: directives; init functions; generic functions and methods of generic types; functions
-// that defer (as yet: their frame hooks commit pinned); and functions whose paths cannot be
-// numbered (see paths.go), for twins count paths.
+// //go: directives; init functions; generic functions with a type parameter named _ (the entry
+// instantiates the twin with its own type parameters: type arguments cannot always be inferred);
+// functions that defer (as yet: their frame hooks commit pinned); and functions whose paths
+// cannot be numbered (see paths.go), for twins count paths.
 
 // twinPrefix starts the name of every twin: no name augur adds otherwise starts with it.
 const twinPrefix = "_augur_t_"
@@ -223,17 +224,16 @@ func panicsAfter(info *types.Info, part ast.Node, call *ast.CallExpr, ok func(*a
 // twinEligible reports whether fn may have a twin (see the list above).
 func twinEligible(info *types.Info, fn *frontend.Func, p *funcPlan) bool {
 	d := fn.Decl
-	if fn.Lit != nil || p.derived || len(fn.CFG.Defers) > 0 || d.Body == nil || d.Type.TypeParams != nil || d.Recv == nil && d.Name.Name == "init" {
+	if fn.Lit != nil || p.derived || len(fn.CFG.Defers) > 0 || d.Body == nil || d.Recv == nil && d.Name.Name == "init" {
 		return false
 	}
-	if d.Recv != nil && len(d.Recv.List) == 1 {
-		t := d.Recv.List[0].Type
-		if st, ok := t.(*ast.StarExpr); ok {
-			t = st.X
-		}
-		switch ast.Unparen(t).(type) {
-		case *ast.IndexExpr, *ast.IndexListExpr:
-			return false
+	if d.Type.TypeParams != nil {
+		for _, f := range d.Type.TypeParams.List {
+			for _, n := range f.Names {
+				if n.Name == "_" {
+					return false // the entry could not instantiate the twin
+				}
+			}
 		}
 	}
 	if d.Doc != nil {
@@ -289,7 +289,21 @@ func entryCode(fn *frontend.Func, names map[*ast.Field][]string) string {
 			args[len(args)-1] += "..."
 		}
 	}
-	call := twinPrefix + d.Name.Name + "(" + strings.Join(append([]string{"_augur_bb"}, args...), ", ") + ")"
+	// A generic twin is instantiated with the entry's own type parameters: its type arguments
+	// cannot always be inferred from the arguments.
+	var tparams []string
+	if d.Type.TypeParams != nil {
+		for _, f := range d.Type.TypeParams.List {
+			for _, n := range f.Names {
+				tparams = append(tparams, n.Name)
+			}
+		}
+	}
+	call := twinPrefix + d.Name.Name
+	if len(tparams) > 0 {
+		call += "[" + strings.Join(tparams, ", ") + "]"
+	}
+	call += "(" + strings.Join(append([]string{"_augur_bb"}, args...), ", ") + ")"
 	if d.Recv != nil {
 		call = names[d.Recv.List[0]][0] + "." + call
 	}
@@ -357,7 +371,7 @@ func twinText(fset *token.FileSet, src []byte, prefix string, file *ast.File, p 
 		}
 	}
 	for _, c := range calls {
-		switch fun := ast.Unparen(c.Fun).(type) {
+		switch fun := calleeExpr(c).(type) {
 		case *ast.Ident:
 			f.Add(fun.Pos(), token.NoPos, 20, twinPrefix)
 		case *ast.SelectorExpr:

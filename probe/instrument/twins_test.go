@@ -34,7 +34,7 @@ func TestTwins(t *testing.T) {
 	if got, want := strings.Join(entries, " "), "(*T).Sum Assert Cuts Deep Headers SafeSum Spawn SumAt T.Add Twice UsesGeneric Words mustPos"; got != want {
 		t.Errorf("entries: %s, want %s", got, want)
 	}
-	if got, want := strings.Join(twins, " "), "(*T).Sum Assert At Cuts Deep Headers Late SafeSum Spawn SumAt T.Add Twice UsesGeneric Words add1 mustPos pick"; got != want {
+	if got, want := strings.Join(twins, " "), "(*T).Sum Assert At Cuts Deep Headers Late Max SafeSum Spawn SumAt T.Add Twice UsesGeneric Words add1 mustPos pick"; got != want {
 		t.Errorf("twins: %s, want %s", got, want)
 	}
 
@@ -245,7 +245,7 @@ func TestTrickyAgree(t *testing.T) {
 func TestPackagesAgree(t *testing.T) {
 	for _, c := range []struct{ pkg, test string }{
 		{"panics", "TestAll"}, {"panics", "TestVia"}, {"leaves", "TestLeaves"}, {"shadow", "TestAll"}, {"kern", "TestRealKernels"},
-		{"trips", "TestTrips"}, {"twinedges", "TestAll"},
+		{"trips", "TestTrips"}, {"twinedges", "TestAll"}, {"generics", "TestAll"},
 	} {
 		var fns []*frontend.Func
 		profiles := inModes(func(string) (p *profile.Profile) {

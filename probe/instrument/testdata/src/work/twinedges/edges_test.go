@@ -28,6 +28,22 @@ func TestAll(t *testing.T) {
 	m := map[int]int{}
 	bump(&[]int{2, 2, 3}, m)
 	sink += bumpTo(&[]int{2, 3, 2, 0}, m) + len(m)
+	for _, c := range []struct {
+		data string
+		xs   []int
+	}{
+		{`{"a:"b"c}`, []int{1, 2, 0}},
+		{` {"a :"b :"c}x`, []int{5, 6, 7, 0}},
+		{`{"a:"b" x`, []int{0}},
+		{`{"a:x`, []int{3}}, // gotoSum indexes past the end: a panic in a goto loop
+		{`{"a;"`, []int{1, 0}},
+		{`{}`, []int{4, 4, 4, 0}},
+	} {
+		func() {
+			defer func() { recover() }()
+			sink += gotos([]byte(c.data), c.xs)
+		}()
+	}
 	d := []byte("abcdef")
 	drop(&d, 2)
 	if string(d) != "cdef" {

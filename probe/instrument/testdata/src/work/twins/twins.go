@@ -59,7 +59,7 @@ func Spawn(n int) int {
 // Twice calls add1 twice.
 func Twice(n int) int { return add1(add1(n)) }
 
-// Max is generic: no twin.
+// Max is generic: its twin too (UsesGeneric calls it with inferred type arguments).
 func Max[N int | float64](a, b N) N {
 	if a > b {
 		return a
