@@ -5,6 +5,7 @@ import (
 	"go/constant"
 	"go/token"
 	"go/types"
+	"strings"
 
 	"github.com/augur-perf/augur/source/frontend"
 )
@@ -214,6 +215,9 @@ func exprMayPanic(info *types.Info, e ast.Expr) bool {
 					return true
 				}
 			}
+			if stdLeaf(calleeOf(info, x)) {
+				return true
+			}
 			may = true
 		case *ast.IndexExpr:
 			if tv, ok := info.Types[x.X]; ok {
@@ -317,4 +321,34 @@ func simpleComparable(info *types.Info, e ast.Expr) bool {
 		return true
 	}
 	return false
+}
+
+// stdLeaves are functions of the standard library that return for every argument without
+// panicking, blocking or calling code of the program (no function or interface arguments):
+// their calls are leaves that cannot panic, like the package's own (see leafFuncs), so that
+// probes need not commit before them. Parsers call them on every byte.
+var stdLeaves = map[string]bool{}
+
+func init() {
+	for pkg, names := range map[string]string{
+		"strings":      "Compare Contains ContainsAny ContainsRune Count Cut CutPrefix CutSuffix EqualFold HasPrefix HasSuffix Index IndexAny IndexByte IndexRune LastIndex LastIndexAny LastIndexByte Trim TrimLeft TrimPrefix TrimRight TrimSpace TrimSuffix",
+		"bytes":        "Compare Contains ContainsAny ContainsRune Count Equal EqualFold HasPrefix HasSuffix Index IndexAny IndexByte IndexRune LastIndex LastIndexAny LastIndexByte Trim TrimLeft TrimPrefix TrimRight TrimSpace TrimSuffix",
+		"unicode/utf8": "AppendRune DecodeLastRune DecodeLastRuneInString DecodeRune DecodeRuneInString FullRune FullRuneInString RuneCount RuneCountInString RuneLen RuneStart Valid ValidRune ValidString",
+		"unicode":      "IsControl IsDigit IsGraphic IsLetter IsLower IsMark IsNumber IsPrint IsPunct IsSpace IsSymbol IsTitle IsUpper SimpleFold To ToLower ToTitle ToUpper",
+		"math":         "Abs Ceil Copysign Exp Float32bits Float32frombits Float64bits Float64frombits Floor Frexp Inf IsInf IsNaN Ldexp Log Log10 Log2 Max Min Mod Modf NaN Pow Round RoundToEven Signbit Sqrt Trunc",
+		"math/bits":    "Add Add32 Add64 LeadingZeros LeadingZeros16 LeadingZeros32 LeadingZeros64 LeadingZeros8 Len Len16 Len32 Len64 Len8 Mul Mul32 Mul64 OnesCount OnesCount16 OnesCount32 OnesCount64 OnesCount8 Reverse Reverse16 Reverse32 Reverse64 Reverse8 ReverseBytes ReverseBytes16 ReverseBytes32 ReverseBytes64 RotateLeft RotateLeft16 RotateLeft32 RotateLeft64 RotateLeft8 Sub Sub32 Sub64 TrailingZeros TrailingZeros16 TrailingZeros32 TrailingZeros64 TrailingZeros8",
+		"strconv":      "Atoi IsGraphic IsPrint Itoa ParseBool ParseFloat ParseInt ParseUint Quote QuoteRune QuoteRuneToASCII QuoteToASCII Unquote UnquoteChar",
+	} {
+		for _, n := range strings.Fields(names) {
+			stdLeaves[pkg+"."+n] = true
+		}
+	}
+}
+
+// stdLeaf reports whether fn is one of stdLeaves.
+func stdLeaf(fn *types.Func) bool {
+	if fn == nil || fn.Pkg() == nil || fn.Signature().Recv() != nil {
+		return false
+	}
+	return stdLeaves[fn.Pkg().Path()+"."+fn.Name()]
 }

@@ -322,6 +322,9 @@ func (l *leafFuncs) leaf(fn *types.Func) (safe, mayPanic bool) {
 	if r, ok := l.memo[fn]; ok {
 		return r[0], r[1]
 	}
+	if stdLeaf(fn) {
+		return true, false
+	}
 	fd := l.decls[fn]
 	if fd == nil {
 		return false, true

@@ -28,8 +28,18 @@ func isSafeIndex(x *ast.IndexExpr) bool {
 // never addressed (&x, or a method with a pointer receiver called on x), that nothing in the
 // loop assigns (but its post statement, i++): then 0 ≤ i < len(x) wherever the loop body
 // runs, and only the function's own code could change x or i.
+//
+// So are the indexes of an array (not through a pointer) by a constant (checked when compiling)
+// or by an unsigned integer whose every value is an index of it: the lookup tables of lexers,
+// table[b] with table a [256]T and b a byte.
 func noteSafeIndexes(info *types.Info, files []*ast.File) {
 	for _, f := range files {
+		ast.Inspect(f, func(n ast.Node) bool {
+			if x, ok := n.(*ast.IndexExpr); ok && boundedIndex(info, x) {
+				safeIndexes.Store(x, struct{}{})
+			}
+			return true
+		})
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
 				noteSafeIn(info, fd, fd.Body)
@@ -450,4 +460,35 @@ func markSafe(info *types.Info, s ast.Stmt, body *ast.BlockStmt, post ast.Stmt, 
 		}
 		return true
 	})
+}
+
+// boundedIndex reports whether x indexes an array value by a constant or by an unsigned integer
+// type none of whose values is out of its range.
+func boundedIndex(info *types.Info, x *ast.IndexExpr) bool {
+	tv, ok := info.Types[x.X]
+	if !ok {
+		return false
+	}
+	arr, ok := tv.Type.Underlying().(*types.Array)
+	if !ok {
+		return false
+	}
+	iv, ok := info.Types[x.Index]
+	if !ok {
+		return false
+	}
+	if iv.Value != nil {
+		return true
+	}
+	b, ok := iv.Type.Underlying().(*types.Basic)
+	if !ok {
+		return false
+	}
+	switch b.Kind() {
+	case types.Uint8:
+		return arr.Len() >= 1<<8
+	case types.Uint16:
+		return arr.Len() >= 1<<16
+	}
+	return false
 }

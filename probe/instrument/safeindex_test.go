@@ -139,6 +139,23 @@ func shrunk(xs []int) {
 	}
 }
 
+type table [256]bool
+
+var small [200]bool
+
+func tables(t table, b byte, u uint16, w [1 << 16]int8, r rune, p *[256]bool, xs []int) {
+	_ = t[b] // safe
+	_ = t[3] // safe
+	_ = w[u] // safe
+	_ = w[b] // safe
+	_ = small[b] // may panic
+	_ = t[u] // may panic
+	_ = t[r] // may panic
+	_ = p[b] // may panic
+	_ = xs[b] // may panic
+	_ = xs[0] // may panic
+}
+
 func defined(xs []int) {
 	for i := 0; i < len(xs); i++ {
 		k, i := 1, 2
@@ -178,7 +195,7 @@ func defined(xs []int) {
 		n++
 		return true
 	})
-	if n != 26 {
+	if n != 36 {
 		t.Errorf("%d indexes checked", n)
 	}
 }

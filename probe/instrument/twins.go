@@ -99,7 +99,7 @@ func findTwins(info *types.Info, files []*ast.File, list []*frontend.Func, plans
 				// paths.go), or the call goes through the entry.
 				if _, part := siteNode(p, x); part == nil || panicsAfter(info, part, x, func(c *ast.CallExpr) bool {
 					_, twin := byObj[calleeOf(info, c)]
-					return twin || slices.ContainsFunc(p.sites, func(s *callSite) bool { return s.call == c })
+					return twin || stdLeaf(calleeOf(info, c)) || slices.ContainsFunc(p.sites, func(s *callSite) bool { return s.call == c })
 				}) {
 					break
 				}

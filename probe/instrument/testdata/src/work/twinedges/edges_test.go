@@ -44,6 +44,12 @@ func TestAll(t *testing.T) {
 			sink += gotos([]byte(c.data), c.xs)
 		}()
 	}
+	for k, s := range []string{`ab "cd" 12 é 7`, ``, `"x`, `no quotes 3`, "\t\u00a0 x"} {
+		func() {
+			defer func() { recover() }()
+			sink += scanAll(s, k%3)
+		}()
+	}
 	d := []byte("abcdef")
 	drop(&d, 2)
 	if string(d) != "cdef" {

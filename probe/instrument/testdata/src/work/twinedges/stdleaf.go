@@ -1,0 +1,80 @@
+package twinedges
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Calls of standard-library functions that cannot panic or block (no commit before them) and
+// lookups in byte-indexed tables (no guard), in loops, twins and regions.
+
+var wordTable = func() (t [256]bool) {
+	for c := 'a'; c <= 'z'; c++ {
+		t[c] = true
+	}
+	return t
+}()
+
+func isWordByte(c byte) bool { return wordTable[c] }
+
+// fields splits s at spaces, counting runes per field, the way a lexer would.
+func fields(s string) (n, runes int) {
+	for len(s) > 0 {
+		r, size := utf8.DecodeRuneInString(s)
+		s = s[size:]
+		if unicode.IsSpace(r) {
+			continue
+		}
+		n++
+		for len(s) > 0 {
+			r, size = utf8.DecodeRuneInString(s)
+			if unicode.IsSpace(r) {
+				break
+			}
+			runes++
+			s = s[size:]
+		}
+	}
+	return n, runes
+}
+
+// quoted returns what follows the first quote up to the next, with strings.IndexByte.
+func quoted(s string) (string, bool) {
+	i := strings.IndexByte(s, '"')
+	if i < 0 {
+		return "", false
+	}
+	s = s[i+1:]
+	j := strings.IndexByte(s, '"')
+	if j < 0 {
+		return s, false
+	}
+	return s[:j], true
+}
+
+// words counts the bytes of s in the table and parses the numbers among fields.
+func words(s string, k int) (w, sum int) {
+	for i := 0; i < len(s); i++ {
+		if isWordByte(s[i]) {
+			w++
+		}
+	}
+	for _, f := range strings.Fields(s) {
+		if v, err := strconv.Atoi(f); err == nil {
+			sum += v
+		}
+	}
+	return w, sum / k // k = 0 panics after the loops
+}
+
+func scanAll(s string, k int) int {
+	n, r := fields(s)
+	q, ok := quoted(s)
+	if ok {
+		n += len(q)
+	}
+	w, sum := words(s, k)
+	return n + r + w + sum
+}
