@@ -51,6 +51,12 @@ import (
 // maxPaths bounds the paths of one function: the counters they need are in every block.
 const maxPaths = 1 << 12
 
+// spillClear is what a twin with spills runs when it returns, once its results are evaluated: the
+// spill word is clear whenever a twin has returned, so that its caller may call it from a node
+// that may still panic after the call (a node with a cut before it: such a panic, which stores
+// nothing, is where the caller's last path ended; see findTwins).
+const spillClear = "_augur_bb[0] = 0; "
+
 // A pathPlan numbers the paths of one function's twin.
 type pathPlan struct {
 	p    *funcPlan
@@ -1275,6 +1281,11 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 		pro += fmt.Sprintf("var _augur_o _augur_r.Uintptr; if _augur_r.Rand()&15 == 0 {_augur_o = _augur_c.Enter(%d, %d)}; ", p.k, p.overlaps())
 		leave = fmt.Sprintf("if _augur_o != 0 {_augur_c.Leave(%d, _augur_o)}; ", p.k)
 	}
+	// A twin returns with the spill word clear (see spillClear).
+	clear := ""
+	if slices.Contains(pp.spill, true) {
+		clear = spillClear
+	}
 	initOf, postOf := headers(g)
 	// continues puts t before the continue statements that go to node n.
 	continues := func(n int, t string) {
@@ -1453,12 +1464,20 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 				// The path so far ends before the results, the one from the return
 				// after them (the return completed): a constant, nothing being chosen
 				// in between.
-				if err := rewriteReturn(f, p, info, i, s, pp.reads(leave+code), pp.reads(pp.commit(strconv.Itoa(pp.start(i))))); err != nil {
+				if err := rewriteReturn(f, p, info, i, s, pp.reads(leave+code), pp.reads(pp.commit(strconv.Itoa(pp.start(i)))+clear)); err != nil {
 					return err
 				}
 				break
 			}
-			f.BeforeStmt(s, pp.reads(leave+code+pp.commit(pp.regAt(i, pp.arr[i]))))
+			if pp.spill[i] && clear != "" {
+				// Results that may panic (the spill names the undo counter): the
+				// spill is cleared once they are evaluated.
+				if err := rewriteReturn(f, p, info, i, s, pp.reads(leave+code+pp.commit(pp.regAt(i, pp.arr[i]))), clear); err != nil {
+					return err
+				}
+				break
+			}
+			f.BeforeStmt(s, pp.reads(leave+code+pp.commit(pp.regAt(i, pp.arr[i]))+clear))
 		case ast.Stmt:
 			if br, ok := s.(*ast.BranchStmt); ok && br.Tok == token.FALLTHROUGH {
 				if d, k := fallthroughTarget(f, g, br); d >= 0 && pp.val[d][k] != 0 && !pp.constant {
@@ -1553,7 +1572,7 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 				}
 			}
 		}
-		f.Add(decl.Body.Rbrace, token.NoPos, 3, pp.reads("; "+pp.commit(r)+leave))
+		f.Add(decl.Body.Rbrace, token.NoPos, 3, pp.reads("; "+pp.commit(r)+leave+clear))
 	}
 	if !pp.constant {
 		pro = "var _augur_pr _augur_r.Uint64 = " + strconv.Itoa(pp.base) + "; " + pro

@@ -94,10 +94,12 @@ func findTwins(info *types.Info, files []*ast.File, list []*frontend.Func, plans
 						break // f(g()) passes g's results: no room for the block; the entry
 					}
 				}
-				// A twin may leave its panic path in the spill word when it returns; what
-				// else its caller's node does after the call must not panic then (see
-				// paths.go), or the call goes through the entry.
-				if _, part := siteNode(p, x); part == nil || panicsAfter(info, part, x, func(c *ast.CallExpr) bool {
+				// A twin returns with the spill word clear (spillClear). If what else its
+				// caller's node does after the call may panic, that panic stores nothing:
+				// the node must start a path (a cut before it), so that the path it ends
+				// without a count is the caller's last; or the call goes through the entry.
+				nd, part := siteNode(p, x)
+				if part == nil || !(p.pp.cutAll[nd] && !p.pp.cutExpr[nd]) && panicsAfter(info, part, x, func(c *ast.CallExpr) bool {
 					_, twin := byObj[calleeOf(info, c)]
 					return twin || stdLeaf(calleeOf(info, c)) || slices.ContainsFunc(p.sites, func(s *callSite) bool { return s.call == c })
 				}) {

@@ -1,6 +1,9 @@
 package twinedges
 
-import "testing"
+import (
+	"fmt"
+	"testing"
+)
 
 var sink int
 
@@ -48,6 +51,31 @@ func TestAll(t *testing.T) {
 		func() {
 			defer func() { recover() }()
 			sink += scanAll(s, k%3)
+		}()
+	}
+	list := &pairNode{&pairNode{&pairNode{&pairNode{&pairNode{&pairNode{}}}}}}
+	for k, c := range []struct {
+		s   string
+		kvs []*kv
+	}{
+		{`a"b"c"`, []*kv{{}, {}, {}}},
+		{`a"b"`, []*kv{{}, nil, {}}},
+		{`a"b\"`, []*kv{{}, {}}},
+		{`x`, []*kv{nil}},
+		{`a"`, []*kv{{}, {}}},
+	} {
+		func() {
+			defer func() { recover() }()
+			n, _ := keys(c.s, c.kvs)
+			sink += n
+		}()
+		func() {
+			defer func() { recover() }()
+			sink += len(fmt.Sprint(deep(list, k+1) != nil))
+		}()
+		func() {
+			defer func() { recover() }()
+			sink += len(fmt.Sprint(deep(list, 2*k+1) != nil))
 		}()
 	}
 	d := []byte("abcdef")
