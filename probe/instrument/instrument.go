@@ -161,6 +161,8 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 			p := pk.plans[k]
 			if !ts.twin[k] {
 				p.pp = nil
+			} else {
+				p.pp.clear = ts.clear[k]
 			}
 			file := fileOf(pkg.Syntax, fn.Decl)
 			src := srcs[file]

@@ -51,10 +51,10 @@ import (
 // maxPaths bounds the paths of one function: the counters they need are in every block.
 const maxPaths = 1 << 12
 
-// spillClear is what a twin with spills runs when it returns, once its results are evaluated: the
-// spill word is clear whenever a twin has returned, so that its caller may call it from a node
-// that may still panic after the call (a node with a cut before it: such a panic, which stores
-// nothing, is where the caller's last path ended; see findTwins).
+// spillClear is what a twin runs where it returns, once its results are evaluated, when a node that
+// may still panic after the call calls it (a node with a cut before it: such a panic, which stores
+// nothing, is where the caller's last path ended; see findTwins): the spill word is clear when it
+// has returned, whatever it or its callees stored.
 const spillClear = "_augur_bb[0] = 0; "
 
 // A pathPlan numbers the paths of one function's twin.
@@ -64,7 +64,9 @@ type pathPlan struct {
 	// np is the number of paths; their counters start at base (an index of the package's),
 	// followed by one undo counter for each return in undo.
 	np, base int
-	undo     map[int]int // return node → its undo counter (offset from base)
+	// clear: the twin returns with the spill word clear (spillClear).
+	clear bool
+	undo  map[int]int // return node → its undo counter (offset from base)
 	// cutAll marks the nodes before which every path ends (cutExpr: inside their
 	// condition); cutEntry the range nodes before which paths from outside their loop end;
 	// backCut the nodes at which paths from inside their loop end (the loop's head, or its
@@ -1281,9 +1283,10 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 		pro += fmt.Sprintf("var _augur_o _augur_r.Uintptr; if _augur_r.Rand()&15 == 0 {_augur_o = _augur_c.Enter(%d, %d)}; ", p.k, p.overlaps())
 		leave = fmt.Sprintf("if _augur_o != 0 {_augur_c.Leave(%d, _augur_o)}; ", p.k)
 	}
-	// A twin returns with the spill word clear (see spillClear).
+	// A twin some node calls that may panic after it returns clears the spill word (see
+	// spillClear) where it returns.
 	clear := ""
-	if slices.Contains(pp.spill, true) {
+	if pp.clear {
 		clear = spillClear
 	}
 	initOf, postOf := headers(g)

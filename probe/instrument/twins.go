@@ -50,13 +50,16 @@ const twinPrefix = "_augur_t_"
 type twinSet struct {
 	twin, entry []bool
 	calls       map[int][]*ast.CallExpr
+	// clear marks the twins called from a node that may panic after the call (see findTwins):
+	// they return with the spill word clear.
+	clear []bool
 }
 
 // findTwins works out the twins of one package's instrumented functions (list, with their
 // plans): among the functions that may have one and whose paths are numbered (p.pp), those
 // that call others, and those these reach.
 func findTwins(info *types.Info, files []*ast.File, list []*frontend.Func, plans []*funcPlan) *twinSet {
-	ts := &twinSet{twin: make([]bool, len(list)), entry: make([]bool, len(list)), calls: map[int][]*ast.CallExpr{}}
+	ts := &twinSet{twin: make([]bool, len(list)), entry: make([]bool, len(list)), clear: make([]bool, len(list)), calls: map[int][]*ast.CallExpr{}}
 	cgo := map[*ast.File]bool{}
 	for _, f := range files {
 		for _, im := range f.Imports {
@@ -94,16 +97,24 @@ func findTwins(info *types.Info, files []*ast.File, list []*frontend.Func, plans
 						break // f(g()) passes g's results: no room for the block; the entry
 					}
 				}
-				// A twin returns with the spill word clear (spillClear). If what else its
-				// caller's node does after the call may panic, that panic stores nothing:
-				// the node must start a path (a cut before it), so that the path it ends
-				// without a count is the caller's last; or the call goes through the entry.
+				// A twin may leave its panic path in the spill word when it returns (the
+				// entry clears it). If what else its caller's node does after the call
+				// may panic, the callee must clear it (spillClear), and that panic then
+				// stores nothing: the node must start a path (a cut before it), so that the
+				// path it ends without a count is the caller's last; or the call goes
+				// through the entry.
 				nd, part := siteNode(p, x)
-				if part == nil || !(p.pp.cutAll[nd] && !p.pp.cutExpr[nd]) && panicsAfter(info, part, x, func(c *ast.CallExpr) bool {
+				if part == nil {
+					break
+				}
+				if panicsAfter(info, part, x, func(c *ast.CallExpr) bool {
 					_, twin := byObj[calleeOf(info, c)]
 					return twin || stdLeaf(calleeOf(info, c)) || slices.ContainsFunc(p.sites, func(s *callSite) bool { return s.call == c })
 				}) {
-					break
+					if !p.pp.cutAll[nd] || p.pp.cutExpr[nd] {
+						break
+					}
+					ts.clear[j] = true
 				}
 				ts.calls[k] = append(ts.calls[k], x)
 				callees[k] = append(callees[k], j)
