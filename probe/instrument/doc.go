@@ -73,16 +73,16 @@
 // register known wherever it is read has no register at all (the parser's peek: constant increments
 // and stores, so that it stays inlinable). Right before a node that may panic, the twin stores the
 // index (plus one) of the counter of the path ending with that node panicking in the block's spill
-// word (counter 0); cuts clear it, a twin with spills clears it when it returns, and the entry's
+// word (counter 0); cuts clear it, the entry clears it when the twin returns, and the entry's
 // deferred rt.Put, finding it set, counts that path: no guard, no mirror, no deferred flush in the
 // twin. A node that can panic only by dereferencing a parameter that nothing assigns, already
 // dereferenced on every path to it, stores nothing. A return counts its path before its results are
 // evaluated; where they may panic its spill names its undo counter, subtracted from its returns. A
 // call of a twin after which something in the same node may still panic goes through the entry
-// instead, unless the node starts a path (a cut before it): the panic, storing nothing, is then
-// where the last path ended. The calls of derived leaves (below) in a decision's condition are bits
-// of the path number, which the outcome, or the pure operands re-evaluated there, decide
-// (pathticks.go).
+// instead, unless the node starts a path (a cut before it): the callee then clears the spill where
+// it returns, and the panic, storing nothing, is where the caller's last path ended. The calls of
+// derived leaves (below) in a decision's condition are bits of the path number, which the outcome,
+// or the pure operands re-evaluated there, decide (pathticks.go).
 //
 // An increment of the same counter on every iteration of a small loop is a chain of stores and
 // loads that costs more than the loop's body: a loop of a twin that nothing in cuts (it calls only

@@ -36,7 +36,7 @@ import (
 // stores the index (plus one) of the counter of the path that ends with that node panicking in
 // the block's spill word (counter 0; one plain store, of a constant where the path number is
 // known when instrumenting);
-// a cut clears it (whatever it calls may panic), a twin with spills clears it when it returns,
+// a cut clears it (whatever it calls may panic), the entry clears it when the twin returns,
 // and the entry's deferred rt.Put counts the path it names when it finds it set: the twin
 // unwound from that node. A node that may panic only by dereferencing a parameter that no
 // statement assigns, which a node that ran before on every path dereferenced already, stores
