@@ -106,8 +106,9 @@
 // does not take ownership; outside body regions it only looks (rt.Check), in them and in twins not
 // even that: nothing but its own invocations could own it, so such a function is never seen running
 // concurrently (a gap: it would need an exit hook). Nor does a small twin (one the compiler may
-// inline) that cannot panic look: the calls would stop its inlining (the same gap).
-// profile.Func.Concurrent says an overlap was seen.
+// inline) that cannot panic look: the calls would stop its inlining (the same gap); nor a brief
+// body region (no loop, no call it commits before: isDigit, a getter), where the draw costs more
+// than the body. profile.Func.Concurrent says an overlap was seen.
 //
 // What may panic is decided from the syntax, conservatively (maypanic.go), but for one case the
 // compiler also proves: an index x[i] in the body of "for i := c; i < len(x); i++" (c a constant

@@ -385,10 +385,12 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 		// draw of the thread's generator, runtime.cheaprand, costs less than pinning)
 		// looks for another goroutine in the function. One that may panic would only look
 		// (rt.Check) for an owner, and only its own invocations could be one: it does not
-		// draw at all.
+		// draw at all. Nor does a brief one (no loop, no call it commits before: it cannot
+		// run for long), where the draw would cost more than its body (isDigit passed as a
+		// function value).
 		in := r.add(p.base, decl.Body.Lbrace+1, "++")
-		if leave == "" {
-			pro = in
+		if leave == "" || len(r.loops[0].flushAt) == 0 && !loops(decl.Body) {
+			pro, leave = in, ""
 		} else {
 			pro = fmt.Sprintf("var _augur_o _augur_r.Uintptr; if _augur_r.Rand()&15 == 0 {_augur_o = _augur_c.Enter(%d, %d)}; ", p.k, p.overlaps()) + in
 		}
@@ -779,4 +781,22 @@ func headers(g *frontend.CFG) (initOf map[ast.Stmt]ast.Stmt, postOf map[ast.Stmt
 		}
 	}
 	return initOf, postOf
+}
+
+// loops reports whether body has a loop (a for or range statement, or a goto) outside function
+// literals.
+func loops(body *ast.BlockStmt) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.ForStmt, *ast.RangeStmt:
+			found = true
+		case *ast.BranchStmt:
+			found = found || x.Tok == token.GOTO
+		}
+		return !found
+	})
+	return found
 }
