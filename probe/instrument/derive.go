@@ -201,7 +201,7 @@ func binaryMayPanic(info *types.Info, x *ast.BinaryExpr) bool {
 	case token.SHL, token.SHR:
 		return !constShift(info, x.Y)
 	case token.EQL, token.NEQ:
-		return !simpleComparable(info, x.X) || !simpleComparable(info, x.Y)
+		return comparisonMayPanic(info, x.X, x.Y)
 	}
 	return false
 }

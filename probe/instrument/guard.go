@@ -102,7 +102,7 @@ func (g *guardBuilder) expr(e ast.Expr) {
 		}
 		g.expr(x.X)
 	case *ast.BinaryExpr:
-		if (x.Op == token.EQL || x.Op == token.NEQ) && (!simpleComparable(g.info, x.X) || !simpleComparable(g.info, x.Y)) {
+		if (x.Op == token.EQL || x.Op == token.NEQ) && comparisonMayPanic(g.info, x.X, x.Y) {
 			// Whether comparing two interfaces panics depends on their dynamic types: no
 			// guard, the loop gets the deferred flush.
 			g.ok = false

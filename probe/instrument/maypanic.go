@@ -251,7 +251,7 @@ func exprMayPanic(info *types.Info, e ast.Expr) bool {
 					may = true
 				}
 			case token.EQL, token.NEQ:
-				if !simpleComparable(info, x.X) || !simpleComparable(info, x.Y) {
+				if comparisonMayPanic(info, x.X, x.Y) {
 					may = true
 				}
 			}
@@ -305,6 +305,19 @@ func constShift(info *types.Info, e ast.Expr) bool {
 	}
 	b, ok := tv.Type.Underlying().(*types.Basic)
 	return ok && b.Info()&types.IsUnsigned != 0
+}
+
+// comparisonMayPanic reports whether a == b may panic: interface values of the same uncomparable
+// dynamic type do, but nothing compared with nil (err != nil compares a type word).
+func comparisonMayPanic(info *types.Info, a, b ast.Expr) bool {
+	isNil := func(e ast.Expr) bool {
+		tv, ok := info.Types[e]
+		return ok && tv.IsNil()
+	}
+	if isNil(a) || isNil(b) {
+		return false
+	}
+	return !simpleComparable(info, a) || !simpleComparable(info, b)
 }
 
 // simpleComparable reports whether comparing values of e's type cannot panic.
