@@ -110,12 +110,16 @@
 // body region (no loop, no call it commits before: isDigit, a getter), where the draw costs more
 // than the body. profile.Func.Concurrent says an overlap was seen.
 //
-// What may panic is decided from the syntax, conservatively (maypanic.go), but for one case the
+// What may panic is decided from the syntax, conservatively (maypanic.go), but for cases the
 // compiler also proves: an index x[i] in the body of "for i := c; i < len(x); i++" (c a constant
 // ≥ 0) or "for i := range x", x a slice, an array or a string, where x and i are the function's
 // own variables, used in no function literal, never addressed, that nothing in the loop assigns
-// but its post statement (safeindex.go). Such a loop, indexByte's, needs no spill, guard or
-// mirror for its indexes.
+// but its post statement (safeindex.go); an index of an array by a constant, or by a byte where
+// the array has 256 elements or more (a lexer's table); a comparison with nil. Such a loop,
+// indexByte's, needs no spill, guard or mirror for its indexes. Calls of standard-library
+// functions that return for every argument without panicking, blocking or calling back
+// (strings.IndexByte, utf8.DecodeRuneInString, unicode.IsSpace, strconv.Atoi: stdLeaves) are
+// leaves of every package: nothing commits before them.
 //
 // Once the counts are read, every function's are checked against all flow equations (the
 // redundant ones too) and for counts below zero, and a twin's paths for a node left more often
