@@ -353,7 +353,7 @@ func breaks(s ast.Stmt) bool {
 					found = true
 				}
 			case *ast.ForStmt, *ast.RangeStmt, *ast.SwitchStmt, *ast.TypeSwitchStmt, *ast.SelectStmt:
-				if m != ast.Node(s) {
+				if m != n {
 					walk(m, depth+1)
 					return false
 				}

@@ -47,7 +47,7 @@ func TestAll(t *testing.T) {
 			sink += gotos([]byte(c.data), c.xs)
 		}()
 	}
-	for k, s := range []string{`ab "cd" 12 é 7`, ``, `"x`, `no quotes 3`, "\t\u00a0 x"} {
+	for k, s := range []string{`ab "cd" 12 é 7`, ``, `"x`, `no quotes 3`, "\t\u00a0 x", `a\nb\u00e9c`, `a\u12`, `a\`, `a\q`, `a\uzzzz`} {
 		func() {
 			defer func() { recover() }()
 			sink += scanAll(s, k%3)

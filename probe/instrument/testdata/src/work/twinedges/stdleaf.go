@@ -1,6 +1,7 @@
 package twinedges
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
@@ -76,5 +77,41 @@ func scanAll(s string, k int) int {
 		n += len(q)
 	}
 	w, sum := words(s, k)
+	if u, err := unescape(s); err == nil {
+		n += len(u)
+	}
 	return n + r + w + sum
+}
+
+// unescape is fastjson's validateString: a loop without a condition holding a switch, which the
+// standard-library leaves leave uncut (a loop counted without a path register).
+func unescape(rs string) (string, error) {
+	for {
+		n := strings.IndexByte(rs, '\\')
+		if n < 0 {
+			return rs, nil
+		}
+		n++
+		if n >= len(rs) {
+			return rs, fmt.Errorf("trailing backslash: %q", rs)
+		}
+		ch := rs[n]
+		rs = rs[n+1:]
+		switch ch {
+		case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			break
+		case 'u':
+			if len(rs) < 4 {
+				return rs, fmt.Errorf(`too short escape sequence: \u%s`, rs)
+			}
+			xs := rs[:4]
+			_, err := strconv.ParseUint(xs, 16, 16)
+			if err != nil {
+				return rs, fmt.Errorf(`invalid escape sequence \u%s: %s`, xs, err)
+			}
+			rs = rs[4:]
+		default:
+			return rs, fmt.Errorf(`unknown escape sequence \%c`, ch)
+		}
+	}
 }
