@@ -41,6 +41,28 @@ func f(err error, a, b any, p *int, s string, bs []byte, st S, fn func() bool) {
 	_ = utf8.EncodeRune(bs, 'é') // may panic
 }
 `
+	fset, f, info := checkedFile(t, src)
+	n := 0
+	ast.Inspect(f, func(nd ast.Node) bool {
+		as, ok := nd.(*ast.AssignStmt)
+		if !ok {
+			return true
+		}
+		want, line := marked(t, src, fset, as.Pos())
+		if got := exprMayPanic(info, as.Rhs[0]); got != want {
+			t.Errorf("%s: may panic %v, want %v", line, got, want)
+		}
+		n++
+		return true
+	})
+	if n != 14 {
+		t.Errorf("%d expressions checked", n)
+	}
+}
+
+// checkedFile parses and type-checks src, a file of package p.
+func checkedFile(t *testing.T, src string) (*token.FileSet, *ast.File, *types.Info) {
+	t.Helper()
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
 	if err != nil {
@@ -51,25 +73,17 @@ func f(err error, a, b any, p *int, s string, bs []byte, st S, fn func() bool) {
 	if _, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, info); err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(src, "\n")
-	n := 0
-	ast.Inspect(f, func(nd ast.Node) bool {
-		as, ok := nd.(*ast.AssignStmt)
-		if !ok {
-			return true
-		}
-		line := lines[fset.Position(as.Pos()).Line-1]
-		want := strings.HasSuffix(line, "// may panic")
-		if !want && !strings.HasSuffix(line, "// safe") {
-			t.Fatalf("line %q says nothing", line)
-		}
-		if got := exprMayPanic(info, as.Rhs[0]); got != want {
-			t.Errorf("%s: may panic %v, want %v", strings.TrimSpace(line), got, want)
-		}
-		n++
-		return true
-	})
-	if n != 14 {
-		t.Errorf("%d expressions checked", n)
+	return fset, f, info
+}
+
+// marked returns whether the line of src at pos ends with "// may panic" (else it must end
+// with "// safe"), and the line.
+func marked(t *testing.T, src string, fset *token.FileSet, pos token.Pos) (bool, string) {
+	t.Helper()
+	line := strings.TrimSpace(strings.Split(src, "\n")[fset.Position(pos).Line-1])
+	may := strings.HasSuffix(line, "// may panic")
+	if !may && !strings.HasSuffix(line, "// safe") {
+		t.Fatalf("line %q says nothing", line)
 	}
+	return may, line
 }

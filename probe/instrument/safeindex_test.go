@@ -2,10 +2,6 @@ package instrument
 
 import (
 	"go/ast"
-	"go/importer"
-	"go/parser"
-	"go/token"
-	"go/types"
 	"strings"
 	"testing"
 )
@@ -163,34 +159,20 @@ func defined(xs []int) {
 	}
 }
 `
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "p.go", src, parser.ParseComments)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info := &types.Info{Types: map[ast.Expr]types.TypeAndValue{}, Defs: map[*ast.Ident]types.Object{},
-		Uses: map[*ast.Ident]types.Object{}, Selections: map[*ast.SelectorExpr]*types.Selection{}}
-	if _, err := (&types.Config{Importer: importer.Default()}).Check("p", fset, []*ast.File{f}, info); err != nil {
-		t.Fatal(err)
-	}
+	fset, f, info := checkedFile(t, src)
 	noteSafeIndexes(info, []*ast.File{f})
-	lines := strings.Split(src, "\n")
 	n := 0
 	ast.Inspect(f, func(nd ast.Node) bool {
 		x, ok := nd.(*ast.IndexExpr)
 		if !ok {
 			return true
 		}
-		line := lines[fset.Position(x.Pos()).Line-1]
-		if strings.Contains(line, "xs = xs[1:]") {
+		if strings.Contains(strings.Split(src, "\n")[fset.Position(x.Pos()).Line-1], "xs = xs[1:]") {
 			return true
 		}
-		want := strings.HasSuffix(line, "// safe")
-		if !want && !strings.HasSuffix(line, "// may panic") {
-			t.Fatalf("line %q says nothing", line)
-		}
-		if got := isSafeIndex(x); got != want {
-			t.Errorf("%s: %s: safe %v, want %v", fset.Position(x.Pos()), strings.TrimSpace(line), got, want)
+		may, line := marked(t, src, fset, x.Pos())
+		if got := isSafeIndex(x); got == may {
+			t.Errorf("%s: %s: safe %v, want %v", fset.Position(x.Pos()), line, got, !may)
 		}
 		n++
 		return true
