@@ -52,14 +52,15 @@ func object(data []byte, i int) (outi int, ok bool) {
 	return i, false
 }
 
-func gotoCount(n int) int {
-	i := 0
-loop:
-	if i < n {
-		i++
-		goto loop
+func gotoCount(n int) (steps int) {
+	for i := n; ; steps++ {
+	loop:
+		if i > 1 {
+			i /= 2
+			goto loop
+		}
+		return steps + i
 	}
-	return i
 }
 
 func gotoSum(xs []int) (s int) {
