@@ -215,7 +215,7 @@ func exprMayPanic(info *types.Info, e ast.Expr) bool {
 					return true
 				}
 			}
-			if stdLeaf(calleeOf(info, x)) {
+			if safeStdLeaf(calleeOf(info, x)) {
 				return true
 			}
 			may = true
@@ -336,10 +336,12 @@ func simpleComparable(info *types.Info, e ast.Expr) bool {
 	return false
 }
 
-// stdLeaves are functions of the standard library that return for every argument without
-// panicking, blocking or calling code of the program (no function or interface arguments):
-// their calls are leaves that cannot panic, like the package's own (see leafFuncs), so that
-// probes need not commit before them. Parsers call them on every byte.
+// stdLeaves are functions and methods of the standard library that return or panic for every
+// argument without blocking or calling code of the program (no function or interface
+// arguments), by name, and whether they may panic (binary.LittleEndian.Uint64 of a short slice):
+// their calls are leaves like the package's own (see leafFuncs), so that probes need not commit
+// before them; their panics are those of an operation (a spill or the deferred flush of mirrored
+// locals counts them), for they do not touch the counters. Parsers call them on every byte.
 var stdLeaves = map[string]bool{}
 
 func init() {
@@ -353,15 +355,42 @@ func init() {
 		"strconv":      "Atoi IsGraphic IsPrint Itoa ParseBool ParseFloat ParseInt ParseUint Quote QuoteRune QuoteRuneToASCII QuoteToASCII Unquote UnquoteChar",
 	} {
 		for _, n := range strings.Fields(names) {
+			stdLeaves[pkg+"."+n] = false
+		}
+	}
+	for pkg, names := range map[string]string{
+		"strings":         "Repeat",
+		"bytes":           "Repeat",
+		"unicode/utf8":    "EncodeRune",
+		"strconv":         "AppendInt AppendUint FormatInt FormatUint",
+		"math/bits":       "Div Div32 Div64",
+		"encoding/binary": "littleEndian.Uint16 littleEndian.Uint32 littleEndian.Uint64 littleEndian.PutUint16 littleEndian.PutUint32 littleEndian.PutUint64 bigEndian.Uint16 bigEndian.Uint32 bigEndian.Uint64 bigEndian.PutUint16 bigEndian.PutUint32 bigEndian.PutUint64",
+	} {
+		for _, n := range strings.Fields(names) {
 			stdLeaves[pkg+"."+n] = true
 		}
 	}
 }
 
-// stdLeaf reports whether fn is one of stdLeaves.
-func stdLeaf(fn *types.Func) bool {
-	if fn == nil || fn.Pkg() == nil || fn.Signature().Recv() != nil {
-		return false
+// stdLeaf reports whether fn is one of stdLeaves, and whether it may panic.
+func stdLeaf(fn *types.Func) (leaf, mayPanic bool) {
+	if fn == nil || fn.Pkg() == nil {
+		return false, true
 	}
-	return stdLeaves[fn.Pkg().Path()+"."+fn.Name()]
+	name := fn.Pkg().Path() + "."
+	if recv := fn.Signature().Recv(); recv != nil {
+		named, ok := types.Unalias(recv.Type()).(*types.Named)
+		if !ok {
+			return false, true
+		}
+		name += named.Obj().Name() + "."
+	}
+	mayPanic, leaf = stdLeaves[name+fn.Name()]
+	return leaf, mayPanic || !leaf
+}
+
+// safeStdLeaf reports whether fn is one of stdLeaves that cannot panic.
+func safeStdLeaf(fn *types.Func) bool {
+	leaf, may := stdLeaf(fn)
+	return leaf && !may
 }

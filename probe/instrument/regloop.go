@@ -322,8 +322,8 @@ func (l *leafFuncs) leaf(fn *types.Func) (safe, mayPanic bool) {
 	if r, ok := l.memo[fn]; ok {
 		return r[0], r[1]
 	}
-	if stdLeaf(fn) {
-		return true, false
+	if leaf, may := stdLeaf(fn); leaf {
+		return true, may
 	}
 	fd := l.decls[fn]
 	if fd == nil {
@@ -570,6 +570,11 @@ func suspends(info *types.Info, leaves *leafFuncs, nd *frontend.Node, leafPanics
 					}
 				}
 				// A leaf that may panic gets no guard (see guardBuilder): flushed before.
+				// One of the standard library's does not touch the counters: its panic
+				// is an operation's (a spill, or mirrored locals).
+				if std, _ := stdLeaf(calleeOf(info, x)); std {
+					break
+				}
 				if safe, may := leaves.leaf(calleeOf(info, x)); !safe || may && !leafPanics {
 					found = true
 				}

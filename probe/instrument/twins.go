@@ -109,7 +109,7 @@ func findTwins(info *types.Info, files []*ast.File, list []*frontend.Func, plans
 				}
 				if panicsAfter(info, part, x, func(c *ast.CallExpr) bool {
 					_, twin := byObj[calleeOf(info, c)]
-					return twin || stdLeaf(calleeOf(info, c)) || slices.ContainsFunc(p.sites, func(s *callSite) bool { return s.call == c })
+					return twin || safeStdLeaf(calleeOf(info, c)) || slices.ContainsFunc(p.sites, func(s *callSite) bool { return s.call == c })
 				}) {
 					if !p.pp.cutAll[nd] || p.pp.cutExpr[nd] {
 						break

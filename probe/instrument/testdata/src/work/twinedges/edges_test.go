@@ -78,6 +78,17 @@ func TestAll(t *testing.T) {
 			sink += len(fmt.Sprint(deep(list, 2*k+1) != nil))
 		}()
 	}
+	for k, s := range []string{"abcdefghijklmnopq", "abcdefgh\x80bcdefgh", "", "abcdefghijk", "abcdefghijklmnop"} {
+		func() {
+			defer func() { recover() }()
+			sink += scan8([]byte(s), k%2*3)
+		}()
+		func() {
+			defer func() { recover() }()
+			n, _ := words8([]byte(s), k%2*5)
+			sink += n
+		}()
+	}
 	d := []byte("abcdef")
 	drop(&d, 2)
 	if string(d) != "cdef" {

@@ -1,6 +1,7 @@
 package twinedges
 
 import (
+	"encoding/binary"
 	"fmt"
 	"strconv"
 	"strings"
@@ -114,4 +115,25 @@ func unescape(rs string) (string, error) {
 			return rs, fmt.Errorf(`unknown escape sequence \%c`, ch)
 		}
 	}
+}
+
+// words8 reads b eight bytes at a time with binary.LittleEndian (a standard-library leaf that
+// panics on a short slice: skip makes it read past the end), as go-toml's string scanner does.
+func words8(b []byte, skip int) (n int, sum uint64) {
+	i := 0
+	for i+8 <= len(b)+skip {
+		x := binary.LittleEndian.Uint64(b[i:])
+		if x&0x8080808080808080 != 0 {
+			break
+		}
+		sum += x
+		i += 8
+		n++
+	}
+	return n, sum
+}
+
+func scan8(b []byte, skip int) int {
+	n, sum := words8(b, skip)
+	return n + int(sum&7)
 }
