@@ -8,7 +8,8 @@ import (
 
 // The choice of probe (see package instrument's probe): a function with two probes per call,
 // called from 64 goroutines, counting with plain adds to one block (inexact: increments race),
-// adds pinned to the P's block (what probes do), and sync/atomic adds to one block.
+// adds pinned to the P's block (what probes do), sync/atomic adds to one block, and plain adds
+// to a block an entry takes and gives back (what twins do).
 
 var (
 	sharedBlock [64]uint64
@@ -89,3 +90,20 @@ func BenchmarkProbeNone(b *testing.B)   { benchGoroutines(b, bareWork) }
 func BenchmarkProbePlain(b *testing.B)  { benchGoroutines(b, plainWork) }
 func BenchmarkProbePinned(b *testing.B) { benchGoroutines(b, pinnedWork) }
 func BenchmarkProbeAtomic(b *testing.B) { benchGoroutines(b, atomicWork) }
+
+// entryWork is pinnedWork through an entry: a block taken and given back (deferred), two plain
+// adds into it, as an entry and its twin do.
+//
+//go:noinline
+func entryWork(x int) int {
+	bb := Get[[64 + 1 + 2]uint64](benchC)
+	defer Put(benchC, bb)
+	bb[1]++
+	if x&1 == 0 {
+		bb[2]++
+		return x + 1
+	}
+	return x - 1
+}
+
+func BenchmarkProbeEntry(b *testing.B) { benchGoroutines(b, entryWork) }
