@@ -345,7 +345,8 @@ func simpleComparable(info *types.Info, e ast.Expr) bool {
 var stdLeaves = map[string]bool{}
 
 func init() {
-	for pkg, names := range map[string]string{
+	// The first table's cannot panic; the second's may.
+	for may, table := range []map[string]string{{
 		"strings":      "Compare Contains ContainsAny ContainsRune Count Cut CutPrefix CutSuffix EqualFold HasPrefix HasSuffix Index IndexAny IndexByte IndexRune LastIndex LastIndexAny LastIndexByte Trim TrimLeft TrimPrefix TrimRight TrimSpace TrimSuffix",
 		"bytes":        "Compare Contains ContainsAny ContainsRune Count Equal EqualFold HasPrefix HasSuffix Index IndexAny IndexByte IndexRune LastIndex LastIndexAny LastIndexByte Trim TrimLeft TrimPrefix TrimRight TrimSpace TrimSuffix",
 		"unicode/utf8": "AppendRune DecodeLastRune DecodeLastRuneInString DecodeRune DecodeRuneInString FullRune FullRuneInString RuneCount RuneCountInString RuneLen RuneStart Valid ValidRune ValidString",
@@ -353,21 +354,18 @@ func init() {
 		"math":         "Abs Ceil Copysign Exp Float32bits Float32frombits Float64bits Float64frombits Floor Frexp Inf IsInf IsNaN Ldexp Log Log10 Log2 Max Min Mod Modf NaN Pow Round RoundToEven Signbit Sqrt Trunc",
 		"math/bits":    "Add Add32 Add64 LeadingZeros LeadingZeros16 LeadingZeros32 LeadingZeros64 LeadingZeros8 Len Len16 Len32 Len64 Len8 Mul Mul32 Mul64 OnesCount OnesCount16 OnesCount32 OnesCount64 OnesCount8 Reverse Reverse16 Reverse32 Reverse64 Reverse8 ReverseBytes ReverseBytes16 ReverseBytes32 ReverseBytes64 RotateLeft RotateLeft16 RotateLeft32 RotateLeft64 RotateLeft8 Sub Sub32 Sub64 TrailingZeros TrailingZeros16 TrailingZeros32 TrailingZeros64 TrailingZeros8",
 		"strconv":      "Atoi IsGraphic IsPrint Itoa ParseBool ParseFloat ParseInt ParseUint Quote QuoteRune QuoteRuneToASCII QuoteToASCII Unquote UnquoteChar",
-	} {
-		for _, n := range strings.Fields(names) {
-			stdLeaves[pkg+"."+n] = false
-		}
-	}
-	for pkg, names := range map[string]string{
+	}, {
 		"strings":         "Repeat",
 		"bytes":           "Repeat",
 		"unicode/utf8":    "EncodeRune",
 		"strconv":         "AppendInt AppendUint FormatInt FormatUint",
 		"math/bits":       "Div Div32 Div64",
 		"encoding/binary": "littleEndian.Uint16 littleEndian.Uint32 littleEndian.Uint64 littleEndian.PutUint16 littleEndian.PutUint32 littleEndian.PutUint64 bigEndian.Uint16 bigEndian.Uint32 bigEndian.Uint64 bigEndian.PutUint16 bigEndian.PutUint32 bigEndian.PutUint64",
-	} {
-		for _, n := range strings.Fields(names) {
-			stdLeaves[pkg+"."+n] = true
+	}} {
+		for pkg, names := range table {
+			for _, n := range strings.Fields(names) {
+				stdLeaves[pkg+"."+n] = may == 1
+			}
 		}
 	}
 }
