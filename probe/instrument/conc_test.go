@@ -170,9 +170,10 @@ func checkConc(t *testing.T, p *profile.Profile, fns []*frontend.Func) {
 			continue
 		}
 		// 64 goroutines on 4 threads, 100k calls each: overlaps are seen. Concurrent is a lower
-		// bound: Framed's deferred closure, a few instructions sampled one call in 16, overlaps
-		// itself only by chance, and not at all while a loaded machine runs the test's threads
-		// one at a time, so only Work and Framed, which run long enough, must be seen.
+		// bound: Framed's deferred closure, a brief region, does not look (and, a few
+		// instructions, would overlap itself only by chance, and not at all while a loaded
+		// machine runs the test's threads one at a time), so only Work and Framed, which run
+		// long enough, must be seen.
 		if !p.Funcs[fn.Name].Concurrent && fn.Lit == nil {
 			t.Errorf("%s: not seen running on several goroutines at once", fn.Name)
 		}
@@ -322,4 +323,18 @@ func funcsOf(fns []*frontend.Func) map[string]*frontend.Func {
 		m[fn.Name] = fn
 	}
 	return m
+}
+
+// TestWindowsReopen runs testdata/src/work/window, whose functions run on eight goroutines at
+// once only after 40 000 calls from one, which shut their first look windows: a body region
+// (Steps) and a function that counts its invocation at entry (Drain) are seen running
+// concurrently only because commits of their invocation counters reopen the windows.
+func TestWindowsReopen(t *testing.T) {
+	p, fns := measureTest(t, "window", "TestLate", 0, 4)
+	for _, fn := range fns {
+		checkIdentity(t, fn, p.Funcs[fn.Name], 7)
+		if !p.Funcs[fn.Name].Concurrent {
+			t.Errorf("%s: not seen running on several goroutines at once", fn.Name)
+		}
+	}
 }

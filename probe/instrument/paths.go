@@ -1277,9 +1277,11 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 	}
 	leave := ""
 	if !slices.Contains(p.mayPanic, true) && inlineCost(p.fn.Decl.Body) > 80 {
-		// As in body regions: one invocation in 16 looks for another goroutine in the
-		// function (a function that may panic could leave a stale owner: it does not look).
-		// A small twin does not look either: the calls would stop its inlining.
+		// One invocation in 16, by a random draw, looks for another goroutine in the function
+		// (a function that may panic could leave a stale owner: it does not look): a twin has
+		// no invocation counter whose commits could reopen a look window (see rt.Shut), and
+		// one this large costs more than the draw. A small twin does not look either: the
+		// calls would stop its inlining.
 		pro += fmt.Sprintf("var _augur_o _augur_r.Uintptr; if _augur_r.Rand()&15 == 0 {_augur_o = _augur_c.Enter(%d, %d)}; ", p.k, p.overlaps())
 		leave = fmt.Sprintf("if _augur_o != 0 {_augur_c.Leave(%d, _augur_o)}; ", p.k)
 	}

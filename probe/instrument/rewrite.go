@@ -35,6 +35,22 @@ type regState struct {
 	din [][]bool
 	// cold is set while making the flush of a guard, which runs only before a panic.
 	cold bool
+	// reopen, when set, reopens the function's look window from the commits of its invocation
+	// counter.
+	reopen *reopen
+}
+
+// reopen is the code that reopens a function's look window (see rt.Shut) where a commit of its
+// invocation counter key on a P passes a multiple of rt.WindowPeriod.
+type reopen struct {
+	key  int
+	code string
+}
+
+// check returns the code that runs r's code when the counter's new value v, reached by adding d,
+// passed a multiple of rt.WindowPeriod.
+func (r *reopen) check(v, d string) string {
+	return "if " + v + "&(_augur_r.WindowPeriod-1) < " + d + " {" + r.code + "}; "
 }
 
 func (r *regState) loopAt(pos token.Pos) *regLoop {
@@ -53,7 +69,7 @@ func (r *regState) add(i int, pos token.Pos, d string) string {
 	}
 	l := r.loopAt(pos)
 	if l == nil {
-		return probe(map[int]string{i: "1"}, d == "--")
+		return probe(map[int]string{i: "1"}, d == "--", nil)
 	}
 	j := r.local(i, l)
 	v := "_augur_l" + strconv.Itoa(j)
@@ -139,12 +155,12 @@ func (r *regState) flushSet(pos token.Pos, set []bool) string {
 		// the locals (see panicFlush).
 		ix, vs := applyArgs(adds)
 		return "if _augur_uv != 0 {_augur_c.Apply([]_augur_r.Int32{" + ix + "_augur_ui}, []_augur_r.Uint64{" + vs + "_augur_uv}); _augur_ui, _augur_uv = 0, 0} else {" +
-			probe(adds, false) + "}; " + zero
+			probe(adds, false, r.reopen) + "}; " + zero
 	}
 	if r.cold && len(adds) > 1 {
 		return coldProbe(adds) + zero
 	}
-	return probe(adds, false) + zero
+	return probe(adds, false, r.reopen) + zero
 }
 
 // panicFlush is the flush of the guard of node n, whose Panics are counted (countedPan): the
@@ -233,7 +249,7 @@ func coldProbe(adds map[int]string) string {
 // locals so that an invocation pins once per commit, not once per probe. Several counters go
 // in through rt's journal, inline (the commit of rt.Counters.Apply without its call, slices
 // and loop).
-func probe(adds map[int]string, sub bool) string {
+func probe(adds map[int]string, sub bool, w *reopen) string {
 	if len(adds) == 0 {
 		return ""
 	}
@@ -261,6 +277,9 @@ func probe(adds map[int]string, sub bool) string {
 			fmt.Fprintf(&nv, "_augur_v%d := _augur_b[%d] + %s; ", m, k, adds[k])
 			fmt.Fprintf(&jl, "_augur_b[_augur_jc+%d] = %d; _augur_b[_augur_jc+%d] = _augur_v%d; ", 1+2*m, k, 2+2*m, m)
 			fmt.Fprintf(&ad, "_augur_b[%d] = _augur_v%d; ", k, m)
+			if w != nil && k == w.key {
+				ad.WriteString(w.check("_augur_v"+strconv.Itoa(m), adds[k]))
+			}
 		}
 		return "{_augur_p := _augur_r.Pin(); if _augur_p < _augur_ns {_augur_b := _augur_cs[_augur_p]; " + nv.String() + jl.String() +
 			"_augur_b[_augur_jc] = " + strconv.Itoa(len(keys)) + "; " + ad.String() + "_augur_b[_augur_jn] = 0} else {" +
@@ -269,6 +288,9 @@ func probe(adds map[int]string, sub bool) string {
 	var in, over strings.Builder
 	for _, k := range keys {
 		fmt.Fprintf(&in, "_augur_cs[_augur_p][%d] %s %s; ", k, op, adds[k])
+		if w != nil && k == w.key && !sub {
+			in.WriteString(w.check("_augur_cs[_augur_p]["+strconv.Itoa(k)+"]", adds[k]))
+		}
 		f := "_augur_c.Over"
 		if sub {
 			f = "_augur_c.OverSub"
@@ -370,29 +392,29 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 	}
 	const ret = "_augur_s.Chain = 1; "
 
-	// One invocation in 16 (per P) of a frame-free function, and every invocation of a frame
-	// function, looks for another goroutine in the function (rt.Enter); the frame-free ones
-	// leave before their returns and at the end of their body.
-	pro := fmt.Sprintf("var _augur_o _augur_r.Uintptr; {_augur_p := _augur_r.Pin(); if _augur_p < _augur_ns {_augur_cs[_augur_p][%[1]d] += 1; if _augur_cs[_augur_p][%[1]d]&15 == 0 {_augur_o = 1}} else {_augur_c.Over(%[1]d, 1)}; _augur_r.Unpin()}; if _augur_o != 0 {_augur_o = _augur_c.Enter(%[2]d, %[3]d)}; ", p.base, p.k, p.overlaps())
+	// A frame-free function looks for another goroutine in it (rt.Look) while its window is
+	// open (see rt.Shut), and leaves before its returns and at the end of its body; every
+	// invocation of a frame function looks. The invocation counter's commit reopens the window.
+	wn := fmt.Sprintf("&_augur_wn[%d]", p.k)
+	r.reopen = &reopen{p.base, "_augur_r.Reopen(" + wn + ")"}
+	pro := fmt.Sprintf("var _augur_o _augur_r.Uintptr; {_augur_p := _augur_r.Pin(); if _augur_p < _augur_ns {_augur_cs[_augur_p][%[1]d] += 1; %[2]s} else {_augur_c.Over(%[1]d, 1)}; _augur_r.Unpin()}; if !_augur_r.Shut(%[3]s) {_augur_o = _augur_c.Look(%[4]d, %[5]d, %[3]s)}; ", p.base, r.reopen.check(fmt.Sprintf("_augur_cs[_augur_p][%d]", p.base), "1"), wn, p.k, p.overlaps())
 	leave := fmt.Sprintf("if _augur_o != 0 {_augur_c.Leave(%d, _augur_o)}; ", p.k)
 	if !p.frame && slices.Contains(p.mayPanic, true) {
-		// It may unwind past the code before its returns: it only looks (rt.Check).
-		pro = fmt.Sprintf("{_augur_p := _augur_r.Pin(); _augur_o := _augur_p < 0; if _augur_p < _augur_ns {_augur_cs[_augur_p][%[1]d] += 1; _augur_o = _augur_cs[_augur_p][%[1]d]&15 == 0} else {_augur_c.Over(%[1]d, 1)}; _augur_r.Unpin(); if _augur_o {_augur_c.Check(%[2]d, %[3]d)}}; ", p.base, p.k, p.overlaps())
+		// It may unwind past the code before its returns: it only looks (rt.Peek).
+		pro = fmt.Sprintf("{_augur_p := _augur_r.Pin(); if _augur_p < _augur_ns {_augur_cs[_augur_p][%[1]d] += 1; %[2]s} else {_augur_c.Over(%[1]d, 1)}; _augur_r.Unpin(); if !_augur_r.Shut(%[3]s) {_augur_c.Peek(%[4]d, %[5]d, %[3]s)}}; ", p.base, r.reopen.check(fmt.Sprintf("_augur_cs[_augur_p][%d]", p.base), "1"), wn, p.k, p.overlaps())
 		leave = ""
 	}
 	if len(r.loops) == 1 && r.loops[0].body {
-		// The invocation is counted in a local like the rest; one invocation in 16 (a random
-		// draw of the thread's generator, runtime.cheaprand, costs less than pinning)
-		// looks for another goroutine in the function. One that may panic would only look
-		// (rt.Check) for an owner, and only its own invocations could be one: it does not
-		// draw at all. Nor does a brief one (no loop, no call it commits before: it cannot
-		// run for long), where the draw would cost more than its body (isDigit passed as a
-		// function value).
+		// The invocation is counted in a local like the rest, and looks through the window
+		// too. One that may panic would only look (rt.Peek) for an owner, and only its own
+		// invocations could be one: it does not look at all. Nor does a brief one (no loop,
+		// no call it commits before: it cannot run for long), where the look at entry would
+		// cost more than its body (isDigit passed as a function value).
 		in := r.add(p.base, decl.Body.Lbrace+1, "++")
 		if leave == "" || len(r.loops[0].flushAt) == 0 && !loops(decl.Body) {
-			pro, leave = in, ""
+			pro, leave, r.reopen = in, "", nil
 		} else {
-			pro = fmt.Sprintf("var _augur_o _augur_r.Uintptr; if _augur_r.Rand()&15 == 0 {_augur_o = _augur_c.Enter(%d, %d)}; ", p.k, p.overlaps()) + in
+			pro = fmt.Sprintf("var _augur_o _augur_r.Uintptr; if !_augur_r.Shut(%s) {_augur_o = _augur_c.Look(%d, %d, %s)}; ", wn, p.k, p.overlaps(), wn) + in
 		}
 	}
 	if p.frame {

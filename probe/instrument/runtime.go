@@ -107,6 +107,9 @@ var _augur_jn = _augur_r.Int(_augur_jc)
 // _augur_ns is the number of per-P blocks.
 var _augur_ns = _augur_r.NumBlocks(_augur_c)
 
+// _augur_wn are the functions' look windows (see rt.Shut).
+var _augur_wn [` + strconv.Itoa(len(pk.plans)) + `]_augur_r.Uint32
+
 var _augur_fd = [...]_augur_r.Desc{
 `)
 	for _, p := range pk.plans {
