@@ -130,7 +130,7 @@ func (r *regState) dirty(n int) []bool {
 // unconditional flush; with done, after its completion is counted).
 func (r *regState) flushReturn(n int, pos token.Pos, done bool) string {
 	if r.din == nil {
-		return r.flush(pos)
+		return r.flush(pos) + r.returned()
 	}
 	set := make([]bool, len(r.din[n]))
 	if l := r.loopAt(pos); l == nil || !l.kills(r.plan.g.Nodes[n], n) {
@@ -139,7 +139,18 @@ func (r *regState) flushReturn(n int, pos token.Pos, done bool) string {
 	if done {
 		set[r.plan.flow(n, 0)-r.plan.base] = true
 	}
-	return r.flushSet(pos, set)
+	return r.flushSet(pos, set) + r.returned()
+}
+
+// returned is the code that tells the deferred flush of the mirrored locals (rt.Flush), if
+// there is one, that the invocation returns: every mirror is zero, flushed by the commit before
+// it, and the flush need not look at them. It clears the mirrors' last word, which is one
+// before. (A panic, and runtime.Goexit, leave it one.)
+func (r *regState) returned() string {
+	if len(r.mirrors) == 0 {
+		return ""
+	}
+	return "_augur_m[" + strconv.Itoa(len(r.mirrors)) + "] = 0; "
 }
 
 // flush returns the code that moves the locals of the register loop at pos (if any) into the
@@ -361,7 +372,7 @@ func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info) error {
 	}
 	p.journal = max(p.journal, len(r.mirrors))
 	if len(r.mirrors) > 0 {
-		pro += fmt.Sprintf("var _augur_m [%d]_augur_r.Uint64; defer _augur_c.Flush(_augur_m[:], &_augur_fd[%d]); ", len(r.mirrors), p.k)
+		pro += fmt.Sprintf("var _augur_m [%d]_augur_r.Uint64; _augur_m[%d] = 1; defer _augur_c.Flush(_augur_m[:], &_augur_fd[%d]); ", len(r.mirrors)+1, len(r.mirrors), p.k)
 		p.mirrors = r.mirrors
 	}
 	// Before the probes at the same offset (a body region counts the invocation there).
@@ -375,6 +386,10 @@ func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info) error {
 		default:
 			f.Add(l.s.End(), token.NoPos, 6, "; "+r.flush(l.s.Pos()))
 		}
+	}
+	if t := p.fn.Decl.Type; t.Results == nil || len(t.Results.List) == 0 {
+		// Falling off the end returns too (after the flushes above).
+		f.Add(p.fn.Decl.Body.Rbrace, token.NoPos, 7, "; "+r.returned())
 	}
 	return nil
 }

@@ -517,11 +517,16 @@ func inc(s *Frame, d *Desc, i int32) {
 }
 
 // Flush adds the register-loop counts mirrored in m that the loops had no chance to flush (the
-// function is unwinding; on other exits m is all zeros).
+// function is unwinding). The last word of m is zero when the function returned: then the
+// others are zero too.
 func (c *Counters) Flush(m []uint64, d *Desc) {
-	for _, x := range m {
+	n := len(m) - 1
+	if m[n] == 0 {
+		return
+	}
+	for _, x := range m[:n] {
 		if x != 0 {
-			c.Apply(d.Mx, m)
+			c.Apply(d.Mx, m[:n])
 			return
 		}
 	}
