@@ -220,7 +220,11 @@ func Get[A any](c *Counters) *A {
 // Words 1 to 4 hold the counts, held in registers, of the cycles of a loop the twin was running,
 // and words 5 to 8 their counters: not zero when it unwound from inside the loop.
 func Put[A any](c *Counters, b *A) {
-	w := unsafe.Slice((*uint64)(unsafe.Pointer(b)), c.n)
+	c.put(unsafe.Pointer(b))
+}
+
+// unwound adds to block w what its spill and mirror words hold (see Put) and clears them.
+func (c *Counters) unwound(w []uint64) {
 	if s := w[0]; s != 0 {
 		if s <= uint64(c.n) {
 			w[s-1]++
@@ -235,7 +239,6 @@ func Put[A any](c *Counters, b *A) {
 			w[j] = 0
 		}
 	}
-	c.put(unsafe.Pointer(b))
 }
 
 func (c *Counters) get() unsafe.Pointer {
@@ -252,6 +255,10 @@ func (c *Counters) get() unsafe.Pointer {
 }
 
 func (c *Counters) put(b unsafe.Pointer) {
+	// The spill word and the mirrors' counts are zero unless the block's twin unwound.
+	if w := (*[5]uint64)(b); w[0]|w[1]|w[2]|w[3]|w[4] != 0 {
+		c.unwound(unsafe.Slice((*uint64)(b), c.n))
+	}
 	if p := Pin(); p < len(c.caches) {
 		if k := c.caches[p]; k.n < len(k.b) {
 			k.b[k.n] = b
