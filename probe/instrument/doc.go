@@ -97,23 +97,23 @@
 // numbered (no register region, more than 4096 paths, a cut where no code can go) gets no twin and
 // counts as below.
 //
-// Whether a function ran on several goroutines at once is seen at entry (rt.Enter): every
-// invocation of a frame function, and those of the others while the function's look window is
-// open (rt.Shut: a flag read, no pinning), records its thread as the function's owner
-// if it has none, or counts an overlap if another thread owns it; the owner gives the function up
-// when it returns (a frame function's exit hook, or code before the returns). A window is open at
-// the start and reopens where a commit of the function's invocation counter on a P passes a
-// multiple of rt.WindowPeriod (16384); it shuts after rt.WindowLooks (256) looks, so one
-// invocation in 64 looks, but the branch that decides keeps its outcome over long runs of
-// invocations and every thread looks at once. A twin, which has no invocation counter of its own,
-// looks at one invocation in 16 by a draw from the thread's generator (runtime.cheaprand). A
-// frame-free function that may panic could unwind past that code and leave a stale owner, so it
-// does not take ownership; outside body regions it only looks (rt.Check, through rt.Peek), in them and in twins not
-// even that: nothing but its own invocations could own it, so such a function is never seen running
-// concurrently (a gap: it would need an exit hook). Nor does a small twin (one the compiler may
-// inline) that cannot panic look: the calls would stop its inlining (the same gap); nor a brief
-// body region (no loop, no call it commits before: isDigit, a getter), where the look at entry costs
-// more than the body. profile.Func.Concurrent says an overlap was seen.
+// Whether a function ran on several goroutines at once is seen at entry (rt.Enter): an invocation
+// that comes while the function's look window is open (rt.Shut: a flag read, no pinning) records
+// its thread as the function's owner if it has none, or counts an overlap if another thread owns
+// it; the owner gives the function up when it returns (a frame function's exit hook, or code before
+// the returns). A window is open at the start and reopens where a commit of the function's
+// invocation counter on a P passes a multiple of rt.WindowPeriod (16384); it shuts after
+// rt.WindowLooks (256) looks, so one invocation in 64 looks, but the branch that decides keeps its
+// outcome over long runs of invocations, and every thread looks at once. A twin, which has no
+// invocation counter of its own, looks at one invocation in 16 by a draw from the thread's
+// generator (runtime.cheaprand). A frame-free function that may panic could unwind past that code
+// and leave a stale owner, so it does not take ownership; outside body regions it only looks
+// (rt.Check, through rt.Peek), in them and in twins not even that: nothing but its own invocations
+// could own it, so such a function is never seen running concurrently (a gap: it would need an exit
+// hook). Nor does a small twin (one the compiler may inline) that cannot panic look: the calls
+// would stop its inlining (the same gap); nor a brief body region (no loop, no call it commits
+// before: isDigit, a getter), where the look at entry costs more than the body.
+// profile.Func.Concurrent says an overlap was seen.
 //
 // What may panic is decided from the syntax, conservatively (maypanic.go), but for cases the
 // compiler also proves: an index x[i] in the body of "for i := c; i < len(x); i++" (c a constant

@@ -407,9 +407,9 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 	}
 	const ret = "_augur_s.Chain = 1; "
 
-	// A frame-free function looks for another goroutine in it (rt.Look) while its window is
-	// open (see rt.Shut), and leaves before its returns and at the end of its body; every
-	// invocation of a frame function looks. The invocation counter's commit reopens the window.
+	// A function looks for another goroutine in it (rt.Look) while its window is open (see
+	// rt.Shut), and leaves before its returns and at the end of its body (a frame function in
+	// its exit hook). The invocation counter's commit reopens the window.
 	wn := fmt.Sprintf("&_augur_wn[%d]", p.k)
 	r.reopen = &reopen{p.base, "_augur_r.Reopen(" + wn + ")"}
 	pro := fmt.Sprintf("var _augur_o _augur_r.Uintptr; {_augur_p := _augur_r.Pin(); if _augur_p < _augur_ns {_augur_cs[_augur_p][%[1]d] += 1; %[2]s} else {_augur_c.Over(%[1]d, 1)}; _augur_r.Unpin()}; if !_augur_r.Shut(%[3]s) {_augur_o = _augur_c.Look(%[4]d, %[5]d, %[3]s)}; ", p.base, r.reopen.check(fmt.Sprintf("_augur_cs[_augur_p][%d]", p.base), "1"), wn, p.k, p.overlaps())
@@ -433,7 +433,7 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 		}
 	}
 	if p.frame {
-		pro = fmt.Sprintf("var _augur_k [%d]_augur_r.Uint64; _augur_k[0] = 1; var _augur_s = _augur_r.Frame{Cur: -1, N: _augur_k[:]}; _augur_s.O = _augur_c.Enter(%d, %d); defer _augur_c.Exit(&_augur_s, %s); ", len(p.slotCtr), p.k, p.overlaps(), fd)
+		pro = fmt.Sprintf("var _augur_k [%d]_augur_r.Uint64; _augur_k[0] = 1; var _augur_s = _augur_r.Frame{Cur: -1, N: _augur_k[:], W: %s}; if !_augur_r.Shut(%s) {_augur_s.O = _augur_c.Look(%d, %d, %s)}; defer _augur_c.Exit(&_augur_s, %s); ", len(p.slotCtr), wn, wn, p.k, p.overlaps(), wn, fd)
 		leave = ""
 	}
 	f.Insert(decl.Body.Lbrace+1, pro)

@@ -347,10 +347,18 @@ func (c *Counters) OverSub(i int, v uint64) {
 
 // Apply adds v[j] to counter ix[j] for each j, all or none even if the process ends midway
 // (os.Exit in another goroutine): the counts of an invocation or a loop go in at once.
-func (c *Counters) Apply(ix []int32, v []uint64) {
+func (c *Counters) Apply(ix []int32, v []uint64) { c.apply(ix, v, nil) }
+
+// apply is Apply that also reopens the look window w, if not nil, where the count of ix[0] in
+// the P's block passes a multiple of WindowPeriod (v[0] is one: an invocation).
+func (c *Counters) apply(ix []int32, v []uint64, w *Uint32) {
 	p := Pin()
 	if p < len(c.blocks) {
-		c.commit(c.blocks[p], ix, v)
+		b := c.blocks[p]
+		c.commit(b, ix, v)
+		if w != nil && b[ix[0]]&(WindowPeriod-1) == 0 {
+			Reopen(w)
+		}
 	} else {
 		c.lockOv()
 		c.commit(c.ov, ix, v)
@@ -500,7 +508,8 @@ type Frame struct {
 	// deferred calls the CFG does not show (Cur panicked), 6 that panic recovered
 	Chain uint8
 	N     []uint64 // the invocation's counts, by slot (see Desc.Sl)
-	O     uintptr  // what Enter returned
+	O     uintptr  // what Look returned
+	W     *Uint32  // the function's look window (see Shut)
 }
 
 // Desc describes one function for the hooks.
@@ -584,7 +593,7 @@ func (c *Counters) Exit(s *Frame, d *Desc) {
 			inc(s, d, i)
 		}
 	}
-	c.Apply(d.Ctr, s.N)
+	c.apply(d.Ctr, s.N, s.W)
 	if s.O != 0 {
 		c.Leave(int(d.F), s.O)
 	}

@@ -21,3 +21,12 @@ func Drain(ch <-chan int) int {
 	}
 	return n
 }
+
+// Deferred defers a call: it counts in a frame, whose exit hook commits its invocation.
+func Deferred(x int) (r int) {
+	defer func() { r++ }()
+	for i := 0; i < x%4; i++ {
+		r += i
+	}
+	return r
+}

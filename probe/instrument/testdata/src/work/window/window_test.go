@@ -16,12 +16,13 @@ func drain(x int) int {
 	return Drain(ch)
 }
 
-// TestLate calls Steps and Drain 40 000 times from one goroutine, which shuts their first
-// windows with nothing else in them, then 200 000 times from each of eight goroutines at once.
+// TestLate calls Steps, Drain and Deferred 40 000 times from one goroutine, which shuts their
+// first windows with nothing else in them, then 200 000 times from each of eight goroutines at
+// once.
 func TestLate(t *testing.T) {
 	s := 0
 	for x := range 40_000 {
-		s += Steps(x) + drain(x)
+		s += Steps(x) + drain(x) + Deferred(x)
 	}
 	var wg sync.WaitGroup
 	var mu sync.Mutex
@@ -31,7 +32,7 @@ func TestLate(t *testing.T) {
 			defer wg.Done()
 			s := 0
 			for x := range 200_000 {
-				s += Steps(x) + drain(x)
+				s += Steps(x) + drain(x) + Deferred(x)
 			}
 			mu.Lock()
 			sink += s
