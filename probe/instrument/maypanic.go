@@ -372,19 +372,26 @@ func init() {
 
 // stdLeaf reports whether fn is one of stdLeaves, and whether it may panic.
 func stdLeaf(fn *types.Func) (leaf, mayPanic bool) {
+	mayPanic, leaf = stdLeaves[qualName(fn)]
+	return leaf, mayPanic || !leaf
+}
+
+// qualName is fn's name qualified by its package path and, for a method, its receiver's type
+// name (strings.IndexByte, encoding/binary.littleEndian.Uint64), or "" (nil, a builtin, a method
+// of an unnamed type).
+func qualName(fn *types.Func) string {
 	if fn == nil || fn.Pkg() == nil {
-		return false, true
+		return ""
 	}
 	name := fn.Pkg().Path() + "."
 	if recv := fn.Signature().Recv(); recv != nil {
 		named, ok := types.Unalias(recv.Type()).(*types.Named)
 		if !ok {
-			return false, true
+			return ""
 		}
 		name += named.Obj().Name() + "."
 	}
-	mayPanic, leaf = stdLeaves[name+fn.Name()]
-	return leaf, mayPanic || !leaf
+	return name + fn.Name()
 }
 
 // safeStdLeaf reports whether fn is one of stdLeaves that cannot panic.

@@ -38,6 +38,9 @@ type regState struct {
 	// reopen, when set, reopens the function's look window from the commits of its invocation
 	// counter.
 	reopen *reopen
+	// held is set for a function literal that runs only while the twin it is in runs, on the
+	// twin's goroutine (see syncLits): it counts into the twin's block, unpinned.
+	held bool
 }
 
 // reopen is the code that reopens a function's look window (see rt.Shut) where a commit of its
@@ -69,7 +72,7 @@ func (r *regState) add(i int, pos token.Pos, d string) string {
 	}
 	l := r.loopAt(pos)
 	if l == nil {
-		return probe(map[int]string{i: "1"}, d == "--", nil)
+		return probe(map[int]string{i: "1"}, d == "--", nil, r.held)
 	}
 	j := r.local(i, l)
 	v := "_augur_l" + strconv.Itoa(j)
@@ -166,12 +169,12 @@ func (r *regState) flushSet(pos token.Pos, set []bool) string {
 		// the locals (see panicFlush).
 		ix, vs := applyArgs(adds)
 		return "if _augur_uv != 0 {_augur_c.Apply([]_augur_r.Int32{" + ix + "_augur_ui}, []_augur_r.Uint64{" + vs + "_augur_uv}); _augur_ui, _augur_uv = 0, 0} else {" +
-			probe(adds, false, r.reopen) + "}; " + zero
+			probe(adds, false, r.reopen, r.held) + "}; " + zero
 	}
 	if r.cold && len(adds) > 1 {
 		return coldProbe(adds) + zero
 	}
-	return probe(adds, false, r.reopen) + zero
+	return probe(adds, false, r.reopen, r.held) + zero
 }
 
 // panicFlush is the flush of the guard of node n, whose Panics are counted (countedPan): the
@@ -260,7 +263,7 @@ func coldProbe(adds map[int]string) string {
 // locals so that an invocation pins once per commit, not once per probe. Several counters go
 // in through rt's journal, inline (the commit of rt.Counters.Apply without its call, slices
 // and loop).
-func probe(adds map[int]string, sub bool, w *reopen) string {
+func probe(adds map[int]string, sub bool, w *reopen, held bool) string {
 	if len(adds) == 0 {
 		return ""
 	}
@@ -292,15 +295,22 @@ func probe(adds map[int]string, sub bool, w *reopen) string {
 				ad.WriteString(w.check("_augur_v"+strconv.Itoa(m), adds[k]))
 			}
 		}
-		return "{_augur_p := _augur_r.Pin(); if _augur_p < _augur_ns {_augur_b := _augur_cs[_augur_p]; " + nv.String() + jl.String() +
-			"_augur_b[_augur_jc] = " + strconv.Itoa(len(keys)) + "; " + ad.String() + "_augur_b[_augur_jn] = 0} else {" +
+		commit := nv.String() + jl.String() + "_augur_b[_augur_jc] = " + strconv.Itoa(len(keys)) + "; " + ad.String() + "_augur_b[_augur_jn] = 0"
+		if held {
+			return "{_augur_b := _augur_bb; " + commit + "}; "
+		}
+		return "{_augur_p := _augur_r.Pin(); if _augur_p < _augur_ns {_augur_b := _augur_cs[_augur_p]; " + commit + "} else {" +
 			"_augur_c.Apply([]_augur_r.Int32{" + strings.Join(ix, ", ") + "}, []_augur_r.Uint64{" + strings.Join(vs, ", ") + "})}; _augur_r.Unpin()}; "
+	}
+	block := "_augur_cs[_augur_p]"
+	if held {
+		block = "_augur_bb"
 	}
 	var in, over strings.Builder
 	for _, k := range keys {
-		fmt.Fprintf(&in, "_augur_cs[_augur_p][%d] %s %s; ", k, op, adds[k])
+		fmt.Fprintf(&in, "%s[%d] %s %s; ", block, k, op, adds[k])
 		if w != nil && k == w.key && !sub {
-			in.WriteString(w.check("_augur_cs[_augur_p]["+strconv.Itoa(k)+"]", adds[k]))
+			in.WriteString(w.check(block+"["+strconv.Itoa(k)+"]", adds[k]))
 		}
 		f := "_augur_c.Over"
 		if sub {
@@ -308,15 +318,18 @@ func probe(adds map[int]string, sub bool, w *reopen) string {
 		}
 		fmt.Fprintf(&over, "%s(%d, %s); ", f, k, adds[k])
 	}
+	if held {
+		return in.String()
+	}
 	return "{_augur_p := _augur_r.Pin(); if _augur_p < _augur_ns {" + in.String() + "} else {" + over.String() + "}; _augur_r.Unpin()}; "
 }
 
 // rewriteFunc adds the probes of one function to the file's edits. A frame-free function with
 // register loops is rewritten twice: the first pass finds the locals the loops need, so that
 // the second can flush them.
-func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info) error {
+func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info, held bool) error {
 	f.Parents(p.fn.Decl.Body)
-	r := &regState{plan: p, localOf: map[int]int{}, slot: map[int]int{}}
+	r := &regState{plan: p, localOf: map[int]int{}, slot: map[int]int{}, held: held && !p.frame}
 	if !p.frame {
 		r.loops = findRegLoops(p, info, exprSource(f.Src, f.Fset, info))
 		if countPanics(p, r.loops) {
@@ -412,11 +425,12 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 	// its exit hook). The invocation counter's commit reopens the window.
 	wn := fmt.Sprintf("&_augur_wn[%d]", p.k)
 	r.reopen = &reopen{p.base, "_augur_r.Reopen(" + wn + ")"}
-	pro := fmt.Sprintf("var _augur_o _augur_r.Uintptr; {_augur_p := _augur_r.Pin(); if _augur_p < _augur_ns {_augur_cs[_augur_p][%[1]d] += 1; %[2]s} else {_augur_c.Over(%[1]d, 1)}; _augur_r.Unpin()}; if !_augur_r.Shut(%[3]s) {_augur_o = _augur_c.Look(%[4]d, %[5]d, %[3]s)}; ", p.base, r.reopen.check(fmt.Sprintf("_augur_cs[_augur_p][%d]", p.base), "1"), wn, p.k, p.overlaps())
+	count := probe(map[int]string{p.base: "1"}, false, r.reopen, r.held)
+	pro := "var _augur_o _augur_r.Uintptr; " + count + fmt.Sprintf("if !_augur_r.Shut(%[1]s) {_augur_o = _augur_c.Look(%[2]d, %[3]d, %[1]s)}; ", wn, p.k, p.overlaps())
 	leave := fmt.Sprintf("if _augur_o != 0 {_augur_c.Leave(%d, _augur_o)}; ", p.k)
 	if !p.frame && slices.Contains(p.mayPanic, true) {
 		// It may unwind past the code before its returns: it only looks (rt.Peek).
-		pro = fmt.Sprintf("{_augur_p := _augur_r.Pin(); if _augur_p < _augur_ns {_augur_cs[_augur_p][%[1]d] += 1; %[2]s} else {_augur_c.Over(%[1]d, 1)}; _augur_r.Unpin(); if !_augur_r.Shut(%[3]s) {_augur_c.Peek(%[4]d, %[5]d, %[3]s)}}; ", p.base, r.reopen.check(fmt.Sprintf("_augur_cs[_augur_p][%d]", p.base), "1"), wn, p.k, p.overlaps())
+		pro = count + fmt.Sprintf("if !_augur_r.Shut(%[1]s) {_augur_c.Peek(%[2]d, %[3]d, %[1]s)}; ", wn, p.k, p.overlaps())
 		leave = ""
 	}
 	if len(r.loops) == 1 && r.loops[0].body {

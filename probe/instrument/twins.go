@@ -378,8 +378,9 @@ func twinText(fset *token.FileSet, src []byte, prefix string, file *ast.File, p 
 	if err := rewritePath(f, p, p.pp, info); err != nil {
 		return "", err
 	}
+	held := syncLits(info, d.Body)
 	for _, lp := range lits {
-		if err := rewriteFunc(f, lp, info); err != nil {
+		if err := rewriteFunc(f, lp, info, held[lp.fn.Lit]); err != nil {
 			return "", err
 		}
 	}
@@ -421,6 +422,52 @@ func twinText(fset *token.FileSet, src []byte, prefix string, file *ast.File, p 
 		return "", fmt.Errorf("%s: internal error: the twin's text is lost", p.fn.Name)
 	}
 	return string(out[i+1 : j]), nil
+}
+
+// syncLits returns the function literals of a twin's body (not those in other literals) that
+// run only while the twin runs, on its goroutine: called where they stand (func() {...}(), not
+// in a go statement), or passed to a standard-library function that calls its function
+// arguments before it returns and keeps them nowhere (syncCallers). They count into the twin's
+// block (see regState.held) instead of pinning: sort.Search's closure in btree's find pinned
+// twice a comparison (before the comparison it calls through a function value, and after).
+func syncLits(info *types.Info, body *ast.BlockStmt) map[*ast.FuncLit]bool {
+	out := map[*ast.FuncLit]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit, *ast.GoStmt:
+			return false
+		case *ast.CallExpr:
+			if lit, ok := x.Fun.(*ast.FuncLit); ok {
+				out[lit] = true
+			}
+			if syncCallers[qualName(calleeOf(info, x))] {
+				for _, a := range x.Args {
+					if lit, ok := ast.Unparen(a).(*ast.FuncLit); ok {
+						out[lit] = true
+					}
+				}
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// syncCallers are the standard-library functions that call their function arguments only before
+// they return, on their caller's goroutine, and keep them nowhere.
+var syncCallers = map[string]bool{}
+
+func init() {
+	for pkg, names := range map[string]string{
+		"sort":    "Find Search Slice SliceIsSorted SliceStable",
+		"slices":  "BinarySearchFunc CompactFunc CompareFunc ContainsFunc DeleteFunc EqualFunc IndexFunc IsSortedFunc MaxFunc MinFunc SortFunc SortStableFunc",
+		"strings": "ContainsFunc FieldsFunc IndexFunc LastIndexFunc Map TrimFunc TrimLeftFunc TrimRightFunc",
+		"bytes":   "ContainsFunc FieldsFunc IndexFunc LastIndexFunc Map TrimFunc TrimLeftFunc TrimRightFunc",
+	} {
+		for _, n := range strings.Fields(names) {
+			syncCallers[pkg+"."+n] = true
+		}
+	}
 }
 
 // litsOf returns the plans of the function literals nested in fn (at any depth), in list order.

@@ -28,6 +28,35 @@ func TestAll(t *testing.T) {
 	render(&b, &node{}, nil)
 	sink += len(b)
 	sink += mustPair(3)
+	xs := []int{1, 3, 5, 7, 9, 11}
+	for x := range 13 {
+		func() {
+			defer func() { recover() }()
+			i, ok := seek(xs, x, func(a, b int) bool {
+				if a == 8 && b == 9 {
+					panic("eight")
+				}
+				return a < b
+			})
+			sink += i
+			if ok {
+				sink++
+			}
+		}()
+	}
+	for _, s := range []string{"abCd", "aBc", "xyz", "", "ab1C", "1A", "aa7bC"} {
+		for n := range 3 {
+			func() {
+				defer func() { recover() }()
+				sink += upperAfter(s, n)
+			}()
+		}
+		func() {
+			defer func() { recover() }()
+			sink += vowels(s + "oi")
+			sink += vowels(s + "!")
+		}()
+	}
 	m := map[int]int{}
 	bump(&[]int{2, 2, 3}, m)
 	sink += bumpTo(&[]int{2, 3, 2, 0}, m) + len(m)
