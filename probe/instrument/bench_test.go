@@ -26,7 +26,7 @@ import (
 // comparison; run it with -benchtime=1x.
 func BenchmarkProbeOverhead(b *testing.B) {
 	if testing.Short() {
-		b.Skip("builds and runs three test binaries")
+		b.Skip("builds and runs nine test binaries")
 	}
 	tmp := b.TempDir()
 	// The same instructions at other addresses run at other speeds: the kernels' functions moved
