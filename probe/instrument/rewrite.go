@@ -262,7 +262,8 @@ func coldProbe(adds map[int]string) string {
 // (http handlers, tests with t.Parallel). Body regions (see bodyRegion) hold the counts in
 // locals so that an invocation pins once per commit, not once per probe. Several counters go
 // in through rt's journal, inline (the commit of rt.Counters.Apply without its call, slices
-// and loop).
+// and loop). With held, the adds go to the twin's block, _augur_bb, unpinned (see
+// regState.held); where a commit adds to w's counter, it may reopen a look window (see reopen).
 func probe(adds map[int]string, sub bool, w *reopen, held bool) string {
 	if len(adds) == 0 {
 		return ""

@@ -81,8 +81,8 @@ type Counters struct {
 	blocks  [][]uint64
 	ov      []uint64
 	lock    uint32
-	// owners holds, per function, the goroutine (getg) of one invocation in flight, or 0
-	// (see Enter).
+	// owners holds, per function, the thread (getm) of one invocation in flight, or 0 (see
+	// Enter).
 	owners []uintptr
 	// looks counts, per function, the invocations that looked for others in it through its
 	// window (see Look).
@@ -430,10 +430,10 @@ func (c *Counters) Leave(f int, o uintptr) {
 	atomic.CompareAndSwapUintptr(&c.owners[f], o, 0)
 }
 
-// Windows: a function that is not a frame function looks for other goroutines in it (Enter or
-// Check) while its window is open, a flag the probes read at entry (Shut). The window opens
-// where the function's invocation count on some P passes a multiple of WindowPeriod (see Reopen),
-// and it is open at the start; it shuts after WindowLooks looks (in all threads). So one
+// Windows: a function looks for other goroutines in it (Enter or Check) while its window is
+// open, a flag the probes read at entry (Shut). The window opens where the function's invocation
+// count on some P passes a multiple of WindowPeriod (see Reopen), and it is open at the start; it
+// shuts after WindowLooks looks (in all threads). So one
 // invocation in WindowPeriod/WindowLooks looks, as a random draw of one in 64 would, but the
 // branch that decides keeps its outcome for long runs of invocations: a draw's outcome, changing
 // from one invocation to the next, enters the history the branch predictor keys the function's
