@@ -386,7 +386,7 @@ func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info, held bool) error {
 	}
 	p.journal = max(p.journal, len(r.mirrors))
 	if len(r.mirrors) > 0 {
-		pro += fmt.Sprintf("var _augur_m [%d]_augur_r.Uint64; _augur_m[%d] = 1; defer _augur_c.Flush(_augur_m[:], &_augur_fd[%d]); ", len(r.mirrors)+1, len(r.mirrors), p.k)
+		pro += fmt.Sprintf("var _augur_m [%[1]d]_augur_r.Uint64; _augur_m[%[2]d] = 1; defer func() {if _augur_m[%[2]d] != 0 {_augur_c.Flush(_augur_m[:], &_augur_fd[%[3]d])}}(); ", len(r.mirrors)+1, len(r.mirrors), p.k)
 		p.mirrors = r.mirrors
 	}
 	// Before the probes at the same offset (a body region counts the invocation there).
