@@ -145,10 +145,10 @@ func (r *regState) flushReturn(n int, pos token.Pos, done bool) string {
 	return r.flushSet(pos, set) + r.returned()
 }
 
-// returned is the code that tells the deferred flush of the mirrored locals (rt.Flush), if
-// there is one, that the invocation returns: every mirror is zero, flushed by the commit before
-// it, and the flush need not look at them. It clears the mirrors' last word, which is one
-// before. (A panic, and runtime.Goexit, leave it one.)
+// returned is the code that tells the deferred closure of a function with mirrored locals, if
+// it has them, that the invocation returns: every mirror is zero, flushed by the commit before
+// it, and the closure need not call rt.Flush. It clears the word after the mirrors, one until
+// then. (A panic, and runtime.Goexit, leave it one.)
 func (r *regState) returned() string {
 	if len(r.mirrors) == 0 {
 		return ""
@@ -386,7 +386,7 @@ func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info, held bool) error {
 	}
 	p.journal = max(p.journal, len(r.mirrors))
 	if len(r.mirrors) > 0 {
-		pro += fmt.Sprintf("var _augur_m [%[1]d]_augur_r.Uint64; _augur_m[%[2]d] = 1; defer func() {if _augur_m[%[2]d] != 0 {_augur_c.Flush(_augur_m[:], &_augur_fd[%[3]d])}}(); ", len(r.mirrors)+1, len(r.mirrors), p.k)
+		pro += fmt.Sprintf("var _augur_m [%[1]d]_augur_r.Uint64; _augur_m[%[2]d] = 1; defer func() {if _augur_m[%[2]d] != 0 {_augur_c.Flush(_augur_m[:%[2]d], &_augur_fd[%[3]d])}}(); ", len(r.mirrors)+1, len(r.mirrors), p.k)
 		p.mirrors = r.mirrors
 	}
 	// Before the probes at the same offset (a body region counts the invocation there).

@@ -532,17 +532,13 @@ func inc(s *Frame, d *Desc, i int32) {
 	s.N[d.Sl[i-d.Base]]++
 }
 
-// Flush adds the register-loop counts mirrored in m that the loops had no chance to flush (the
-// function is unwinding). The last word of m is zero when the function returned: then the
-// others are zero too.
+// Flush adds the register-loop counts mirrored in m that the loops had no chance to flush: the
+// function is unwinding (its deferred closure calls Flush only then; see returned in package
+// instrument).
 func (c *Counters) Flush(m []uint64, d *Desc) {
-	n := len(m) - 1
-	if m[n] == 0 {
-		return
-	}
-	for _, x := range m[:n] {
+	for _, x := range m {
 		if x != 0 {
-			c.Apply(d.Mx, m[:n])
+			c.Apply(d.Mx, m)
 			return
 		}
 	}
