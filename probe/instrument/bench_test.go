@@ -32,49 +32,20 @@ func BenchmarkProbeOverhead(b *testing.B) {
 	// The same instructions at other addresses run at other speeds: the kernels' functions moved
 	// by 352 bytes when the runtime's code grew, and Tokens ran 1.00x then 1.29x, Search 1.59x
 	// then 1.78x; the plain build's Search runs 26% slower moved by 416 bytes; InsertionSort's
-	// inner loop, the same instructions at other addresses (its prologue changed), 35% slower. So each
-	// binary is built in three layouts, from copies of the package with padding functions of three
-	// sizes in a file first in it (linked, never run), the second and third with functions aligned
-	// to 16 bytes instead of 32 (so that loops move within the 32-byte windows the decoder fetches),
-	// and a kernel's time is the median of its layouts'.
+	// inner loop, the same instructions at other addresses (its prologue changed), 35% slower.
+	// So each binary is built in three layouts, from copies of the package with padding
+	// functions of three sizes in a file first in it (kernCopy), the second and third with
+	// functions aligned to 16 bytes instead of 32 (so that loops move within the 32-byte windows
+	// the decoder fetches), and a kernel's time is the median of its layouts'.
 	pads := []int{0, 12, 40}
 	align := []string{"", "-ldflags=-funcalign=16", "-ldflags=-funcalign=16"}
 	var bins []string // name<layout>
 	var dir string    // the first copy's package directory, where the binaries run
 	for li, pad := range pads {
 		mod := filepath.Join(tmp, "work"+strconv.Itoa(li))
-		pkgDir := filepath.Join(mod, "kern")
+		pkgDir := kernCopy(b, mod, pad)
 		if li == 0 {
 			dir = pkgDir
-		}
-		if err := os.MkdirAll(pkgDir, 0o755); err != nil {
-			b.Fatal(err)
-		}
-		files, err := filepath.Glob(filepath.Join(workDir, "kern", "*.go"))
-		if err != nil {
-			b.Fatal(err)
-		}
-		for _, f := range append(files, filepath.Join(workDir, "go.mod")) {
-			data, err := os.ReadFile(f)
-			if err != nil {
-				b.Fatal(err)
-			}
-			to := filepath.Join(pkgDir, filepath.Base(f))
-			if filepath.Base(f) == "go.mod" {
-				to = filepath.Join(mod, "go.mod")
-			}
-			if err := os.WriteFile(to, data, 0o644); err != nil {
-				b.Fatal(err)
-			}
-		}
-		if pad > 0 {
-			src := "package kern\n\nvar augurPadOn bool\n\nvar augurPadSink int\n\nfunc init() {\n\tif augurPadOn {\n\t\taugurPadSink = augurPad(nil)\n\t}\n}\n\nfunc augurPad(x []int) int {\n\ts := 0\n"
-			for j := range pad {
-				src += "\ts += x[" + strconv.Itoa(j) + "] * " + strconv.Itoa(j+3) + "\n"
-			}
-			if err := os.WriteFile(filepath.Join(pkgDir, "aaaa_pad.go"), []byte(src+"\treturn s\n}\n"), 0o644); err != nil {
-				b.Fatal(err)
-			}
 		}
 		prog, err := frontend.Load(mod, "./kern")
 		if err != nil {
@@ -86,7 +57,7 @@ func BenchmarkProbeOverhead(b *testing.B) {
 		}
 		var kept []*frontend.Func // the padding stays as it is
 		for _, fn := range fns {
-			if filepath.Base(prog.Fset.Position(fn.Decl.Pos()).Filename) != "aaaa_pad.go" {
+			if filepath.Base(prog.Fset.Position(fn.Decl.Pos()).Filename) != padFile {
 				kept = append(kept, fn)
 			}
 		}
@@ -110,14 +81,13 @@ func BenchmarkProbeOverhead(b *testing.B) {
 			bins = append(bins, bin)
 		}
 	}
-	sort.Strings(bins)
 	line := regexp.MustCompile(`(?m)^Benchmark(\w+?)(?:-\d+)?\s+\d+\s+([\d.]+) ns/op`)
 	env := append(os.Environ(), "GOCOVERDIR="+tmp)
 	// The machine is shared: wall time per op moves with the load of others (a kernel's ratio
 	// by half at a load average of 10), the CPU time the kernel's process spends far less. Each
 	// binary runs each kernel for a fixed number of iterations (about 0.2 s of the plain
 	// build's time), its user and system time taken from the process (less that of a run of
-	// one iteration: start-up), the best of three rounds in which the binaries take turns.
+	// one iteration: start-up), the best of two rounds in which the binaries take turns.
 	cmd := exec.Command(filepath.Join(tmp, "plain0"), "-test.run=^$", "-test.bench=.", "-test.benchtime=100ms", "-test.count=1", "-test.cpu=1")
 	cmd.Dir, cmd.Env = dir, env
 	out, err := cmd.CombinedOutput()
@@ -175,4 +145,45 @@ func BenchmarkProbeOverhead(b *testing.B) {
 		b.ReportMetric(math.Exp(la/float64(len(plain))), "augur-x")
 		b.ReportMetric(math.Exp(lc/float64(len(plain))), "cover-x")
 	}
+}
+
+// padFile is the file of the padding kernCopy adds first to the kernels' package.
+const padFile = "aaaa_pad.go"
+
+// kernCopy copies the work module's go.mod and kern package to mod, adds padding of pad
+// statements (a function the package's init may call, never run) in a file first in the
+// package, and returns the package's directory.
+func kernCopy(b *testing.B, mod string, pad int) string {
+	b.Helper()
+	pkgDir := filepath.Join(mod, "kern")
+	if err := os.MkdirAll(pkgDir, 0o755); err != nil {
+		b.Fatal(err)
+	}
+	files, err := filepath.Glob(filepath.Join(workDir, "kern", "*.go"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	copies := map[string]string{filepath.Join(workDir, "go.mod"): filepath.Join(mod, "go.mod")}
+	for _, f := range files {
+		copies[f] = filepath.Join(pkgDir, filepath.Base(f))
+	}
+	for from, to := range copies {
+		data, err := os.ReadFile(from)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(to, data, 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if pad > 0 {
+		src := "package kern\n\nvar augurPadOn bool\n\nvar augurPadSink int\n\nfunc init() {\n\tif augurPadOn {\n\t\taugurPadSink = augurPad(nil)\n\t}\n}\n\nfunc augurPad(x []int) int {\n\ts := 0\n"
+		for j := range pad {
+			src += "\ts += x[" + strconv.Itoa(j) + "] * " + strconv.Itoa(j+3) + "\n"
+		}
+		if err := os.WriteFile(filepath.Join(pkgDir, padFile), []byte(src+"\treturn s\n}\n"), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return pkgDir
 }
