@@ -165,12 +165,15 @@
 // it). A guard may be true without a panic following (it may over-approximate); the panic it
 // counted is then taken back by the next flush (an undo, _augur_ui and _augur_uv, in every commit
 // while it is set), and a process that ends before leaves the invocation counted as unwound at that
-// node. A region with a may-panic node without a guard inside a loop, or with guards in loops
-// nested two deep, mirrors its locals instead, for a deferred flush if the function unwinds; its
-// calls still flush before they run (a call may block for as long as the process lives, a server's
-// accept loop, and what is held in locals would never be counted). An invocation the process ends
-// in the middle of keeps what was flushed before the node it was at (nothing, if nothing was):
-// counted as unwound there.
+// node. A guard's block ends in the node's panic where it can: a simple statement runs in it (and
+// in an else, where the guard is false), a condition or a defined value is evaluated again, one
+// block per term of the guard, so that the compiler sees each block end in a panic, keeps the
+// locals in registers on the path that goes on and drops its own bounds check after the guard (see
+// reeval). A region with a may-panic node without a guard inside a loop mirrors its locals instead,
+// for a deferred flush if the function unwinds; its calls still flush before they run (a call may
+// block for as long as the process lives, a server's accept loop, and what is held in locals would
+// never be counted). An invocation the process ends in the middle of keeps what was flushed before
+// the node it was at (nothing, if nothing was): counted as unwound there.
 //
 // A tiny leaf (a function of the package, unexported, whose body is one return of an expression
 // without calls that cannot panic: isDigit, isSpace) that is referenced only by direct calls in
@@ -197,8 +200,7 @@
 // y == 0, n < 0, p == nil): no defer, so the function stays inlinable, and the compiler drops
 // the guard wherever it drops the bounds check. Otherwise (a type assertion, a conversion to an
 // array or array pointer, a comparison of interfaces, a slice of an array, a leaf that may
-// panic), and in nests two or more loops deep (where a guard the compiler cannot drop costs
-// more per iteration than the deferred flush costs per call), each local is also stored, after
+// panic), each local is also stored, after
 // each increment, into a stack array that a deferred flush adds to the counters when the
 // function unwinds (normal exits leave it zeroed). Such locals are lost only when the process
 // ends while the loop runs (os.Exit or a crash elsewhere, main returning, a signal, a fatal

@@ -400,14 +400,49 @@ func exprSource(src []byte, fset *token.FileSet, info *types.Info) func(ast.Expr
 		}
 	}
 	return func(e ast.Expr) (string, bool) {
-		a, b := fset.Position(e.Pos()).Offset, fset.Position(e.End()).Offset
-		if shadow || a < 0 || b > len(src) || a > b {
+		if shadow {
 			return "", false
 		}
-		t := string(src[a:b])
-		if strings.ContainsAny(t, "\n\r") || strings.Contains(t, "//") || strings.Contains(t, "/*") || strings.Contains(t, "_augur") {
-			return "", false
-		}
-		return t, true
+		return nodeSource(src, fset, e)
 	}
+}
+
+// nodeSource returns n's text, if it is on one line, without comments or names augur adds.
+func nodeSource(src []byte, fset *token.FileSet, n ast.Node) (string, bool) {
+	a, b := fset.Position(n.Pos()).Offset, fset.Position(n.End()).Offset
+	if a < 0 || b > len(src) || a > b {
+		return "", false
+	}
+	t := string(src[a:b])
+	if strings.ContainsAny(t, "\n\r") || strings.Contains(t, "//") || strings.Contains(t, "/*") || strings.Contains(t, "_augur") {
+		return "", false
+	}
+	return t, true
+}
+
+// sideEffectFree reports whether evaluating n again changes nothing: it calls nothing but
+// conversions and builtins that only compute or allocate, and receives from no channel.
+func sideEffectFree(info *types.Info, n ast.Node) bool {
+	ok := true
+	ast.Inspect(n, func(m ast.Node) bool {
+		switch x := m.(type) {
+		case *ast.FuncLit:
+			ok = false
+		case *ast.UnaryExpr:
+			ok = ok && x.Op != token.ARROW
+		case *ast.CallExpr:
+			if tv, found := info.Types[x.Fun]; found && tv.IsType() {
+				break
+			}
+			id, isID := ast.Unparen(x.Fun).(*ast.Ident)
+			if !isID {
+				ok = false
+				break
+			}
+			b, isB := info.Uses[id].(*types.Builtin)
+			ok = ok && isB && pureBuiltin[b.Name()]
+		}
+		return ok
+	})
+	return ok
 }

@@ -1,6 +1,8 @@
 package instrument
 
 import (
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -56,6 +58,30 @@ func TestPanicTable(t *testing.T) {
 			if post := f.Nodes[node(t, fn, "i++")]; post.Count != K {
 				t.Errorf("%s: i++ ran %d times, want %d", c.fn, post.Count, K)
 			}
+		}
+		checkIdentity(t, fn, f, 9)
+	}
+}
+
+// TestNestedGuards runs testdata/src/work/panics/nest.go: loops two deep, counted in registers
+// with guards whose blocks end in the panic (a statement run in the guard's block, a condition
+// evaluated again there, after line directives where the guard is not on the condition's
+// line). The workload checks that each panic comes from the user's line; here the one panic
+// is counted at that node, and the model's expectation equals the measured mean.
+func TestNestedGuards(t *testing.T) {
+	p, fns := measureTest(t, "panics", "TestNest", 0, 1)
+	byName := funcsOf(fns)
+	const P = "example.com/work/panics."
+	for _, name := range []string{"NestIndex", "NestSecond", "NestCond", "NestContinue", "NestIf", "NestDefine"} {
+		fn, f := byName[P+name], p.Funcs[P+name]
+		var at []string
+		for i, nd := range f.Nodes {
+			if nd.Panics > 0 {
+				at = append(at, fmt.Sprintf("%s (line %d) %d", fn.CFG.Nodes[i].Text, fn.CFG.Nodes[i].Pos.Line, nd.Panics))
+			}
+		}
+		if f.Invocations != 1 || len(at) != 1 || !strings.Contains(at[0], "xs[") || !strings.HasSuffix(at[0], " 1") {
+			t.Errorf("%s: %d calls, panics counted at %v; want one at the node that indexes xs", name, f.Invocations, at)
 		}
 		checkIdentity(t, fn, f, 9)
 	}

@@ -181,14 +181,6 @@ func regLoopOf(p *funcPlan, info *types.Info, src func(ast.Expr) (string, bool),
 			}
 		}
 	}
-	// A nest of loops does enough work per call to amortize the deferred flush, and there the
-	// mirror stores measured cheaper than guards the compiler cannot drop (MatMul: 0.84× with
-	// the mirror, 1.6× with guards on its two strided indexes; InsertionSort, two loops deep:
-	// 1.30× against 2.17×, EditDistance 1.04× against 1.35×). A single loop keeps its guards
-	// (Search, called often for a few iterations: 1.7× with guards, 2.1× with the mirror).
-	if len(l.guards) > 0 && loopDepth(s) >= 2 {
-		l.mirror = true
-	}
 	if l.mirror {
 		l.guards = nil
 	}
@@ -230,27 +222,6 @@ func parentLabel(body *ast.BlockStmt, s ast.Stmt) (string, bool) {
 		return !found
 	})
 	return name, found
-}
-
-// loopDepth is the deepest nesting of loops in s, s included.
-func loopDepth(s ast.Node) int {
-	d := 0
-	var walk func(n ast.Node, k int)
-	walk = func(n ast.Node, k int) {
-		ast.Inspect(n, func(m ast.Node) bool {
-			switch m.(type) {
-			case *ast.ForStmt, *ast.RangeStmt:
-				if m != n {
-					walk(m, k+1)
-					return false
-				}
-			}
-			return true
-		})
-		d = max(d, k)
-	}
-	walk(s, 1)
-	return d
 }
 
 // leafFuncs tells which functions of a package are leaves a register loop may call: they call
@@ -411,8 +382,8 @@ func (l *leafFuncs) leaf(fn *types.Func) (safe, mayPanic bool) {
 // right before every node that may not come back by returning or unwinding through a guard (see
 // suspends): a call of anything but a leaf that cannot panic, a channel, map or select operation, a
 // go statement, or a may-panic operation no guard expresses outside loops. Other may-panic nodes
-// get guards, as in register loops; where a guard cannot be had inside a loop, or the body nests
-// loops two deep with guards, the locals are mirrored instead, with the deferred flush (the calls
+// get guards, as in register loops; where a guard cannot be had inside a loop, the locals are
+// mirrored instead, with the deferred flush (the calls
 // still flush before they run: one may block for as long as the process lives). Pinning costs two
 // runtime calls; once per invocation (per call in it) instead of once per probe is what makes small
 // functions called often, and loops that call, cheap to count. An invocation the process ends in
@@ -455,7 +426,6 @@ func bodyRegion(p *funcPlan, info *types.Info, src func(ast.Expr) (string, bool)
 	}
 	res := p.fn.Decl.Type.Results
 	l := &regLoop{s: body, body: true, guards: map[int][]string{}, flushAt: map[int]bool{}, exits: res == nil || len(res.List) == 0}
-	guarded := false
 	var unguarded []int
 	for i, nd := range p.g.Nodes {
 		if nd.AST == nil || nd.IsExit() || nd.Unreachable || nd.Kind == frontend.KindLoop {
@@ -487,11 +457,7 @@ func bodyRegion(p *funcPlan, info *types.Info, src func(ast.Expr) (string, bool)
 			unguarded = append(unguarded, i)
 		case len(terms) > 0:
 			l.guards[i] = terms
-			guarded = guarded || len(nd.Loops) > 0
 		}
-	}
-	if guarded && loopDepth(body) > 2 {
-		l.mirror = true // as for register loops: see regLoopOf
 	}
 	if l.mirror {
 		// The deferred flush catches the panics; the calls still flush.
