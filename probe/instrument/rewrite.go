@@ -199,8 +199,9 @@ func (r *regState) guardStmt(f *fileEdits, info *types.Info, n int, s ast.Stmt) 
 	default:
 		return "", "", false
 	}
-	// An outcome's counter goes at the start of its block or clause: it must not end up
-	// inside the guard's block.
+	// The counter of the outcome whose block or clause starts with s goes at the same offset,
+	// and stays out of the guard's block only because the decision is rewritten first:
+	// rather than rely on that, s is not copied there.
 	if o := f.Off(s.Pos()); o == 0 || !strings.ContainsRune(" \t\n\r;", rune(f.Src[o-1])) {
 		return "", "", false
 	}

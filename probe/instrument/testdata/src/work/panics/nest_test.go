@@ -31,18 +31,20 @@ func panicLine(t *testing.T, fn string, f func()) (line int) {
 	return 0
 }
 
-// TestNest runs every function of nest.go into its panic at outer iteration K and checks that
+// TestNest runs every function of nest.go and nest_odd.go into its panic at outer iteration K and checks that
 // the panic comes from the marked line.
 func TestNest(t *testing.T) {
 	_, self, _, _ := runtime.Caller(0) // the test binary may run elsewhere
-	src, err := os.ReadFile(filepath.Join(filepath.Dir(self), "nest.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	marked := map[string]int{}
-	for i, l := range strings.Split(string(src), "\n") {
-		if _, name, ok := strings.Cut(l, "// panics: "); ok {
-			marked[name] = i + 1
+	for _, file := range []string{"nest.go", "nest_odd.go"} {
+		src, err := os.ReadFile(filepath.Join(filepath.Dir(self), file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, l := range strings.Split(string(src), "\n") {
+			if _, name, ok := strings.Cut(l, "// panics: "); ok {
+				marked[name] = i + 1
+			}
 		}
 	}
 	ints := func(n int) []int {
@@ -62,6 +64,12 @@ func TestNest(t *testing.T) {
 		{"NestContinue", func() { NestContinue(ints(K), K) }},
 		{"NestIf", func() { NestIf(ints(2*K), K) }},
 		{"NestDefine", func() { NestDefine(ints(2*K), K) }},
+		{"OddBrace", func() { OddBrace(ints(2*K), K) }},
+		{"OddColon", func() { OddColon(ints(2*K), K) }},
+		{"OddLabel", func() { OddLabel(ints(2*K), K) }},
+		{"OddOuter", func() { OddOuter(ints(2), K) }},
+		{"OddLines", func() { OddLines(ints(K), K) }},
+		{"OddFor", func() { OddFor(ints(2*K), K) }},
 	} {
 		if got := panicLine(t, c.name, c.f); got != marked[c.name] {
 			t.Errorf("%s panicked at line %d, want %d", c.name, got, marked[c.name])
