@@ -342,7 +342,7 @@ func tinyLeaf(info *types.Info, fn *frontend.Func) bool {
 	if !pure {
 		return false
 	}
-	p, err := planFunc(fn, 0, false, nil)
+	p, err := planFunc(fn, 0, false, nil, nil)
 	if err != nil || p.fallEnd || p.frame {
 		return false
 	}

@@ -75,14 +75,13 @@
 // index (plus one) of the counter of the path ending with that node panicking in the block's spill
 // word (counter 0); cuts clear it, the entry clears it when the twin returns, and the entry's
 // deferred rt.Put, finding it set, counts that path: no guard, no mirror, no deferred flush in the
-// twin. A node that can panic only by dereferencing a parameter that nothing assigns, already
-// dereferenced on every path to it, stores nothing. A return counts its path before its results are
-// evaluated; where they may panic its spill names its undo counter, subtracted from its returns. A
-// call of a twin after which something in the same node may still panic goes through the entry
-// instead, unless the node starts a path (a cut before it): the callee then clears the spill where
-// it returns, and the panic, storing nothing, is where the caller's last path ended. The calls of
-// derived leaves (below) in a decision's condition are bits of the path number, which the outcome,
-// or the pure operands re-evaluated there, decide (pathticks.go).
+// twin. A return counts its path before its results are evaluated; where they may panic its spill
+// names its undo counter, subtracted from its returns. A call of a twin after which something in
+// the same node may still panic goes through the entry instead, unless the node starts a path (a
+// cut before it): the callee then clears the spill where it returns, and the panic, storing
+// nothing, is where the caller's last path ended. The calls of derived leaves (below) in a
+// decision's condition are bits of the path number, which the outcome, or the pure operands
+// re-evaluated there, decide (pathticks.go).
 //
 // An increment of the same counter on every iteration of a small loop is a chain of stores and
 // loads that costs more than the loop's body: a loop of a twin that nothing in cuts (it calls only
@@ -116,15 +115,17 @@
 // profile.Func.Concurrent says an overlap was seen.
 //
 // What may panic is decided from the syntax, conservatively (maypanic.go), but for cases the
-// compiler also proves: an index x[i] in the body of "for i := c; i < len(x); i++" (c a constant
-// ≥ 0) or "for i := range x", x a slice, an array or a string, where x and i are the function's
-// own variables, used in no function literal, never addressed, that nothing in the loop assigns
-// but its post statement (safeindex.go); an index of an array by a constant, or by a byte where
-// the array has 256 elements or more (a lexer's table); a comparison with nil. Such a loop,
-// indexByte's, needs no spill, guard or mirror for its indexes. Calls of standard-library
-// functions that return for every argument without panicking, blocking or calling back
-// (strings.IndexByte, utf8.DecodeRuneInString, unicode.IsSpace, strconv.Atoi: stdLeaves) are
-// leaves of every package: nothing commits before them.
+// compiler also proves: an index x[i] in the body of "for i := c; i < len(x); i++" (c a nonnegative
+// constant) or "for i := range x", x a slice, an array or a string, where x and i are the
+// function's own variables, used in no function literal, never addressed, that nothing in the loop
+// assigns but its post statement (safeindex.go); an index of an array by a constant, or by a byte
+// where the array has 256 elements or more (a lexer's table); a comparison with nil; a dereference
+// of a parameter (the receiver included) that nothing assigns, which every path to it has
+// dereferenced already (derefSafe: a method that reads r.x in a for header after "if r.y < 0" needs
+// no frame for it). Such a loop, indexByte's, needs no spill, guard or mirror for its indexes.
+// Calls of standard-library functions that return for every argument without panicking, blocking or
+// calling back (strings.IndexByte, utf8.DecodeRuneInString, unicode.IsSpace, strconv.Atoi:
+// stdLeaves) are leaves of every package: nothing commits before them.
 //
 // Once the counts are read, every function's are checked against all flow equations (the
 // redundant ones too) and for counts below zero, and a twin's paths for a node left more often

@@ -119,16 +119,6 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 		srcs := map[*ast.File][]byte{}
 		var order []*ast.File
 		for k, fn := range list {
-			p, err := newPlan(fn, k)
-			if err != nil {
-				return nil, fmt.Errorf("instrument: %v", err)
-			}
-			p.leaves = leaves
-			p.derived, p.sites = derived[k], sites[k]
-			for j, s := range p.sites {
-				s.ctr = 2 + 3*p.n + p.e + j
-			}
-			pk.plans = append(pk.plans, p)
 			file := fileOf(pkg.Syntax, fn.Decl)
 			if file == nil {
 				return nil, fmt.Errorf("instrument: %s: declaration not found in the package's files", fn.Name)
@@ -140,6 +130,17 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 				}
 				srcs[file] = src
 			}
+			safe := derefSafe(pkg.TypesInfo, fn, leaves, exprSource(srcs[file], prog.Fset, pkg.TypesInfo))
+			p, err := newPlan(fn, k, safe)
+			if err != nil {
+				return nil, fmt.Errorf("instrument: %v", err)
+			}
+			p.leaves = leaves
+			p.derived, p.sites = derived[k], sites[k]
+			for j, s := range p.sites {
+				s.ctr = 2 + 3*p.n + p.e + j
+			}
+			pk.plans = append(pk.plans, p)
 		}
 		// Twins (see twins.go): an entry's body is replaced, its twin and those of the
 		// functions its twin reaches appended to their files; twins count paths (see

@@ -399,3 +399,50 @@ func safeStdLeaf(fn *types.Func) bool {
 	leaf, may := stdLeaf(fn)
 	return leaf && !may
 }
+
+// derefSafe marks the nodes of fn whose only way to panic is dereferencing a parameter (the
+// receiver included) that no statement assigns, which every path to them has dereferenced
+// already, unconditionally, in a node that calls nothing: the parameter is not nil there, so
+// they cannot panic. Such nodes then need no guard, spill or frame: goldmark's
+// text.(*reader).LineOffset had a frame because nothing could count the panics of "i := r.head"
+// in a for header, r dereferenced by the if statement before it.
+func derefSafe(info *types.Info, fn *frontend.Func, leaves *leafFuncs, src func(ast.Expr) (string, bool)) []bool {
+	g := fn.CFG
+	fixed := fixedParams(info, fn.Decl)
+	terms := make([][]string, len(g.Nodes))
+	derefs := make([][]string, len(g.Nodes)) // nil terms of fixed parameters, unconditional
+	for i, nd := range g.Nodes {
+		if nd.AST == nil || nd.IsExit() || nd.Unreachable || nd.Kind == frontend.KindLoop ||
+			!nodeMayPanic(info, nd) || suspends(info, leaves, nd, false) {
+			continue
+		}
+		var ts []string
+		ok := false
+		switch s := nd.AST.(type) {
+		case *ast.IfStmt: // the node evaluates the condition alone, whatever the header holds
+			ts, ok = guardTerms(info, src, leaves, s.Cond)
+		case *ast.ForStmt:
+			ts, ok = guardTerms(info, src, leaves, s.Cond)
+		default:
+			ts, ok = nodeGuard(info, src, leaves, nd.AST)
+		}
+		if !ok {
+			continue
+		}
+		terms[i] = ts
+		for _, t := range ts {
+			if x, ok := strings.CutSuffix(t, " == nil"); ok && fixed[strings.TrimSuffix(strings.TrimPrefix(x, "("), ")")] {
+				derefs[i] = append(derefs[i], t)
+			}
+		}
+	}
+	avail := availDerefs(g, derefs)
+	safe := make([]bool, len(g.Nodes))
+	for i, ts := range terms {
+		safe[i] = len(ts) > 0
+		for _, t := range ts {
+			safe[i] = safe[i] && avail[i][t]
+		}
+	}
+	return safe
+}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/augur-perf/augur/source/frontend"
 )
 
 // TestPanicTable runs testdata/src/work/panics: one loop per operation that can panic (index,
@@ -106,4 +108,54 @@ func TestNestedGuards(t *testing.T) {
 		}
 		checkIdentity(t, fn, f, 9)
 	}
+}
+
+// TestDerefSafe: (*Reader).LineOffset in testdata/src/work/panics/deref.go dereferences its
+// receiver in an if statement and again in the init and the condition of a for loop below it. Those
+// (and the uses of r after them) cannot panic, so nothing counts their panics and the function
+// needs no frame (it used to get one: nothing could count the panics of a for loop's init
+// statement); the panics of a nil receiver and of an index past the end are counted where they
+// happen.
+func TestDerefSafe(t *testing.T) {
+	prog, err := frontend.Load(workDir, "./panics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fns, err := prog.Select("example.com/work/panics.(*Reader).LineOffset")
+	if err != nil || len(fns) != 1 {
+		t.Fatalf("%v %v", fns, err)
+	}
+	fn, pkg := fns[0], fns[0].Pkg
+	noteSafeIndexes(pkg.TypesInfo, pkg.Syntax)
+	src, err := os.ReadFile(prog.Fset.File(fn.Decl.Pos()).Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	safe := derefSafe(pkg.TypesInfo, fn, newLeafFuncs(pkg.TypesInfo, pkg.Syntax), exprSource(src, prog.Fset, pkg.TypesInfo))
+	p, err := newPlan(fn, 0, safe)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"i := r.head", "for i := r.head", "r.off = v", "return r.off"} {
+		if i := node(t, fn, text); p.mayPanic[i] {
+			t.Errorf("%q may panic, says the plan", text)
+		}
+	}
+	if p.frame || !p.mayPanic[node(t, fn, "if r.off < 0")] {
+		t.Errorf("frame %v; the if statement may panic: %v", p.frame, p.mayPanic[node(t, fn, "if r.off < 0")])
+	}
+
+	prof, mfns := measureTest(t, "panics", "TestDeref", 0, 1)
+	const name = "example.com/work/panics.(*Reader).LineOffset"
+	f, mfn := prof.Funcs[name], funcsOf(mfns)[name]
+	want := map[string]uint64{"if r.off < 0": 1, "if r.src[i] == '\\t'": 1}
+	for i, nd := range f.Nodes {
+		if text := mfn.CFG.Nodes[i].Text; nd.Panics != want[text] {
+			t.Errorf("%q panicked %d times, want %d", text, nd.Panics, want[text])
+		}
+	}
+	if f.Invocations != 5 {
+		t.Errorf("%d invocations, want 5", f.Invocations)
+	}
+	checkIdentity(t, mfn, f, 9)
 }

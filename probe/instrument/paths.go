@@ -33,15 +33,13 @@ import (
 // block is the goroutine's).
 //
 // Panics need no guard either. Right before a node that may panic (and is not a cut), the twin
-// stores the index (plus one) of the counter of the path that ends with that node panicking in
-// the block's spill word (counter 0; one plain store, of a constant where the path number is
-// known when instrumenting);
-// a cut clears it (whatever it calls may panic), the entry clears it when the twin returns,
-// and the entry's deferred rt.Put counts the path it names when it finds it set: the twin
-// unwound from that node. A node that may panic only by dereferencing a parameter that no
-// statement assigns, which a node that ran before on every path dereferenced already, stores
-// nothing. A return counts its path before its results are evaluated; where they may panic, the
-// spill names the return's undo counter instead, which Collect subtracts from the returns.
+// stores the index (plus one) of the counter of the path that ends with that node panicking in the
+// block's spill word (counter 0; one plain store, of a constant where the path number is known when
+// instrumenting); a cut clears it (whatever it calls may panic), the entry clears it when the twin
+// returns, and the entry's deferred rt.Put counts the path it names when it finds it set: the twin
+// unwound from that node. A return counts its path before its results are evaluated; where they may
+// panic, the spill names the return's undo counter instead, which Collect subtracts from the
+// returns.
 //
 // A function gets no twin when it cannot be path-counted: when its body is no register region (a
 // goto to a loop, a range over a function or a channel), when a cut or a spill would have to go
@@ -221,29 +219,10 @@ func planPaths(p *funcPlan, info *types.Info, f *fileEdits) (*pathPlan, error) {
 		}
 		pp.tk = pp.tk || pp.cutExpr[i]
 	}
-	// The spills: every may-panic node but those whose only way to panic is dereferencing a
-	// parameter no statement assigns that every path has dereferenced before.
-	fixed := fixedParams(info, p.fn.Decl)
-	derefs := make([][]string, p.n) // nil terms of fixed parameters, unconditional
-	for i, ts := range terms {
-		for _, t := range ts {
-			if x, ok := strings.CutSuffix(t, " == nil"); ok && fixed[strings.TrimSuffix(strings.TrimPrefix(x, "("), ")")] {
-				derefs[i] = append(derefs[i], t)
-			}
-		}
-	}
-	avail := availDerefs(g, derefs)
+	// The spills: every may-panic node (those that can panic only by dereferencing a parameter
+	// dereferenced before are not: see derefSafe).
 	for i, ts := range terms {
 		if ts == nil {
-			continue
-		}
-		covered := true
-		for _, t := range ts {
-			if !avail[i][t] {
-				covered = false
-			}
-		}
-		if covered {
 			continue
 		}
 		pp.spill[i] = true

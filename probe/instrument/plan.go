@@ -56,6 +56,9 @@ type funcPlan struct {
 	journal int
 	// leaves are the functions of the package register loops may call.
 	leaves *leafFuncs
+	// safe marks the nodes that cannot panic although nodeMayPanic says they may (see
+	// derefSafe), or is nil.
+	safe []bool
 	// panDerived marks the nodes whose Panics are derived by flow instead of counted by the
 	// frame's exit hook (every may-panic node of a frame-free function).
 	panDerived []bool
@@ -190,23 +193,27 @@ func (p *funcPlan) freeOutcome(n int) int {
 // function, and setting cur costs a store per may-panic statement in every loop, so instead its
 // Panics are derived (Panics = Count − outflow) from counters added where they run least often;
 // only if no such placement determines every count does the function get the frame.
-func newPlan(fn *frontend.Func, k int) (*funcPlan, error) {
+//
+// safe, if not nil, marks the nodes that cannot panic although they look as if they might (see
+// derefSafe).
+func newPlan(fn *frontend.Func, k int, safe []bool) (*funcPlan, error) {
 	if len(fn.CFG.Defers) == 0 && !forceFrame {
-		if p, err := planFunc(fn, k, false, nil); err == nil {
+		if p, err := planFunc(fn, k, false, nil, safe); err == nil {
 			return p, nil
 		}
 	}
-	return planFunc(fn, k, true, nil)
+	return planFunc(fn, k, true, nil, safe)
 }
 
 // forceFrame makes every function use the frame (tests compare the two schemes).
 var forceFrame bool
 
 // planFunc places the counters of fn, with the frame or without; without, the Panics of the
-// nodes counted marks are counters of their own, the others' are derived.
-func planFunc(fn *frontend.Func, k int, frame bool, counted []bool) (*funcPlan, error) {
+// nodes counted marks are counters of their own, the others' are derived. The nodes safe marks
+// cannot panic.
+func planFunc(fn *frontend.Func, k int, frame bool, counted, safe []bool) (*funcPlan, error) {
 	g := fn.CFG
-	p := &funcPlan{fn: fn, g: g, k: k, n: len(g.Nodes)}
+	p := &funcPlan{fn: fn, g: g, k: k, n: len(g.Nodes), safe: safe}
 	p.edge0 = make([]int, p.n)
 	for i, nd := range g.Nodes {
 		p.edge0[i] = p.e
@@ -222,7 +229,7 @@ func planFunc(fn *frontend.Func, k int, frame bool, counted []bool) (*funcPlan, 
 	p.pt = frontend.PanicTargets(g)
 	var info = fn.Pkg.TypesInfo
 	for i, nd := range g.Nodes {
-		if nodeMayPanic(info, nd) {
+		if nodeMayPanic(info, nd) && (safe == nil || !safe[i]) {
 			p.mayPanic[i] = true
 			if frame {
 				p.frame = true

@@ -732,7 +732,7 @@ func countPanics(p *funcPlan, loops []*regLoop) bool {
 	if !some {
 		return false
 	}
-	np, err := planFunc(p.fn, p.k, false, counted)
+	np, err := planFunc(p.fn, p.k, false, counted, p.safe)
 	if err != nil || np.frame {
 		return false
 	}

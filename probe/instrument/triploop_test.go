@@ -45,7 +45,7 @@ func planPackage(t *testing.T, pkg string) ([]*frontend.Func, []*funcPlan, *twin
 	derived, sites := derivedLeaves(p0, list)
 	var plans []*funcPlan
 	for k, fn := range list {
-		p, err := newPlan(fn, k)
+		p, err := newPlan(fn, k, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,0 +1,16 @@
+package panics
+
+import "testing"
+
+// TestDeref calls LineOffset 3 times normally, once on a nil receiver and once past the end
+// of its source, both of which panic.
+func TestDeref(t *testing.T) {
+	for k := 0; k < 3; k++ {
+		r := &Reader{head: 1, pos: 5, off: -1, src: []byte("a\tb\tcd")}
+		if got := r.LineOffset(); got != 10 {
+			t.Errorf("LineOffset = %d, want 10", got)
+		}
+	}
+	catch(t, "nil", func() { (*Reader)(nil).LineOffset() })
+	catch(t, "short", func() { (&Reader{pos: 9, off: -1, src: []byte("ab")}).LineOffset() })
+}
