@@ -154,27 +154,29 @@
 // other statement is an edge like the others): every counter, the invocations included, is a local,
 // committed in one journalled pinned flush before each return, at the end of the body, and right
 // before every node that may leave otherwise than by returning or by a panic a guard foresees (a
-// call of anything but a leaf of the package that cannot panic, a channel, select, go or map
-// operation, a may-panic operation no guard expresses), except a call in a loop of a leaf that may
-// panic (it can only return or unwind): the region then mirrors its locals for the deferred flush
-// (below). A flow analysis over the CFG (dirtySets) finds which locals may be non-zero before each
-// node, so that a flush commits only those (the flush before a call in a loop commits the counters
-// touched since the last one, not every local of the function). Other may-panic nodes get guards,
-// whose flush (which runs only before a panic) calls rt's Apply to keep loops small, and counts the
-// node's panic in the same commit: the function is planned again with those Panics counted, so that
-// no count placed after a guarded node serves only to derive its panics (every return would flush
-// it). A guard may be true without a panic following (it may over-approximate); the panic it
-// counted is then taken back by the next flush (an undo, _augur_ui and _augur_uv, in every commit
-// while it is set), and a process that ends before leaves the invocation counted as unwound at that
-// node. A guard's block ends in the node's panic where it can: a simple statement runs in it (and
-// in an else, where the guard is false), a condition or a defined value is evaluated again, one
-// block per term of the guard, so that the compiler sees each block end in a panic, keeps the
-// locals in registers on the path that goes on and drops its own bounds check after the guard (see
-// reeval). A region with a may-panic node without a guard inside a loop mirrors its locals instead,
-// for a deferred flush if the function unwinds; its calls still flush before they run (a call may
-// block for as long as the process lives, a server's accept loop, and what is held in locals would
-// never be counted). An invocation the process ends in the middle of keeps what was flushed before
-// the node it was at (nothing, if nothing was): counted as unwound there.
+// call of anything but a leaf of the package that cannot panic, a channel, select or go operation,
+// a range over a map, a may-panic operation no guard expresses: an index of a map outside loops; a
+// concurrent write to the map is a fatal error, which ends the process as os.Exit elsewhere would,
+// the counts consistent), except a call in a loop of a leaf that may panic (it can only return or
+// unwind): the region then mirrors its locals for the deferred flush (below). A flow analysis over
+// the CFG (dirtySets) finds which locals may be non-zero before each node, so that a flush commits
+// only those (the flush before a call in a loop commits the counters touched since the last one,
+// not every local of the function). Other may-panic nodes get guards, whose flush (which runs only
+// before a panic) calls rt's Apply to keep loops small, and counts the node's panic in the same
+// commit: the function is planned again with those Panics counted, so that no count placed after a
+// guarded node serves only to derive its panics (every return would flush it). A guard may be true
+// without a panic following (it may over-approximate); the panic it counted is then taken back by
+// the next flush (an undo, _augur_ui and _augur_uv, in every commit while it is set), and a process
+// that ends before leaves the invocation counted as unwound at that node. A guard's block ends in
+// the node's panic where it can: a simple statement runs in it (and in an else, where the guard is
+// false), a condition or a defined value is evaluated again, one block per term of the guard, so
+// that the compiler sees each block end in a panic, keeps the locals in registers on the path that
+// goes on and drops its own bounds check after the guard (see reeval). A region with a may-panic
+// node without a guard inside a loop mirrors its locals instead, for a deferred flush if the
+// function unwinds; its calls still flush before they run (a call may block for as long as the
+// process lives, a server's accept loop, and what is held in locals would never be counted). An
+// invocation the process ends in the middle of keeps what was flushed before the node it was at
+// (nothing, if nothing was): counted as unwound there.
 //
 // A tiny leaf (a function of the package, unexported, whose body is one return of an expression
 // without calls that cannot panic: isDigit, isSpace) that is referenced only by direct calls in
