@@ -31,7 +31,8 @@ func isSafeIndex(x *ast.IndexExpr) bool {
 //
 // So are the indexes of an array (not through a pointer) by a constant (checked when compiling)
 // or by an unsigned integer whose every value is an index of it: the lookup tables of lexers,
-// table[b] with table a [256]T and b a byte.
+// table[b] with table a [256]T and b a byte. And so are the reads of a map whose key's type holds
+// no interface (see mapReads).
 func noteSafeIndexes(info *types.Info, files []*ast.File) {
 	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
@@ -40,6 +41,7 @@ func noteSafeIndexes(info *types.Info, files []*ast.File) {
 			}
 			return true
 		})
+		mapReads(info, f)
 		for _, d := range f.Decls {
 			if fd, ok := d.(*ast.FuncDecl); ok && fd.Body != nil {
 				noteSafeIn(info, fd, fd.Body)
@@ -489,6 +491,63 @@ func boundedIndex(info *types.Info, x *ast.IndexExpr) bool {
 		return arr.Len() >= 1<<8
 	case types.Uint16:
 		return arr.Len() >= 1<<16
+	}
+	return false
+}
+
+// mapReads notes the indexes of maps in f that read them (not the targets of an assignment, an
+// increment or a range clause: a write panics on a nil map) with a key whose type holds no
+// interface: only hashing an interface's dynamic value can panic there (an unhashable type). A
+// read of a map written concurrently is a fatal error, which ends the process without unwinding
+// (see suspends).
+func mapReads(info *types.Info, f *ast.File) {
+	writes := map[ast.Expr]bool{}
+	ast.Inspect(f, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			for _, e := range x.Lhs {
+				writes[ast.Unparen(e)] = true
+			}
+		case *ast.IncDecStmt:
+			writes[ast.Unparen(x.X)] = true
+		case *ast.RangeStmt:
+			for _, e := range []ast.Expr{x.Key, x.Value} {
+				if e != nil {
+					writes[ast.Unparen(e)] = true
+				}
+			}
+		}
+		return true
+	})
+	ast.Inspect(f, func(n ast.Node) bool {
+		x, ok := n.(*ast.IndexExpr)
+		if !ok || writes[x] {
+			return true
+		}
+		if tv, ok := info.Types[x.X]; ok {
+			if m, ok := tv.Type.Underlying().(*types.Map); ok && hashSafe(m.Key()) {
+				safeIndexes.Store(x, struct{}{})
+			}
+		}
+		return true
+	})
+}
+
+// hashSafe reports whether hashing a value of type t cannot panic: t holds no interface (nor a
+// type parameter, which may be one). A type holds itself only through a pointer.
+func hashSafe(t types.Type) bool {
+	switch u := t.Underlying().(type) {
+	case *types.Basic, *types.Pointer, *types.Chan:
+		return true
+	case *types.Array:
+		return hashSafe(u.Elem())
+	case *types.Struct:
+		for i := range u.NumFields() {
+			if !hashSafe(u.Field(i).Type()) {
+				return false
+			}
+		}
+		return true
 	}
 	return false
 }

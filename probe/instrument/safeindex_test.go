@@ -13,6 +13,11 @@ func TestSafeIndexes(t *testing.T) {
 
 var global []int
 
+type key struct {
+	a [2]string
+	p *int
+}
+
 func f(s string, xs, ys, zs []int, m map[int]int, a [4]int) {
 	for i := 0; i < len(s); i++ {
 		_ = s[i] // safe
@@ -50,8 +55,16 @@ func f(s string, xs, ys, zs []int, m map[int]int, a [4]int) {
 		_ = xs[i] // may panic
 	}
 	for k := range m {
-		_ = m[k] // may panic
+		_ = m[k] // safe
+		m[k] = 1 // may panic
+		m[k]++   // may panic
 	}
+	var mi map[any]int
+	_ = mi[1] // may panic
+	var ms map[key]int
+	_ = ms[key{}] // safe
+	var mx map[struct{ e error }]int
+	_ = mx[struct{ e error }{}] // may panic
 	var i int
 	for i = range xs {
 		_ = xs[i] // may panic
@@ -177,7 +190,7 @@ func defined(xs []int) {
 		n++
 		return true
 	})
-	if n != 36 {
+	if n != 41 {
 		t.Errorf("%d indexes checked", n)
 	}
 }
