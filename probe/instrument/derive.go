@@ -315,31 +315,7 @@ func tinyLeaf(info *types.Info, fn *frontend.Func) bool {
 	if !ok || len(ret.Results) != 1 || exprMayPanic(info, ret.Results[0]) {
 		return false
 	}
-	pure := true
-	ast.Inspect(ret.Results[0], func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.FuncLit:
-			pure = false
-		case *ast.UnaryExpr:
-			if x.Op == token.ARROW {
-				pure = false
-			}
-		case *ast.CallExpr:
-			if tv, ok := info.Types[x.Fun]; ok && tv.IsType() {
-				break
-			}
-			id, ok := ast.Unparen(x.Fun).(*ast.Ident)
-			if !ok {
-				pure = false
-				break
-			}
-			if b, ok := info.Uses[id].(*types.Builtin); !ok || !pureBuiltins[b.Name()] {
-				pure = false
-			}
-		}
-		return pure
-	})
-	if !pure {
+	if !sideEffectFree(info, ret.Results[0], pureBuiltins) {
 		return false
 	}
 	p, err := planFunc(fn, 0, false, nil, nil)

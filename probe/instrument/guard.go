@@ -421,8 +421,9 @@ func nodeSource(src []byte, fset *token.FileSet, n ast.Node) (string, bool) {
 }
 
 // sideEffectFree reports whether evaluating n again changes nothing: it calls nothing but
-// conversions and builtins that only compute or allocate, and receives from no channel.
-func sideEffectFree(info *types.Info, n ast.Node) bool {
+// conversions and the builtins in builtins (which must only compute or allocate), and receives
+// from no channel.
+func sideEffectFree(info *types.Info, n ast.Node, builtins map[string]bool) bool {
 	ok := true
 	ast.Inspect(n, func(m ast.Node) bool {
 		switch x := m.(type) {
@@ -440,7 +441,7 @@ func sideEffectFree(info *types.Info, n ast.Node) bool {
 				break
 			}
 			b, isB := info.Uses[id].(*types.Builtin)
-			ok = ok && isB && pureBuiltin[b.Name()]
+			ok = ok && isB && builtins[b.Name()]
 		}
 		return ok
 	})

@@ -166,7 +166,7 @@ func (r *regState) guardFlush(n int, pos token.Pos) (terms []string, flush strin
 // for the panic.
 func reeval(f *fileEdits, info *types.Info, e ast.Expr, at token.Pos) string {
 	t, ok := nodeSource(f.Src, f.Fset, e)
-	if !ok || !sideEffectFree(info, e) {
+	if !ok || !sideEffectFree(info, e, pureBuiltin) {
 		return ""
 	}
 	from, to := f.Fset.Position(e.Pos()), f.Fset.Position(at)
@@ -206,7 +206,7 @@ func (r *regState) guardStmt(f *fileEdits, info *types.Info, n int, s ast.Stmt) 
 		return "", "", false
 	}
 	t, ok := nodeSource(f.Src, f.Fset, s)
-	if !ok || !sideEffectFree(info, s) {
+	if !ok || !sideEffectFree(info, s, pureBuiltin) {
 		return "", "", false
 	}
 	terms, flush := r.guardFlush(n, s.Pos())
