@@ -315,7 +315,7 @@ func tinyLeaf(info *types.Info, fn *frontend.Func) bool {
 	if !ok || len(ret.Results) != 1 || exprMayPanic(info, ret.Results[0]) {
 		return false
 	}
-	if !sideEffectFree(info, ret.Results[0], pureBuiltins) {
+	if !sideEffectFree(info, ret.Results[0], pureBuiltins, nil) {
 		return false
 	}
 	p, err := planFunc(fn, 0, false, nil, nil)

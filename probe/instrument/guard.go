@@ -421,9 +421,9 @@ func nodeSource(src []byte, fset *token.FileSet, n ast.Node) (string, bool) {
 }
 
 // sideEffectFree reports whether evaluating n again changes nothing: it calls nothing but
-// conversions and the builtins in builtins (which must only compute or allocate), and receives
-// from no channel.
-func sideEffectFree(info *types.Info, n ast.Node, builtins map[string]bool) bool {
+// conversions, the builtins in builtins (which must only compute or allocate) and the calls
+// other accepts (nil: none), and receives from no channel.
+func sideEffectFree(info *types.Info, n ast.Node, builtins map[string]bool, other func(*ast.CallExpr) bool) bool {
 	ok := true
 	ast.Inspect(n, func(m ast.Node) bool {
 		switch x := m.(type) {
@@ -435,13 +435,12 @@ func sideEffectFree(info *types.Info, n ast.Node, builtins map[string]bool) bool
 			if tv, found := info.Types[x.Fun]; found && tv.IsType() {
 				break
 			}
-			id, isID := ast.Unparen(x.Fun).(*ast.Ident)
-			if !isID {
-				ok = false
-				break
+			if id, isID := ast.Unparen(x.Fun).(*ast.Ident); isID {
+				if b, isB := info.Uses[id].(*types.Builtin); isB && builtins[b.Name()] {
+					break
+				}
 			}
-			b, isB := info.Uses[id].(*types.Builtin)
-			ok = ok && isB && builtins[b.Name()]
+			ok = ok && other != nil && other(x)
 		}
 		return ok
 	})

@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"strings"
 
 	"github.com/augur-perf/augur/source/frontend"
@@ -203,33 +204,9 @@ func (pp *pathPlan) planTicks(info *types.Info, src func(ast.Expr) (string, bool
 // repeatable reports whether evaluating e again changes nothing and sees what its first
 // evaluation saw: it calls nothing but derived leaves (sites), pure builtins and conversions.
 func repeatable(info *types.Info, e ast.Expr, sites []*callSite) bool {
-	ok := true
-	ast.Inspect(e, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.FuncLit:
-			ok = false
-		case *ast.UnaryExpr:
-			if x.Op == token.ARROW {
-				ok = false
-			}
-		case *ast.CallExpr:
-			if tv, isT := info.Types[x.Fun]; isT && tv.IsType() {
-				break
-			}
-			if id, isID := ast.Unparen(x.Fun).(*ast.Ident); isID {
-				if b, isB := info.Uses[id].(*types.Builtin); isB && pureBuiltins[b.Name()] {
-					break
-				}
-			}
-			derived := false
-			for _, s := range sites {
-				derived = derived || s.call == x
-			}
-			ok = ok && derived
-		}
-		return ok
+	return sideEffectFree(info, e, pureBuiltins, func(c *ast.CallExpr) bool {
+		return slices.ContainsFunc(sites, func(s *callSite) bool { return s.call == c })
 	})
-	return ok
 }
 
 // caseOf is the index of the case expression that holds call c, or -1.

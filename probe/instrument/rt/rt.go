@@ -430,16 +430,16 @@ func (c *Counters) Leave(f int, o uintptr) {
 	atomic.CompareAndSwapUintptr(&c.owners[f], o, 0)
 }
 
-// Windows: a function looks for other goroutines in it (Enter or Check) while its window is
-// open, a flag the probes read at entry (Shut). The window opens where the function's invocation
-// count on some P passes a multiple of WindowPeriod (see Reopen), and it is open at the start; it
-// shuts after WindowLooks looks (in all threads). So one
-// invocation in WindowPeriod/WindowLooks looks, as a random draw of one in 64 would, but the
-// branch that decides keeps its outcome for long runs of invocations: a draw's outcome, changing
-// from one invocation to the next, enters the history the branch predictor keys the function's
-// other branches by, and in a short invocation that cost more than all its counting (a binary
-// search of ten steps: 4.4 ns a call, against 9 ns for the search alone). In a window every
-// thread's invocations look, so that two goroutines in the function at once are seen.
+// Windows: a function looks for other goroutines in it (Enter or Check) while its window is open, a
+// flag the probes read at entry (Shut). The window opens where the function's invocation count on
+// some P passes a multiple of WindowPeriod (see Reopen), and it is open at the start; it shuts
+// after WindowLooks looks (in all threads). So one invocation in WindowPeriod/WindowLooks looks, as
+// a random draw of one in 64 would, but the branch that decides keeps its outcome for long runs of
+// invocations: a draw's outcome, changing from one invocation to the next, enters the history the
+// branch predictor keys the function's other branches by, and in a short invocation that cost more
+// than all its counting (a binary search of ten steps: 4.4 ns a call, against 9 ns for the search
+// alone). In a window every thread's invocations look, so that two goroutines in the function at
+// once are seen.
 const (
 	WindowPeriod = 1 << 14
 	WindowLooks  = 256
