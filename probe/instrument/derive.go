@@ -5,8 +5,10 @@ import (
 	"go/parser"
 	"go/token"
 	"go/types"
+	"maps"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/augur-perf/augur/source/frontend"
@@ -27,11 +29,19 @@ import (
 // deferred flush (_augur_r.TickM); elsewhere by a pinned add right after the call
 // (_augur_r.TickP). Collect adds the sites up into the callee's invocations. Such a leaf is
 // never seen running on several goroutines at once (profile.Func.Concurrent): nothing runs in it.
+// A tiny leaf with other references is split instead (see leafPlan).
 
-// callSite is a call of a derived leaf.
+// callSite is a call of a leaf counted at its call sites (see leafPlan).
 type callSite struct {
-	call   *ast.CallExpr
-	callee int // the leaf's index in the package's function list
+	call *ast.CallExpr
+	// callee is the leaf's index in the function list of its package, pkg; pkgPath is the
+	// caller's package.
+	callee       int
+	pkg, pkgPath string
+	// name is the call's identifier of the leaf, copy the name of the leaf's copy it calls
+	// instead (a split leaf), or "".
+	name *ast.Ident
+	copy string
 	// ctr is the site's counter, as an offset from the caller's base (see funcPlan.size).
 	ctr int
 	// node is the caller's node that makes the call (-1 if none is found), local whether the
@@ -42,8 +52,28 @@ type callSite struct {
 
 // siteRef names a call site's counter for the callee's plan: the caller's plan and the offset.
 type siteRef struct {
+	pkg    string // the caller's package
 	caller *funcPlan
 	ctr    int
+}
+
+// renameSites makes p's calls of split leaves call their copies.
+func renameSites(f *fileEdits, p *funcPlan) {
+	for _, s := range p.sites {
+		if s.copy != "" {
+			f.Add(s.name.Pos(), token.NoPos, 20, leafCopyPrefix)
+		}
+	}
+}
+
+// leafCopy is the text of split leaf fn's copy (see leafPlan), named copyName, from its file's
+// text src: its declaration as it is, after a line directive that gives it the original's
+// position.
+func leafCopy(fset *token.FileSet, src []byte, fn *frontend.Func, copyName string) string {
+	d := fn.Decl
+	pos := fset.Position(d.Pos())
+	off := func(p token.Pos) int { return fset.Position(p).Offset }
+	return "\n//line " + pos.Filename + ":" + strconv.Itoa(pos.Line) + "\n" + string(src[off(d.Pos()):off(d.Name.Pos())]) + copyName + string(src[off(d.Name.End()):off(d.End())]) + "\n"
 }
 
 // nodeParts are the parts of nd's statement that nd itself evaluates (a header's condition, a
@@ -227,85 +257,217 @@ func isBefore(stack []ast.Node, call *ast.CallExpr) bool {
 	return false
 }
 
-// derivedLeaves returns the functions of list (one package's, pkg) whose counts are derived from
-// their call sites (by index), and the call sites of each function of list that calls them.
+// leafCopyPrefix starts the name of a split leaf's copy (see leafPlan): exported, so that the
+// instrumented packages that import the leaf's can call it.
+const leafCopyPrefix = "AugurLeaf_"
+
+// leafPkg is one instrumented package and its instrumented functions.
+type leafPkg struct {
+	pkg  *packages.Package
+	list []*frontend.Func
+}
+
+// leafPlan is how a build counts its tiny leaves (see tinyLeaf), by package path and index in
+// the package's list. A derived leaf (unexported, every reference to it a call site found in
+// an instrumented function of its package) is left as it is and counted at its call sites
+// alone. A split leaf (exported, or also used otherwise: as a value, in a go or defer
+// statement, by a test file) keeps its own counting for the calls augur does not see, and its
+// call sites in the build's instrumented packages, its own and those that import it, call a
+// copy without probes (copies, leafCopyPrefix and its name) and count the calls themselves:
+// util.IsSpace, called per byte from another package of a Markdown parser, pinned once a call
+// and was not inlined.
+type leafPlan struct {
+	derived map[string]map[int]bool
+	copies  map[string]map[int]string
+	sites   map[string]map[int][]*callSite
+	// split holds the split leaves, which cannot panic and call nothing: leaves for register
+	// loops in every package (see leafFuncs.extern).
+	split map[*types.Func]bool
+	// counted holds the other instrumented functions but the derived leaves: they count their
+	// own invocations (see leafFuncs.counted).
+	counted map[*types.Func]bool
+	// clash marks the packages that use names starting with leafCopyPrefix: they call no copy.
+	clash map[string]bool
+}
+
+// leafFuncs returns the leaves of the build's package pkg for its register loops and guards.
+func (lp *leafPlan) leafFuncs(pkg *packages.Package) *leafFuncs {
+	l := newLeafFuncs(pkg.TypesInfo, pkg.Syntax)
+	l.extern, l.counted, l.rename = lp.split, lp.counted, lp.split
+	if lp.clash[pkg.PkgPath] {
+		l.counted, l.rename = maps.Clone(lp.counted), nil
+		maps.Copy(l.counted, lp.split)
+	}
+	return l
+}
+
+// derivedLeaves returns the leaves of one package (pkg, its functions list) counted at their
+// call sites (by index; derived or split) and the call sites of each function of list that
+// calls them.
 func derivedLeaves(pkg *packages.Package, list []*frontend.Func) (map[int]bool, map[int][]*callSite) {
-	info := pkg.TypesInfo
-	cand := map[*types.Func]int{}
-	for k, fn := range list {
-		if obj, ok := info.Defs[fn.Decl.Name].(*types.Func); ok && tinyLeaf(info, fn) {
-			cand[obj] = k
+	lp := findLeaves([]leafPkg{{pkg, list}})
+	return lp.derived[pkg.PkgPath], lp.sites[pkg.PkgPath]
+}
+
+// findLeaves works out a build's leafPlan. Call sites are counted only in packages that may use
+// type parameters (the counting calls generic functions of the runtime).
+func findLeaves(pkgs []leafPkg) *leafPlan {
+	lp := &leafPlan{derived: map[string]map[int]bool{}, copies: map[string]map[int]string{}, sites: map[string]map[int][]*callSite{}, split: map[*types.Func]bool{}, counted: map[*types.Func]bool{}, clash: map[string]bool{}}
+	defer func() {
+		for _, lk := range pkgs {
+			for k, fn := range lk.list {
+				if obj, ok := lk.pkg.TypesInfo.Defs[fn.Decl.Name].(*types.Func); ok && !lp.derived[lk.pkg.PkgPath][k] && !lp.split[obj] {
+					lp.counted[obj] = true
+				}
+			}
+		}
+	}()
+	type leafRef struct {
+		pkg string
+		k   int
+	}
+	cand := map[*types.Func]leafRef{}
+	for _, lk := range pkgs {
+		for k, fn := range lk.list {
+			if obj, ok := lk.pkg.TypesInfo.Defs[fn.Decl.Name].(*types.Func); ok && tinyLeaf(lk.pkg.TypesInfo, fn) {
+				cand[obj] = leafRef{lk.pkg.PkgPath, k}
+			}
 		}
 	}
 	if len(cand) == 0 {
-		return nil, nil
+		return lp
 	}
-	// Every reference must be a call site found below.
-	uses := map[int]int{}
-	for _, obj := range info.Uses {
-		if f, ok := obj.(*types.Func); ok {
-			if k, ok := cand[f]; ok {
-				uses[k]++
+	// In its own package, a derived leaf's every reference must be a call site found below.
+	uses := map[*types.Func]int{}
+	for _, lk := range pkgs {
+		for _, obj := range lk.pkg.TypesInfo.Uses {
+			if f, ok := obj.(*types.Func); ok {
+				if r, ok := cand[f]; ok && r.pkg == lk.pkg.PkgPath {
+					uses[f]++
+				}
 			}
 		}
 	}
-	sites := map[int][]*callSite{}
-	found := map[int]int{}
-	for caller, fn := range list {
-		obj, _ := info.Defs[fn.Decl.Name].(*types.Func)
-		if _, leaf := cand[obj]; leaf || fn.Decl.Body == nil {
+	type found struct {
+		caller int
+		site   *callSite
+		leaf   *types.Func
+	}
+	var all []found
+	local := map[*types.Func]int{} // the sites in the leaf's package
+	free := map[*types.Func]int{}  // the sites in packages that can call a copy
+	clash := lp.clash
+	for _, lk := range pkgs {
+		info := lk.pkg.TypesInfo
+		for _, f := range lk.pkg.Syntax {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if id, ok := n.(*ast.Ident); ok && strings.HasPrefix(id.Name, leafCopyPrefix) {
+					clash[lk.pkg.PkgPath] = true
+				}
+				return !clash[lk.pkg.PkgPath]
+			})
+		}
+		if !typeParams(lk.pkg) {
 			continue
 		}
-		ast.Inspect(fn.Decl.Body, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.FuncLit:
-				return false
-			case *ast.GoStmt, *ast.DeferStmt:
-				return false // their calls run elsewhere (a reference the count would miss)
-			case *ast.CallExpr:
-				id, ok := ast.Unparen(x.Fun).(*ast.Ident)
-				if !ok {
-					break
-				}
-				f, _ := info.Uses[id].(*types.Func)
-				if k, ok := cand[f]; ok {
-					found[k]++
-					sites[caller] = append(sites[caller], &callSite{call: x, callee: k})
-				}
+		for caller, fn := range lk.list {
+			obj, _ := info.Defs[fn.Decl.Name].(*types.Func)
+			if _, leaf := cand[obj]; leaf || fn.Decl.Body == nil {
+				continue
 			}
-			return true
-		})
-	}
-	testNames := testFileNames(pkg)
-	if testNames == nil {
-		return nil, nil
-	}
-	derived := map[int]bool{}
-	for f, k := range cand {
-		if found[k] > 0 && found[k] == uses[k] && !testNames[f.Name()] {
-			derived[k] = true
+			ast.Inspect(fn.Decl.Body, func(n ast.Node) bool {
+				switch x := n.(type) {
+				case *ast.FuncLit:
+					return false
+				case *ast.GoStmt, *ast.DeferStmt:
+					return false // their calls run elsewhere (a reference the count would miss)
+				case *ast.CallExpr:
+					var id *ast.Ident
+					switch fun := ast.Unparen(x.Fun).(type) {
+					case *ast.Ident:
+						id = fun
+					case *ast.SelectorExpr:
+						if _, qualified := info.Uses[identOf(ast.Unparen(fun.X))].(*types.PkgName); qualified {
+							id = fun.Sel
+						}
+					}
+					if id == nil {
+						break
+					}
+					f, _ := info.Uses[id].(*types.Func)
+					if r, ok := cand[f]; ok {
+						if r.pkg == lk.pkg.PkgPath {
+							local[f]++
+						}
+						all = append(all, found{caller, &callSite{call: x, callee: r.k, pkg: r.pkg, pkgPath: lk.pkg.PkgPath, name: id}, f})
+					}
+				}
+				return true
+			})
 		}
 	}
-	for caller, ss := range sites {
-		var keep []*callSite
-		for _, s := range ss {
-			if derived[s.callee] {
-				keep = append(keep, s)
-			}
-		}
-		sites[caller] = keep
+	byPath := map[string]*packages.Package{}
+	for _, lk := range pkgs {
+		byPath[lk.pkg.PkgPath] = lk.pkg
 	}
-	return derived, sites
+	testNames := map[string]map[string]bool{}
+	for _, s := range all {
+		if !clash[s.site.pkgPath] {
+			free[s.leaf]++
+		}
+	}
+	for f, r := range cand {
+		names, ok := testNames[r.pkg]
+		if !ok {
+			names = testFileNames(byPath[r.pkg])
+			testNames[r.pkg] = names
+		}
+		if names == nil || !typeParams(byPath[r.pkg]) && !ast.IsExported(f.Name()) {
+			continue // a test file cannot be read; or no site can be counted
+		}
+		if !ast.IsExported(f.Name()) && local[f] > 0 && local[f] == uses[f] && !names[f.Name()] {
+			if lp.derived[r.pkg] == nil {
+				lp.derived[r.pkg] = map[int]bool{}
+			}
+			lp.derived[r.pkg][r.k] = true
+			continue
+		}
+		copyName := leafCopyPrefix + f.Name()
+		if free[f] == 0 || clash[r.pkg] || names[copyName] || f.Pkg().Scope().Lookup(copyName) != nil {
+			continue
+		}
+		if lp.copies[r.pkg] == nil {
+			lp.copies[r.pkg] = map[int]string{}
+		}
+		lp.copies[r.pkg][r.k] = copyName
+		lp.split[f] = true
+	}
+	for _, s := range all {
+		r := cand[s.leaf]
+		copyName, split := lp.copies[r.pkg][r.k]
+		switch {
+		case lp.derived[r.pkg][r.k]:
+		case split && !clash[s.site.pkgPath]:
+			s.site.copy = copyName
+		default:
+			continue
+		}
+		if lp.sites[s.site.pkgPath] == nil {
+			lp.sites[s.site.pkgPath] = map[int][]*callSite{}
+		}
+		lp.sites[s.site.pkgPath][s.caller] = append(lp.sites[s.site.pkgPath][s.caller], s.site)
+	}
+	return lp
 }
 
-// tinyLeaf reports whether fn is a function (no receiver, no type parameters, unexported, so
-// that nothing outside the package calls it) whose body is one return of one result computed
-// without calls (conversions and len, cap, min, max, real, imag, complex aside), channel
-// operations or function literals, that cannot panic: it has no side effects, and its every node
-// runs once per invocation. Its plan must count nothing but the invocations.
+// tinyLeaf reports whether fn is a function (no receiver, no type parameters) whose body is one
+// return of one result computed without calls (conversions and len, cap, min, max, real, imag,
+// complex aside), channel operations or function literals, that cannot panic: it has no side
+// effects, and its every node runs once per invocation. Its plan must count nothing but the
+// invocations.
 func tinyLeaf(info *types.Info, fn *frontend.Func) bool {
 	d := fn.Decl
-	if d.Recv != nil || d.Type.TypeParams != nil || d.Body == nil || ast.IsExported(d.Name.Name) || d.Name.Name == "init" || d.Name.Name == "main" {
+	if d.Recv != nil || d.Type.TypeParams != nil || d.Body == nil || d.Name.Name == "init" || d.Name.Name == "main" {
 		return false
 	}
 	if d.Type.Results == nil || d.Type.Results.NumFields() != 1 || len(d.Body.List) != 1 {

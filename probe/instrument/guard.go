@@ -68,8 +68,8 @@ func (g *guardBuilder) pure(e ast.Expr) bool {
 			return true
 		}
 		if fn := calleeOf(g.info, c); fn != nil {
-			if leaf, _ := g.leaves.leaf(fn); !leaf {
-				ok = false
+			if leaf, _ := g.leaves.leaf(fn); !leaf || g.leaves.counted[fn] {
+				ok = false // a call of an instrumented function counts once more
 			}
 			return ok
 		}
@@ -390,8 +390,10 @@ func isNonPointer(t types.Type) bool {
 // exprSource returns the source of e for a guard, which goes on one line: not if it spans
 // lines or holds a comment, nor if the package declares, in any scope, a predeclared name the
 // guard uses (the guard would mean something else, or not compile), nor if it holds "_augur"
-// (inserted text has its names renamed when the package uses augur's; see namePrefix).
-func exprSource(src []byte, fset *token.FileSet, info *types.Info) func(ast.Expr) (string, bool) {
+// (inserted text has its names renamed when the package uses augur's; see namePrefix). Names
+// of the split leaves in rename become their copies' (see leafPlan): the guard's call of the
+// leaf must not count.
+func exprSource(src []byte, fset *token.FileSet, info *types.Info, rename map[*types.Func]bool) func(ast.Expr) (string, bool) {
 	shadow := false
 	for id := range info.Defs {
 		switch id.Name {
@@ -403,7 +405,23 @@ func exprSource(src []byte, fset *token.FileSet, info *types.Info) func(ast.Expr
 		if shadow {
 			return "", false
 		}
-		return nodeSource(src, fset, e)
+		t, ok := nodeSource(src, fset, e)
+		if !ok || len(rename) == 0 {
+			return t, ok
+		}
+		var at []int
+		ast.Inspect(e, func(n ast.Node) bool {
+			if id, isID := n.(*ast.Ident); isID {
+				if f, isF := info.Uses[id].(*types.Func); isF && rename[f] {
+					at = append(at, int(id.Pos()-e.Pos()))
+				}
+			}
+			return true
+		})
+		for i := len(at) - 1; i >= 0; i-- {
+			t = t[:at[i]] + leafCopyPrefix + t[at[i]:]
+		}
+		return t, true
 	}
 }
 

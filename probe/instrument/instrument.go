@@ -97,6 +97,13 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 	sort.Strings(paths)
 	b := &Build{Files: map[string]string{}}
 	replace := map[string]string{}
+	var lks []leafPkg
+	for _, path := range paths {
+		pkg := byPkg[path][0].Pkg
+		noteSafeIndexes(pkg.TypesInfo, pkg.Syntax) // before anything asks what may panic
+		lks = append(lks, leafPkg{pkg, byPkg[path]})
+	}
+	lp := findLeaves(lks)
 	for pi, path := range paths {
 		list := byPkg[path]
 		pkg := list[0].Pkg
@@ -105,16 +112,11 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 		}
 		pk := &Package{Path: path}
 		prefix := srcedit.NamePrefix(pkg.Syntax)
-		noteSafeIndexes(pkg.TypesInfo, pkg.Syntax) // before anything asks what may panic
-		leaves := newLeafFuncs(pkg.TypesInfo, pkg.Syntax)
-		// Leaves counted at their call sites and twins call generic functions of the runtime
-		// from the package's own files: not in a package whose Go version predates them.
+		leaves := lp.leafFuncs(pkg)
+		// Twins call generic functions of the runtime from the package's own files: not in a
+		// package whose Go version predates them (nor do leaves' call sites count there).
 		generic := typeParams(pkg)
-		var derived map[int]bool
-		var sites map[int][]*callSite
-		if generic {
-			derived, sites = derivedLeaves(pkg, list)
-		}
+		derived, sites := lp.derived[path], lp.sites[path]
 		files := map[*ast.File]*fileEdits{}
 		srcs := map[*ast.File][]byte{}
 		var order []*ast.File
@@ -130,13 +132,13 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 				}
 				srcs[file] = src
 			}
-			safe := derefSafe(pkg.TypesInfo, fn, leaves, exprSource(srcs[file], prog.Fset, pkg.TypesInfo))
+			safe := derefSafe(pkg.TypesInfo, fn, leaves, exprSource(srcs[file], prog.Fset, pkg.TypesInfo, leaves.rename))
 			p, err := newPlan(fn, k, safe)
 			if err != nil {
 				return nil, fmt.Errorf("instrument: %v", err)
 			}
 			p.leaves = leaves
-			p.derived, p.sites = derived[k], sites[k]
+			p.derived, p.sites, p.copy = derived[k], sites[k], lp.copies[path][k]
 			for j, s := range p.sites {
 				s.ctr = 2 + 3*p.n + p.e + j
 			}
@@ -206,6 +208,9 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 			} else if err := rewriteFunc(fe, p, pkg.TypesInfo, false); err != nil {
 				return nil, fmt.Errorf("instrument: %s: %v", fn.Name, err)
 			}
+			if p.copy != "" {
+				twinsOf[file] = append(twinsOf[file], leafCopy(prog.Fset, srcs[file], fn, p.copy))
+			}
 			if !ts.twin[k] {
 				continue
 			}
@@ -215,12 +220,6 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 			}
 			pos := prog.Fset.Position(fn.Decl.Pos())
 			twinsOf[file] = append(twinsOf[file], "\n//line "+pos.Filename+":"+strconv.Itoa(pos.Line)+"\n"+text+"\n")
-		}
-		for _, p := range pk.plans {
-			for _, s := range p.sites {
-				callee := pk.plans[s.callee]
-				callee.from = append(callee.from, siteRef{p, s.ctr})
-			}
 		}
 		pk.Counters = base
 		for _, p := range pk.plans {
@@ -275,6 +274,18 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 			replace[filepath.Join(pkgDir, RuntimeDir, e.Name())] = rtDst
 		}
 		b.Packages = append(b.Packages, pk)
+	}
+	byPath := map[string]*Package{}
+	for _, pk := range b.Packages {
+		byPath[pk.Path] = pk
+	}
+	for _, pk := range b.Packages {
+		for _, p := range pk.plans {
+			for _, s := range p.sites {
+				callee := byPath[s.pkg].plans[s.callee]
+				callee.from = append(callee.from, siteRef{pk.Path, p, s.ctr})
+			}
+		}
 	}
 	ov, _ := json.MarshalIndent(map[string]any{"Replace": replace}, "", " ")
 	b.Overlay = filepath.Join(dir, "overlay.json")
@@ -352,16 +363,27 @@ func (b *Build) Collect(dir string) (p *profile.Profile, files int, err error) {
 				s[pl.base+site.ctr] += n
 			}
 		}
+	}
+	for _, pk := range b.Packages {
+		s := sums[pk.Path]
 		for _, pl := range pk.plans {
+			if !pl.derived && pl.copy == "" {
+				continue
+			}
+			// Its invocations are the returns counted at its call sites, in its package
+			// and in others, and, a split leaf's, those it counted itself.
+			n := uint64(0)
+			for _, f := range pl.from {
+				n += sums[f.pkg][f.caller.base+f.ctr]
+			}
 			if pl.derived {
-				// Its invocations are the returns counted at its call sites.
-				n := uint64(0)
-				for _, f := range pl.from {
-					n += s[f.caller.base+f.ctr]
-				}
 				s[pl.base] = n
+			} else {
+				s[pl.base] += n
 			}
 		}
+	}
+	for _, pk := range b.Packages {
 		for i, pl := range pk.plans {
 			f, err := pl.profileFunc(sums[pk.Path])
 			if err != nil {

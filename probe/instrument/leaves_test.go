@@ -1,6 +1,9 @@
 package instrument
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/augur-perf/augur/source/frontend"
@@ -46,6 +49,7 @@ func TestDerivedLeaves(t *testing.T) {
 		// Deferred, then Valued through the value and directly when the value said no.
 		"isSpace":  uint64(len(text) + len(text) + len(text) - spaces),
 		"Classify": 8,
+		"pick":     uint64(len(text)),
 	} {
 		f := p.Funcs[P+name]
 		if f == nil {
@@ -65,7 +69,7 @@ func TestDerivedLeaves(t *testing.T) {
 		t.Errorf("Inexact: %d calls, if ran %d times, panicked %d (want 2, 8, 1), c++ %d (want 2), exits end %d panic %d",
 			in.Invocations, cond.Count, cond.Panics, body.Count, in.Nodes[inFn.CFG.End].Count, in.Nodes[inFn.CFG.Panic].Count)
 	}
-	for _, name := range []string{"isDigit", "isLetter", "twice", "Classify", "Scale", "Total", "Asserted", "Inexact"} {
+	for _, name := range []string{"isDigit", "isLetter", "twice", "Classify", "Scale", "Total", "Asserted", "Inexact", "pick", "Picks"} {
 		checkIdentity(t, byName[P+name], p.Funcs[P+name], 5)
 	}
 	// Which are derived: all but isSpace (a value too).
@@ -89,5 +93,109 @@ func TestDerivedLeaves(t *testing.T) {
 	}
 	if got[P+"isSpace"] || len(got) != 3 {
 		t.Errorf("derived: %v", got)
+	}
+}
+
+// TestSplitLeaves runs testdata/src/work/leafx/use, which calls package leafx's exported leaves
+// from another instrumented package (directly, through a dot import, from a twin, into a panic,
+// through a function value, from eight goroutines) and from the uninstrumented test, and leafx's
+// own functions that call them; the calls augur sees call copies without probes and count at
+// the call sites, the others count in the leaves. Each leaf's invocations must be the truth.
+func TestSplitLeaves(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds programs")
+	}
+	prog, err := frontend.Load(workDir, "./leafx/...")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fns, _, err := prog.SelectAll(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	b, err := Instrument(prog, fns, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The mechanism must be in use: use's files call the copies.
+	calls := 0
+	for orig, dst := range b.Files {
+		if filepath.Base(filepath.Dir(orig)) == "use" {
+			data, err := os.ReadFile(dst)
+			if err != nil {
+				t.Fatal(err)
+			}
+			calls += strings.Count(string(data), "AugurLeaf_")
+		}
+	}
+	if calls < 6 { // Score 3, Fill, Words, Doubled; twins and the paths' repeated conditions more
+		t.Errorf("package use calls the leaves' copies %d times, want 6 or more", calls)
+	}
+	bin := filepath.Join(t.TempDir(), "use.test")
+	if out, err := goCmd(filepath.Join(workDir, "leafx", "use"), "test", "-c", "-o", bin, "-overlay="+b.Overlay, "-vet=off", ".").CombinedOutput(); err != nil {
+		t.Fatalf("go test -c: %v\n%s", err, out)
+	}
+	dir := t.TempDir()
+	if r := runBin(t, bin, dir, "-test.run=^TestUse$", "-test.cpu=4"); r.code != 0 {
+		t.Fatalf("exit %d:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	p, n, err := b.Collect(dir)
+	if err != nil || n != 2 {
+		t.Fatalf("%d counter files: %v", n, err)
+	}
+	// The truth, from use_test.go.
+	const text = "Hello, wOrld. An Ant ate a lEaf."
+	var vowel, upper, double, dot uint64
+	isVowel := func(c byte) bool { vowel++; return strings.IndexByte("aeiou", c) >= 0 }
+	isUpper := func(c byte) bool { upper++; return c >= 'A' && c <= 'Z' }
+	score := func(s string) {
+		for i := 0; i < len(s); i++ {
+			_ = isVowel(s[i]) || isUpper(s[i]) || isVowel(s[i]|0x20)
+		}
+	}
+	words := func(s string) {
+		start := -1
+		for i := 0; i <= len(s); i++ {
+			letter := i < len(s) && (isUpper(s[i]) || s[i] >= 'a' && s[i] <= 'z')
+			switch {
+			case letter && start < 0:
+				start = i
+			case !letter && start >= 0:
+				score(s[start:i])
+				start = -1
+			}
+		}
+	}
+	for range 9 { // Parallel's eight goroutines, then the test's own calls
+		score(text)
+		words(text)
+	}
+	for i := 0; i < len(text); i++ {
+		isUpper(text[i]) // Valued
+		if isVowel(text[i]) && i+1 < len(text) {
+			isUpper(text[i+1]) // Vowels
+		}
+		dot++ // Dots through the value
+		if text[i] == '.' {
+			dot++
+		}
+		isVowel(text[i]) // the test
+	}
+	double = 3 + 3 + 1 // Doubled, Fill (the third call returns, its assignment panics), the test
+	const P = "example.com/work/leafx."
+	for name, want := range map[string]uint64{"IsVowel": vowel, "IsUpper": upper, "Double": double, "isDot": dot} {
+		if f := p.Funcs[P+name]; f == nil || f.Invocations != want {
+			t.Errorf("%s: %v, want %d invocations", name, f, want)
+		}
+	}
+	byName := funcsOf(fns)
+	for name, f := range p.Funcs {
+		if err := conserves(byName[name].CFG, f); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if f.Invocations > 0 {
+			checkIdentity(t, byName[name], f, 9)
+		}
 	}
 }

@@ -131,7 +131,7 @@ func TestDerefSafe(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	safe := derefSafe(pkg.TypesInfo, fn, newLeafFuncs(pkg.TypesInfo, pkg.Syntax), exprSource(src, prog.Fset, pkg.TypesInfo))
+	safe := derefSafe(pkg.TypesInfo, fn, newLeafFuncs(pkg.TypesInfo, pkg.Syntax), exprSource(src, prog.Fset, pkg.TypesInfo, nil))
 	p, err := newPlan(fn, 0, safe)
 	if err != nil {
 		t.Fatal(err)

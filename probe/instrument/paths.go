@@ -161,7 +161,7 @@ type pathStart struct {
 
 // planPaths numbers the paths of p's twin, or says why it cannot.
 func planPaths(p *funcPlan, info *types.Info, f *fileEdits) (*pathPlan, error) {
-	src := exprSource(f.Src, f.Fset, info)
+	src := exprSource(f.Src, f.Fset, info, p.leaves.renamed())
 	if bodyRegion(p, info, src) == nil {
 		return nil, fmt.Errorf("not a register region")
 	}
@@ -1530,6 +1530,7 @@ func rewritePath(f *fileEdits, p *funcPlan, pp *pathPlan, info *types.Info) erro
 			ticked[s] = true
 		}
 	}
+	renameSites(f, p)
 	for _, s := range p.sites {
 		if ticked[s] {
 			continue

@@ -62,11 +62,15 @@ type funcPlan struct {
 	// panDerived marks the nodes whose Panics are derived by flow instead of counted by the
 	// frame's exit hook (every may-panic node of a frame-free function).
 	panDerived []bool
-	// sites are the function's calls of derived leaves (see derive.go); derived is set when
+	// sites are the function's calls of leaves counted at their call sites (see derive.go),
+	// in its package or another; derived is set when
 	// the function is one, not rewritten, its invocations the sum of the counters in from.
 	sites   []*callSite
 	derived bool
 	from    []siteRef
+	// copy is the name of the function's copy without probes that its call sites call, when
+	// it is a split leaf (see leafPlan): its invocations are its own count and theirs.
+	copy string
 	// countedPan marks the guarded nodes of a body region whose Panics its guards count
 	// instead of flow deriving them (see rewriteFunc); nil when there are none.
 	countedPan []bool

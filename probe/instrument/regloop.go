@@ -233,6 +233,14 @@ type leafFuncs struct {
 	info  *types.Info
 	decls map[*types.Func]*ast.FuncDecl
 	memo  map[*types.Func][2]bool // safe, may panic
+	// extern are leaves of the build that cannot panic, declared in any of its packages (the
+	// split leaves: see leafPlan).
+	extern map[*types.Func]bool
+	// counted are the instrumented functions of the build that count their own invocations
+	// when called by name: a guard must not call them again (see guardBuilder.pure). rename are
+	// the split leaves whose calls in text a guard repeats call their copies instead (see
+	// exprSource), nil in a package that cannot name the copies.
+	counted, rename map[*types.Func]bool
 }
 
 func newLeafFuncs(info *types.Info, files []*ast.File) *leafFuncs {
@@ -285,6 +293,14 @@ func calleeExpr(call *ast.CallExpr) ast.Expr {
 	return f
 }
 
+// renamed is l.rename, or nil when l is.
+func (l *leafFuncs) renamed() map[*types.Func]bool {
+	if l == nil {
+		return nil
+	}
+	return l.rename
+}
+
 // leaf reports whether fn is a leaf (see leafFuncs) and whether it may panic.
 func (l *leafFuncs) leaf(fn *types.Func) (safe, mayPanic bool) {
 	if l == nil || fn == nil {
@@ -295,6 +311,9 @@ func (l *leafFuncs) leaf(fn *types.Func) (safe, mayPanic bool) {
 	}
 	if leaf, may := stdLeaf(fn); leaf {
 		return true, may
+	}
+	if l.extern[fn] {
+		return true, false
 	}
 	fd := l.decls[fn]
 	if fd == nil {

@@ -428,9 +428,9 @@ func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info, held bool) error {
 	f.Parents(p.fn.Decl.Body)
 	r := &regState{plan: p, localOf: map[int]int{}, slot: map[int]int{}, held: held && !p.frame}
 	if !p.frame {
-		r.loops = findRegLoops(p, info, exprSource(f.Src, f.Fset, info))
+		r.loops = findRegLoops(p, info, exprSource(f.Src, f.Fset, info, p.leaves.renamed()))
 		if countPanics(p, r.loops) {
-			r.loops = findRegLoops(p, info, exprSource(f.Src, f.Fset, info))
+			r.loops = findRegLoops(p, info, exprSource(f.Src, f.Fset, info, p.leaves.renamed()))
 		}
 	}
 	leafCall := func(c *ast.CallExpr) bool {
@@ -739,6 +739,7 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 		}
 	}
 	// Calls of derived leaves, innermost at their offsets (see derive.go).
+	renameSites(f, p)
 	for _, s := range p.sites {
 		if s.local {
 			j := r.local(p.base+s.ctr, r.loopAt(s.call.Pos()))

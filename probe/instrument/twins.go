@@ -237,7 +237,7 @@ func panicsAfter(info *types.Info, part ast.Node, call *ast.CallExpr, ok func(*a
 // twinEligible reports whether fn may have a twin (see the list above).
 func twinEligible(info *types.Info, fn *frontend.Func, p *funcPlan) bool {
 	d := fn.Decl
-	if fn.Lit != nil || p.derived || len(fn.CFG.Defers) > 0 || d.Body == nil || d.Recv == nil && d.Name.Name == "init" {
+	if fn.Lit != nil || p.derived || p.copy != "" || len(fn.CFG.Defers) > 0 || d.Body == nil || d.Recv == nil && d.Name.Name == "init" {
 		return false
 	}
 	if d.Type.TypeParams != nil {

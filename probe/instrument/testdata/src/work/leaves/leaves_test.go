@@ -37,4 +37,5 @@ func TestLeaves(t *testing.T) {
 	var n int
 	Deferred(text, &n)
 	Valued(text)
+	Picks([]int{1, 2}, text)
 }

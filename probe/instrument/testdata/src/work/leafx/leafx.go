@@ -1,0 +1,42 @@
+// Package leafx exports tiny leaves (one return of an expression that cannot panic) that its
+// own functions and those of package use call: augur counts those calls at their call sites,
+// which call a copy of the leaf without probes, and the leaf counts the calls it sees itself
+// (from the tests, through function values, from goroutines).
+package leafx
+
+// IsVowel reports whether c is a lower-case vowel.
+func IsVowel(c byte) bool { return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u' }
+
+// IsUpper reports whether c is an upper-case ASCII letter.
+func IsUpper(c byte) bool { return c >= 'A' && c <= 'Z' }
+
+// Double is 2x.
+func Double(x int) int { return 2 * x }
+
+// isDot is an unexported leaf used as a value, called directly too.
+func isDot(c byte) bool { return c == '.' }
+
+// Vowels counts the vowels of s, and upper-case letters that follow a vowel.
+func Vowels(s string) (v, u int) {
+	for i := 0; i < len(s); i++ {
+		if IsVowel(s[i]) {
+			v++
+			if i+1 < len(s) && IsUpper(s[i+1]) {
+				u++
+			}
+		}
+	}
+	return v, u
+}
+
+// Dots counts the dots of s, through a function value and directly.
+func Dots(s string) int {
+	f := isDot
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if f(s[i]) && isDot(s[i]) {
+			n++
+		}
+	}
+	return n
+}
