@@ -61,7 +61,7 @@ type siteRef struct {
 func renameSites(f *fileEdits, p *funcPlan) {
 	for _, s := range p.sites {
 		if s.copy != "" {
-			f.Add(s.name.Pos(), token.NoPos, 20, leafCopyPrefix)
+			f.Add(s.name.Pos(), token.NoPos, 20, copyPrefix(s.name.Name))
 		}
 	}
 }
@@ -257,9 +257,15 @@ func isBefore(stack []ast.Node, call *ast.CallExpr) bool {
 	return false
 }
 
-// leafCopyPrefix starts the name of a split leaf's copy (see leafPlan): exported, so that the
-// instrumented packages that import the leaf's can call it.
-const leafCopyPrefix = "AugurLeaf_"
+// copyPrefix starts the name of the copy of split leaf name (see leafPlan): exported if the leaf
+// is, so that the instrumented packages that import the leaf's can call it; else not, so that two
+// copies of unexported leaves of one name cannot collide in a file that dot-imports both packages.
+func copyPrefix(name string) string {
+	if ast.IsExported(name) {
+		return "AugurLeaf_"
+	}
+	return "augurLeaf_"
+}
 
 // leafPkg is one instrumented package and its instrumented functions.
 type leafPkg struct {
@@ -273,7 +279,7 @@ type leafPkg struct {
 // alone. A split leaf (exported, or also used otherwise: as a value, in a go or defer
 // statement, by a test file) keeps its own counting for the calls augur does not see, and its
 // call sites in the build's instrumented packages, its own and those that import it, call a
-// copy without probes (copies, leafCopyPrefix and its name) and count the calls themselves:
+// copy without probes (copies, copyPrefix and its name) and count the calls themselves:
 // util.IsSpace, called per byte from another package of a Markdown parser, pinned once a call
 // and was not inlined.
 type leafPlan struct {
@@ -286,7 +292,7 @@ type leafPlan struct {
 	// counted holds the other instrumented functions but the derived leaves: they count their
 	// own invocations (see leafFuncs.counted).
 	counted map[*types.Func]bool
-	// clash marks the packages that use names starting with leafCopyPrefix: they call no copy.
+	// clash marks the packages that use names starting with a copyPrefix: they call no copy.
 	clash map[string]bool
 }
 
@@ -361,7 +367,7 @@ func findLeaves(pkgs []leafPkg) *leafPlan {
 		info := lk.pkg.TypesInfo
 		for _, f := range lk.pkg.Syntax {
 			ast.Inspect(f, func(n ast.Node) bool {
-				if id, ok := n.(*ast.Ident); ok && strings.HasPrefix(id.Name, leafCopyPrefix) {
+				if id, ok := n.(*ast.Ident); ok && strings.HasPrefix(id.Name, copyPrefix(id.Name)) {
 					clash[lk.pkg.PkgPath] = true
 				}
 				return !clash[lk.pkg.PkgPath]
@@ -432,7 +438,7 @@ func findLeaves(pkgs []leafPkg) *leafPlan {
 			lp.derived[r.pkg][r.k] = true
 			continue
 		}
-		copyName := leafCopyPrefix + f.Name()
+		copyName := copyPrefix(f.Name()) + f.Name()
 		if free[f] == 0 || clash[r.pkg] || names[copyName] || f.Pkg().Scope().Lookup(copyName) != nil {
 			continue
 		}

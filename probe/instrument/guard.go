@@ -419,7 +419,7 @@ func exprSource(src []byte, fset *token.FileSet, info *types.Info, rename map[*t
 			return true
 		})
 		for i := len(at) - 1; i >= 0; i-- {
-			t = t[:at[i]] + leafCopyPrefix + t[at[i]:]
+			t = t[:at[i]] + copyPrefix(t[at[i]:]) + t[at[i]:]
 		}
 		return t, true
 	}

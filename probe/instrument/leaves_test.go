@@ -100,7 +100,9 @@ func TestDerivedLeaves(t *testing.T) {
 // from another instrumented package (directly, through a dot import, from a twin, into a panic,
 // through a function value, from eight goroutines) and from the uninstrumented test, and leafx's
 // own functions that call them; the calls augur sees call copies without probes and count at
-// the call sites, the others count in the leaves. Each leaf's invocations must be the truth.
+// the call sites, the others count in the leaves. Each leaf's invocations must be the truth. use
+// dot-imports leafx and leafx/other, which both have an unexported split leaf isDot: their
+// copies, unexported, do not collide.
 func TestSplitLeaves(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds programs")
@@ -141,7 +143,7 @@ func TestSplitLeaves(t *testing.T) {
 		t.Fatalf("exit %d:\n%s%s", r.code, r.stdout, r.stderr)
 	}
 	p, n, err := b.Collect(dir)
-	if err != nil || n != 2 {
+	if err != nil || n != 3 {
 		t.Fatalf("%d counter files: %v", n, err)
 	}
 	// The truth, from use_test.go.
@@ -183,9 +185,16 @@ func TestSplitLeaves(t *testing.T) {
 		isVowel(text[i]) // the test
 	}
 	double = 3 + 3 + 1 // Doubled, Fill (the third call returns, its assignment panics), the test
-	const P = "example.com/work/leafx."
-	for name, want := range map[string]uint64{"IsVowel": vowel, "IsUpper": upper, "Double": double, "isDot": dot} {
-		if f := p.Funcs[P+name]; f == nil || f.Invocations != want {
+	// other.isDot, from Doubled's Periods: directly, then through the value when it said no.
+	otherDot := uint64(len(text))
+	for i := 0; i < len(text); i++ {
+		if text[i] != '.' && text[i] != ',' {
+			otherDot++
+		}
+	}
+	const P = "example.com/work/leafx"
+	for name, want := range map[string]uint64{P + ".IsVowel": vowel, P + ".IsUpper": upper, P + ".Double": double, P + ".isDot": dot, P + "/other.isDot": otherDot} {
+		if f := p.Funcs[name]; f == nil || f.Invocations != want {
 			t.Errorf("%s: %v, want %d invocations", name, f, want)
 		}
 	}

@@ -21,7 +21,7 @@ func TestUse(t *testing.T) {
 	Score(text)
 	Words(text)
 	Valued(text)
-	Doubled([]int{1, 2, 3})
+	Doubled([]int{1, 2, 3}, text)
 	func() {
 		defer func() { recover() }()
 		Fill([]int{1, 2, 3}, make([]int, 2), 3)
