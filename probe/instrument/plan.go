@@ -62,9 +62,9 @@ type funcPlan struct {
 	// panDerived marks the nodes whose Panics are derived by flow instead of counted by the
 	// frame's exit hook (every may-panic node of a frame-free function).
 	panDerived []bool
-	// sites are the function's calls of leaves counted at their call sites (see derive.go),
-	// in its package or another; derived is set when
-	// the function is one, not rewritten, its invocations the sum of the counters in from.
+	// sites are the function's calls of leaves counted at their call sites (see derive.go), in
+	// its package or another; derived is set when the function is one, not rewritten, its
+	// invocations the sum of the counters in from.
 	sites   []*callSite
 	derived bool
 	from    []siteRef
