@@ -163,21 +163,35 @@ func checkConc(t *testing.T, p *profile.Profile, fns []*frontend.Func) {
 		if fn.Name == C+"Serve" {
 			continue // run by TestServeBlocked only
 		}
-		checkIdentity(t, fn, p.Funcs[fn.Name], 7)
-		if fn.Name == C+"Pair" {
-			// A frame-free function that may panic (it calls) does not look for other
-			// goroutines in it (see the package documentation).
-			continue
+		if fn.Name == C+"At" {
+			continue // run by TestPanics only
 		}
+		checkIdentity(t, fn, p.Funcs[fn.Name], 7)
 		// 64 goroutines on 4 threads, 100k calls each: overlaps are seen. Concurrent is a lower
 		// bound: Framed's deferred closure, a brief region, does not look (and, a few
 		// instructions, would overlap itself only by chance, and not at all while a loaded
-		// machine runs the test's threads one at a time), so only Work and Framed, which run
-		// long enough, must be seen.
+		// machine runs the test's threads one at a time), so only Work, Framed and Pair (through
+		// its entry), which run long enough, must be seen.
 		if !p.Funcs[fn.Name].Concurrent && fn.Lit == nil {
 			t.Errorf("%s: not seen running on several goroutines at once", fn.Name)
 		}
 	}
+}
+
+// TestTwinPanics runs testdata/src/work/conc's TestPanics: At, whose entry looks for other
+// goroutines in it and whose twin panics in half of its calls, runs on one goroutine at a time,
+// each call on another thread. The panics must not leave it owned (the entry's Put gives the
+// ownership up), else a later call on another thread would count an overlap that never happened.
+func TestTwinPanics(t *testing.T) {
+	p, fns := measureTest(t, "conc", "TestPanics", 0, 4)
+	at := p.Funcs["example.com/work/conc.At"]
+	if at == nil || at.Invocations != 4000 || at.Concurrent {
+		t.Fatalf("At: %+v, want 4000 invocations, not concurrent", at)
+	}
+	if got := at.Nodes[funcsOf(fns)["example.com/work/conc.At"].CFG.Panic].Count; got != 2000 {
+		t.Errorf("At: %d invocations panicked, want 2000", got)
+	}
+	checkIdentity(t, funcsOf(fns)["example.com/work/conc.At"], at, 7)
 }
 
 // TestConcurrentExact: one instrumented function called from 64 goroutines × 100k calls (and

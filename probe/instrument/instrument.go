@@ -204,7 +204,7 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 			if ts.entry[k] {
 				names := nameParams(fe, fn.Decl)
 				body := fe.Src[fe.Off(fn.Decl.Body.Lbrace)+1 : fe.Off(fn.Decl.Body.Rbrace)]
-				fe.Add(fn.Decl.Body.Lbrace+1, fn.Decl.Body.Rbrace, 1, entryCode(fn, names)+strings.Repeat("\n", bytes.Count(body, []byte("\n"))))
+				fe.Add(fn.Decl.Body.Lbrace+1, fn.Decl.Body.Rbrace, 1, entryCode(fn, p, names)+strings.Repeat("\n", bytes.Count(body, []byte("\n"))))
 			} else if err := rewriteFunc(fe, p, pkg.TypesInfo, false); err != nil {
 				return nil, fmt.Errorf("instrument: %s: %v", fn.Name, err)
 			}

@@ -289,9 +289,11 @@ func twinEligible(info *types.Info, fn *frontend.Func, p *funcPlan) bool {
 	return ok
 }
 
-// entryCode is the body of entry fn: it takes a block, calls the twin with it and gives it back.
-// Parameters without a name (or named _) get one from names (see nameParams).
-func entryCode(fn *frontend.Func, names map[*ast.Field][]string) string {
+// entryCode is the body of entry fn (its plan p): it takes a block, looks for other goroutines in
+// the function while the package's entries' window is open (rt.HeldEnter: the block records the
+// ownership, which Put gives up), calls the twin with the block and gives it back. Parameters
+// without a name (or named _) get one from names (see nameParams).
+func entryCode(fn *frontend.Func, p *funcPlan, names map[*ast.Field][]string) string {
 	d := fn.Decl
 	var args []string
 	for _, f := range d.Type.Params.List {
@@ -322,7 +324,8 @@ func entryCode(fn *frontend.Func, names map[*ast.Field][]string) string {
 	}
 	// The twin returned: no panic path is pending (see paths.go).
 	const clear = "_augur_bb[0] = 0"
-	pro := "_augur_bb := _augur_r.Get[_augur_blk](_augur_c); defer _augur_r.Put(_augur_c, _augur_bb); "
+	pro := "_augur_bb := _augur_r.Get[_augur_blk](_augur_c); defer _augur_r.Put(_augur_c, _augur_bb); " +
+		fmt.Sprintf("if !_augur_r.Shut(_augur_c.Window()) {_augur_r.HeldEnter(_augur_c, %d, %d, _augur_bb)}; ", p.k, p.overlaps())
 	n := fn.Sig.Results().Len()
 	if n == 0 {
 		return pro + call + "; " + clear

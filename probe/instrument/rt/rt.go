@@ -87,6 +87,8 @@ type Counters struct {
 	// looks counts, per function, the invocations that looked for others in it through its
 	// window (see Look).
 	looks []uint32
+	// win is the look window of the package's entries (see Window).
+	win Uint32
 	// caches holds, per P, blocks no goroutine holds (see Get), in a mapping: the race detector
 	// does not see the goroutines that take turns on a P.
 	caches []*cache
@@ -99,10 +101,11 @@ type Counters struct {
 	hlen, size int64
 }
 
-// A cache holds up to 7 blocks of one P that no goroutine holds (one cache line).
+// A cache holds up to 7 blocks of one P that no goroutine holds (one cache line), and counts the
+// blocks taken on the P (see Window).
 type cache struct {
-	n int
-	b [7]unsafe.Pointer
+	n, gets uint32
+	b       [7]unsafe.Pointer
 }
 
 // Open makes the counter blocks of a package with n counters, flushes of at most j at once and
@@ -218,13 +221,45 @@ func Get[A any](c *Counters) *A {
 // of the counter to add to then (see paths.go in package instrument).
 //
 // Words 1 to 4 hold the counts, held in registers, of the cycles of a loop the twin was running,
-// and words 5 to 8 their counters: not zero when it unwound from inside the loop.
+// and words 5 to 8 their counters: not zero when it unwound from inside the loop. Words 9 to 12
+// are two ownership slots (see HeldEnter): not zero when the entry owns its function.
 func Put[A any](c *Counters, b *A) {
 	c.put(unsafe.Pointer(b))
 }
 
-// unwound adds to block w what its spill and mirror words hold (see Put) and clears them.
+// Window is the look window of the package's entries, whose functions count in twins, without
+// an invocation counter whose commits could reopen a window of their own (see Shut): it reopens
+// where the count of blocks taken on some P passes a multiple of WindowPeriod, and shuts as a
+// function's does.
+func (c *Counters) Window() *Uint32 { return &c.win }
+
+// HeldEnter is Look for the entry of function f, which holds block b, through the package's
+// entries' window: becoming f's owner, it records f and the owner in a free ownership slot of b,
+// and Put gives the function up, however the twin returned or unwound. With no slot free it only
+// looks (Check).
+func HeldEnter[A any](c *Counters, f int, ctr int32, b *A) {
+	c.looked(f, &c.win)
+	w := (*[13]uint64)(unsafe.Pointer(b))
+	for s := 9; s <= 11; s += 2 {
+		if w[s] == 0 {
+			if o := c.Enter(f, ctr); o != 0 {
+				w[s], w[s+1] = uint64(f)+1, uint64(o)
+			}
+			return
+		}
+	}
+	c.Check(f, ctr)
+}
+
+// unwound adds to block w what its spill and mirror words hold (see Put) and clears them, and
+// gives up the functions its ownership slots hold.
 func (c *Counters) unwound(w []uint64) {
+	for s := 9; s <= 11; s += 2 {
+		if w[s] != 0 {
+			c.Leave(int(w[s]-1), uintptr(w[s+1]))
+			w[s], w[s+1] = 0, 0
+		}
+	}
 	if s := w[0]; s != 0 {
 		if s <= uint64(c.n) {
 			w[s-1]++
@@ -246,6 +281,9 @@ func (c *Counters) get() unsafe.Pointer {
 		if k := c.caches[p]; k.n > 0 {
 			k.n--
 			b := k.b[k.n]
+			if k.gets++; k.gets&(WindowPeriod-1) == 0 {
+				Reopen(&c.win)
+			}
 			Unpin()
 			return b
 		}
@@ -255,12 +293,13 @@ func (c *Counters) get() unsafe.Pointer {
 }
 
 func (c *Counters) put(b unsafe.Pointer) {
-	// The spill word and the mirrors' counts are zero unless the block's twin unwound.
-	if w := (*[5]uint64)(b); w[0]|w[1]|w[2]|w[3]|w[4] != 0 {
+	// The spill word and the mirrors' counts are zero unless the block's twin unwound, the
+	// ownership slots unless its entry looked.
+	if w := (*[13]uint64)(b); w[0]|w[1]|w[2]|w[3]|w[4]|w[9]|w[11] != 0 {
 		c.unwound(unsafe.Slice((*uint64)(b), c.n))
 	}
 	if p := Pin(); p < len(c.caches) {
-		if k := c.caches[p]; k.n < len(k.b) {
+		if k := c.caches[p]; int(k.n) < len(k.b) {
 			k.b[k.n] = b
 			k.n++
 			Unpin()

@@ -2,6 +2,7 @@ package conc
 
 import (
 	"os"
+	"runtime"
 	"sync"
 	"testing"
 	"time"
@@ -65,4 +66,24 @@ func TestServeBlocked(t *testing.T) {
 	}
 	time.Sleep(200 * time.Millisecond)
 	os.Exit(3)
+}
+
+// TestPanics calls At 4000 times, one goroutine at a time, half of the calls panicking: each
+// call runs on a new goroutine that locks its thread and ends locked, which ends the thread, so
+// that the calls run on ever other threads. At must not be seen running on several goroutines at
+// once.
+func TestPanics(t *testing.T) {
+	xs := []int{1, 2, 3, 4}
+	for k := range 4000 {
+		done := make(chan int)
+		go func() {
+			runtime.LockOSThread()
+			defer func() {
+				recover()
+				close(done)
+			}()
+			sink[0] += At(xs, k%8)
+		}()
+		<-done
+	}
 }
