@@ -307,14 +307,6 @@ func (lp *leafPlan) leafFuncs(pkg *packages.Package) *leafFuncs {
 	return l
 }
 
-// derivedLeaves returns the leaves of one package (pkg, its functions list) counted at their
-// call sites (by index; derived or split) and the call sites of each function of list that
-// calls them.
-func derivedLeaves(pkg *packages.Package, list []*frontend.Func) (map[int]bool, map[int][]*callSite) {
-	lp := findLeaves([]leafPkg{{pkg, list}})
-	return lp.derived[pkg.PkgPath], lp.sites[pkg.PkgPath]
-}
-
 // findLeaves works out a build's leafPlan. Call sites are counted only in packages that may use
 // type parameters (the counting calls generic functions of the runtime).
 func findLeaves(pkgs []leafPkg) *leafPlan {

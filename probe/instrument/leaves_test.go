@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/augur-perf/augur/source/frontend"
+	"golang.org/x/tools/go/packages"
 )
 
 // TestDerivedLeaves runs testdata/src/work/leaves, whose tiny leaves are counted at their call
@@ -207,4 +208,12 @@ func TestSplitLeaves(t *testing.T) {
 			checkIdentity(t, byName[name], f, 9)
 		}
 	}
+}
+
+// derivedLeaves returns the derived leaves of one package (pkg, its functions list, instrumented
+// alone) and the call sites of each function of list that calls leaves counted at their call
+// sites (derived or split).
+func derivedLeaves(pkg *packages.Package, list []*frontend.Func) (map[int]bool, map[int][]*callSite) {
+	lp := findLeaves([]leafPkg{{pkg, list}})
+	return lp.derived[pkg.PkgPath], lp.sites[pkg.PkgPath]
 }
