@@ -34,10 +34,10 @@ import (
 // callSite is a call of a leaf counted at its call sites (see leafPlan).
 type callSite struct {
 	call *ast.CallExpr
-	// callee is the leaf's index in the function list of its package, pkg; pkgPath is the
-	// caller's package.
-	callee       int
-	pkg, pkgPath string
+	// callee is the leaf's index in the function list of its package, calleePkg; callerPkg is
+	// the path of the package that makes the call.
+	callee               int
+	calleePkg, callerPkg string
 	// name is the call's identifier of the leaf, copy the name of the leaf's copy it calls
 	// instead (a split leaf), or "".
 	name *ast.Ident
@@ -397,7 +397,7 @@ func findLeaves(pkgs []leafPkg) *leafPlan {
 						if r.pkg == lk.pkg.PkgPath {
 							local[f]++
 						}
-						all = append(all, found{caller, &callSite{call: x, callee: r.k, pkg: r.pkg, pkgPath: lk.pkg.PkgPath, name: id}, f})
+						all = append(all, found{caller, &callSite{call: x, callee: r.k, calleePkg: r.pkg, callerPkg: lk.pkg.PkgPath, name: id}, f})
 					}
 				}
 				return true
@@ -410,7 +410,7 @@ func findLeaves(pkgs []leafPkg) *leafPlan {
 	}
 	testNames := map[string]map[string]bool{}
 	for _, s := range all {
-		if !clash[s.site.pkgPath] {
+		if !clash[s.site.callerPkg] {
 			free[s.leaf]++
 		}
 	}
@@ -445,15 +445,15 @@ func findLeaves(pkgs []leafPkg) *leafPlan {
 		copyName, split := lp.copies[r.pkg][r.k]
 		switch {
 		case lp.derived[r.pkg][r.k]:
-		case split && !clash[s.site.pkgPath]:
+		case split && !clash[s.site.callerPkg]:
 			s.site.copy = copyName
 		default:
 			continue
 		}
-		if lp.sites[s.site.pkgPath] == nil {
-			lp.sites[s.site.pkgPath] = map[int][]*callSite{}
+		if lp.sites[s.site.callerPkg] == nil {
+			lp.sites[s.site.callerPkg] = map[int][]*callSite{}
 		}
-		lp.sites[s.site.pkgPath][s.caller] = append(lp.sites[s.site.pkgPath][s.caller], s.site)
+		lp.sites[s.site.callerPkg][s.caller] = append(lp.sites[s.site.callerPkg][s.caller], s.site)
 	}
 	return lp
 }

@@ -282,7 +282,7 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 	for _, pk := range b.Packages {
 		for _, p := range pk.plans {
 			for _, s := range p.sites {
-				callee := byPath[s.pkg].plans[s.callee]
+				callee := byPath[s.calleePkg].plans[s.callee]
 				callee.from = append(callee.from, siteRef{pk.Path, p, s.ctr})
 			}
 		}

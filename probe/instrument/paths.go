@@ -119,11 +119,11 @@ type pathPlan struct {
 	tripCut []bool
 }
 
-// Counters 0 to 12 of a block are no function's: 0 is the spill word; 1 to 4 mirror the counts of
-// the cycles of a loop held in registers (see regLoopPaths), 5 to 8 name their counters; 9 to 12
-// are the ownership slots of the entries that look for other goroutines (rt.HeldEnter). The
+// Counters 0 to 10 of a block are no function's: 0 is the spill word; 1 to 4 mirror the counts of
+// the cycles of a loop held in registers (see regLoopPaths), 5 to 8 name their counters; 9 and 10
+// are the ownership slot of the entry that looks for other goroutines (rt.HeldEnter). The
 // functions' counters start at firstCounter.
-const firstCounter = 13
+const firstCounter = 11
 
 // A regLoopPaths is a loop of a twin whose cycles, the paths from the cut on its back edges to it
 // (at most maxCycles), are counted in registers while it runs and added to their counters where

@@ -221,8 +221,8 @@ func Get[A any](c *Counters) *A {
 // of the counter to add to then (see paths.go in package instrument).
 //
 // Words 1 to 4 hold the counts, held in registers, of the cycles of a loop the twin was running,
-// and words 5 to 8 their counters: not zero when it unwound from inside the loop. Words 9 to 12
-// are two ownership slots (see HeldEnter): not zero when the entry owns its function.
+// and words 5 to 8 their counters: not zero when it unwound from inside the loop. Words 9 and 10
+// are the ownership slot (see HeldEnter): not zero when the entry owns its function.
 func Put[A any](c *Counters, b *A) {
 	c.put(unsafe.Pointer(b))
 }
@@ -234,31 +234,23 @@ func Put[A any](c *Counters, b *A) {
 func (c *Counters) Window() *Uint32 { return &c.win }
 
 // HeldEnter is Look for the entry of function f, which holds block b, through the package's
-// entries' window: becoming f's owner, it records f and the owner in a free ownership slot of b,
-// and Put gives the function up, however the twin returned or unwound. With no slot free it only
-// looks (Check).
+// entries' window: becoming f's owner, it records f and the owner in b's ownership slot, and Put
+// gives the function up, however the twin returned or unwound. A block has one entry at a time,
+// so one slot is enough.
 func HeldEnter[A any](c *Counters, f int, ctr int32, b *A) {
 	c.looked(f, &c.win)
-	w := (*[13]uint64)(unsafe.Pointer(b))
-	for s := 9; s <= 11; s += 2 {
-		if w[s] == 0 {
-			if o := c.Enter(f, ctr); o != 0 {
-				w[s], w[s+1] = uint64(f)+1, uint64(o)
-			}
-			return
-		}
+	if o := c.Enter(f, ctr); o != 0 {
+		w := (*[11]uint64)(unsafe.Pointer(b))
+		w[9], w[10] = uint64(f)+1, uint64(o)
 	}
-	c.Check(f, ctr)
 }
 
 // unwound adds to block w what its spill and mirror words hold (see Put) and clears them, and
-// gives up the functions its ownership slots hold.
+// gives up the function its ownership slot holds.
 func (c *Counters) unwound(w []uint64) {
-	for s := 9; s <= 11; s += 2 {
-		if w[s] != 0 {
-			c.Leave(int(w[s]-1), uintptr(w[s+1]))
-			w[s], w[s+1] = 0, 0
-		}
+	if w[9] != 0 {
+		c.Leave(int(w[9]-1), uintptr(w[10]))
+		w[9], w[10] = 0, 0
 	}
 	if s := w[0]; s != 0 {
 		if s <= uint64(c.n) {
@@ -294,8 +286,8 @@ func (c *Counters) get() unsafe.Pointer {
 
 func (c *Counters) put(b unsafe.Pointer) {
 	// The spill word and the mirrors' counts are zero unless the block's twin unwound, the
-	// ownership slots unless its entry looked.
-	if w := (*[13]uint64)(b); w[0]|w[1]|w[2]|w[3]|w[4]|w[9]|w[11] != 0 {
+	// ownership slot unless its entry became the owner.
+	if w := (*[10]uint64)(b); w[0]|w[1]|w[2]|w[3]|w[4]|w[9] != 0 {
 		c.unwound(unsafe.Slice((*uint64)(b), c.n))
 	}
 	if p := Pin(); p < len(c.caches) {
