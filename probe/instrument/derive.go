@@ -15,21 +15,22 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// A tiny leaf (isDigit, isSpace: a function whose body is one return of an expression without
-// calls that cannot panic) costs a few instructions and is inlined where it is called; counting
-// its invocations inside it, exactly under concurrency, costs a pinning (two runtime calls) and
-// stops the inlining: ten times the function itself, in a lexer that calls one per byte. Its
-// every node runs once per invocation, so its invocations are all its profile needs, and when
-// every reference to it is a direct call in an instrumented function of its package, they are
-// the sum of its call sites' counts. The function is then left as it is, and each call site
-// counts the calls that returned (the callee cannot panic): in a local of the caller's register
-// region (_augur_r.Tick, inlined: one increment), flushed with the caller's other locals, where
-// the region holds locals and a panic of the caller's node cannot come after the call (else the
-// increment, made after the guard's flush, would be lost) or the region mirrors its locals for a
-// deferred flush (_augur_r.TickM); elsewhere by a pinned add right after the call
-// (_augur_r.TickP). Collect adds the sites up into the callee's invocations. Such a leaf is
-// never seen running on several goroutines at once (profile.Func.Concurrent): nothing runs in it.
-// A tiny leaf with other references is split instead (see leafPlan).
+// A tiny leaf (isDigit, isSpace: a function whose body is one return of an expression without calls
+// that cannot panic) costs a few instructions and is inlined where it is called; counting its
+// invocations inside it, exactly under concurrency, costs a pinning (two runtime calls) and stops
+// the inlining: ten times the function itself, in a lexer that calls one per byte. Its every node
+// runs once per invocation, so its invocations are all its profile needs, and when every reference
+// to it is a direct call in an instrumented function of its package, they are the sum of its call
+// sites' counts. The function is then left as it is, and each call site counts the calls that
+// returned (the callee cannot panic): in a local of the caller's register region (_augur_r.Tick,
+// inlined: one increment), flushed with the caller's other locals, where the region holds locals
+// and a panic of the caller's node cannot come after the call (else the increment, made after the
+// guard's flush, would be lost) or the region mirrors its locals for a deferred flush
+// (_augur_r.TickM); in a function with a frame, in a slot of its per-invocation array
+// (_augur_r.Tick), added with the rest by its exit hook; elsewhere by a pinned add right after the
+// call (_augur_r.TickP). Collect adds the sites up into the callee's invocations. Such a leaf is
+// never seen running on several goroutines at once (profile.Func.Concurrent): nothing runs in it. A
+// tiny leaf with other references is split instead (see leafPlan).
 
 // callSite is a call of a leaf counted at its call sites (see leafPlan).
 type callSite struct {

@@ -193,9 +193,10 @@
 // inlined, where no panic of the call's node can follow the call; in a twin, a bit of the path
 // number where the call is in a decision's condition (the outcome, or the pure operands
 // re-evaluated there, tell whether it ran: pathticks.go), else an increment of the counter in its
-// block; else a pinned add). Collect adds the sites up. Pinning in a function of two comparisons
-// costs ten times the function and stops its inlining; a lexer calls one per byte. Such a leaf is
-// never seen running on several goroutines at once. A tiny leaf that is exported, or referenced
+// block; in a function with a frame, an increment of a slot of its array; else a pinned add).
+// Collect adds the sites up. Pinning in a function of two comparisons costs ten times the function
+// and stops its inlining; a lexer calls one per byte. Such a leaf is never seen running on several
+// goroutines at once. A tiny leaf that is exported, or referenced
 // otherwise too (a value, a go or defer statement, a test file), is split: it keeps its own probe
 // for the calls augur does not see, and the direct calls in the instrumented functions of the
 // build, in its package or in another that imports it, call a copy without probes (AugurLeaf_F;

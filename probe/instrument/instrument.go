@@ -142,6 +142,7 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 			for j, s := range p.sites {
 				s.ctr = 2 + 3*p.n + p.e + j
 			}
+			p.slotSites()
 			pk.plans = append(pk.plans, p)
 		}
 		// Twins (see twins.go): an entry's body is replaced, its twin and those of the

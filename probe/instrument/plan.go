@@ -335,15 +335,7 @@ func (p *funcPlan) assignSlots() {
 	for i := range p.slot {
 		p.slot[i] = -1
 	}
-	// Planning happens before base is known: slots are kept by offset from base.
-	use := func(c int) {
-		c -= p.base
-		if p.slot[c] < 0 {
-			p.slot[c] = len(p.slotCtr)
-			p.slotCtr = append(p.slotCtr, c)
-			p.journal = len(p.slotCtr)
-		}
-	}
+	use := func(c int) { p.useSlot(c - p.base) }
 	use(p.base)
 	for i, nd := range p.g.Nodes {
 		if p.rawCount[i] {
@@ -358,6 +350,31 @@ func (p *funcPlan) assignSlots() {
 				use(p.flow(i, k))
 			}
 		}
+	}
+}
+
+// useSlot gives counter off (an offset from base: planning happens before base is known) a
+// slot of the array if it has none.
+func (p *funcPlan) useSlot(off int) {
+	if p.slot[off] < 0 {
+		p.slot[off] = len(p.slotCtr)
+		p.slotCtr = append(p.slotCtr, off)
+		p.journal = len(p.slotCtr)
+	}
+}
+
+// slotSites gives the counters of a frame function's call sites of derived leaves, known only
+// after planning (see derive.go), slots of its array: a site then counts by one increment on the
+// stack, added with the rest by the exit hook, instead of a pinned add per call.
+func (p *funcPlan) slotSites() {
+	if !p.frame {
+		return
+	}
+	for len(p.slot) < p.size() {
+		p.slot = append(p.slot, -1)
+	}
+	for _, s := range p.sites {
+		p.useSlot(s.ctr)
 	}
 }
 

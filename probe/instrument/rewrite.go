@@ -748,6 +748,8 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 			} else {
 				f.Add(s.call.Pos(), token.NoPos, 9, "_augur_r.Tick(&_augur_l"+strconv.Itoa(j)+", ")
 			}
+		} else if p.frame {
+			f.Add(s.call.Pos(), token.NoPos, 9, "_augur_r.Tick(&_augur_k["+strconv.Itoa(p.slot[s.ctr])+"], ")
 		} else {
 			f.Add(s.call.Pos(), token.NoPos, 9, "_augur_r.TickP(_augur_c, "+strconv.Itoa(p.base+s.ctr)+", ")
 		}
