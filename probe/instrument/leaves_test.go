@@ -45,8 +45,8 @@ func TestDerivedLeaves(t *testing.T) {
 		"isLetter": uint64(8 * letters),
 		// Scale: three calls, the third panicking in the assignment after it; Total: four,
 		// the fifth index panicking before the call; Asserted: three, the third assertion
-		// panicking.
-		"twice": 3 + 4 + 3,
+		// panicking; (*span).Lo and Wide: six each, and three panicking before the call.
+		"twice": 3 + 4 + 3 + 6 + 6,
 		// Deferred, then Valued through the value and directly when the value said no.
 		"isSpace":  uint64(len(text) + len(text) + len(text) - spaces),
 		"Classify": 8,
@@ -70,7 +70,7 @@ func TestDerivedLeaves(t *testing.T) {
 		t.Errorf("Inexact: %d calls, if ran %d times, panicked %d (want 2, 8, 1), c++ %d (want 2), exits end %d panic %d",
 			in.Invocations, cond.Count, cond.Panics, body.Count, in.Nodes[inFn.CFG.End].Count, in.Nodes[inFn.CFG.Panic].Count)
 	}
-	for _, name := range []string{"isDigit", "isLetter", "twice", "Classify", "Scale", "Total", "Asserted", "Inexact", "pick", "Picks"} {
+	for _, name := range []string{"isDigit", "isLetter", "twice", "Classify", "Scale", "Total", "Asserted", "Inexact", "pick", "Picks", "(*span).Lo", "(*span).Wide"} {
 		checkIdentity(t, byName[P+name], p.Funcs[P+name], 5)
 	}
 	// Which are derived: all but isSpace (a value too).

@@ -378,6 +378,14 @@ func (p *funcPlan) slotSites() {
 	}
 }
 
+// resultsFirst reports whether return statement n of a function without a frame evaluates its
+// results before it flushes (see rewriteFunc): when its outflow is counted after them, or its
+// guard counts its Panics.
+func (p *funcPlan) resultsFirst(n int) bool {
+	r, ok := p.g.Nodes[n].AST.(*ast.ReturnStmt)
+	return ok && !p.frame && (p.doneCount[n] || p.countedPan != nil && p.countedPan[n] && len(r.Results) > 0)
+}
+
 func (p *funcPlan) determined() bool {
 	_, bad := p.solve(nil)
 	return bad < 0

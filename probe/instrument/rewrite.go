@@ -238,6 +238,11 @@ func (r *regState) flushReturn(n int, pos token.Pos, done bool) string {
 	if done {
 		set[r.plan.flow(n, 0)-r.plan.base] = true
 	}
+	for _, s := range r.plan.sites {
+		if s.local && s.node == n {
+			set[s.ctr] = true // in the results, evaluated before the flush (resultsFirst)
+		}
+	}
 	return r.flushSet(pos, set) + r.returned()
 }
 
@@ -447,9 +452,10 @@ func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info, held bool) error {
 		s.local = false
 		if l := r.loopAt(s.call.Pos()); l != nil && s.node >= 0 {
 			_, ret := p.g.Nodes[s.node].AST.(*ast.ReturnStmt)
-			// A return flushes before its results are evaluated. A mirrored local reaches
-			// the counters through the deferred flush, whatever panics after the call.
-			s.local = !ret && (l.mirror || siteExact(info, f, part, s.call, leafCall))
+			// A return flushes before its results are evaluated, unless its outflow is
+			// counted after them. A mirrored local reaches the counters through the
+			// deferred flush, whatever panics after the call.
+			s.local = (!ret || p.resultsFirst(s.node)) && (l.mirror || siteExact(info, f, part, s.call, leafCall))
 		}
 	}
 	e0 := f.Len()
@@ -652,7 +658,7 @@ func rewriteBody(f *fileEdits, p *funcPlan, info *types.Info, r *regState) error
 			switch {
 			case p.frame && p.mayPanic[i] && len(s.Results) > 0:
 				err = rewriteReturn(f, p, info, i, s, before+"_augur_s.Cur = "+strconv.Itoa(i)+"; ", ret)
-			case p.doneCount[i]:
+			case p.doneCount[i]: // see resultsFirst
 				err = rewriteReturn(f, p, info, i, s, before, incAt(p.flow(i, 0), s.Pos())+r.flushReturn(i, s.Pos(), true))
 			case p.countedPan != nil && p.countedPan[i] && len(s.Results) > 0:
 				// The results first: the flush adds back a panic its guard counted, so

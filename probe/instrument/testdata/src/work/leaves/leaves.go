@@ -125,3 +125,18 @@ func Picks(xs []int, s string) int {
 	}
 	return n
 }
+
+// span's methods return twice a bound after dereferencing the span, which may be nil: the
+// return evaluates its results before it commits, and the call's count is committed with the
+// rest.
+type span struct{ lo, hi int }
+
+func (s *span) Lo() int { return twice(s.lo) }
+
+// Wide holds its counts in locals (a branch) and commits at each return what it has counted.
+func (s *span) Wide(w int) int {
+	if w > 3 {
+		return twice(s.hi)
+	}
+	return twice(s.lo) + w
+}

@@ -38,4 +38,15 @@ func TestLeaves(t *testing.T) {
 	Deferred(text, &n)
 	Valued(text)
 	Picks([]int{1, 2}, text)
+	s := &span{1, 2}
+	for w := range 6 {
+		s.Lo()
+		s.Wide(w)
+	}
+	for _, f := range []func(){func() { (*span)(nil).Lo() }, func() { (*span)(nil).Wide(1) }, func() { (*span)(nil).Wide(5) }} {
+		func() {
+			defer func() { recover() }()
+			f()
+		}()
+	}
 }
