@@ -96,7 +96,9 @@ func (g *guardBuilder) expr(e ast.Expr) {
 	case *ast.ParenExpr:
 		g.expr(x.X)
 	case *ast.UnaryExpr:
-		if x.Op == token.ARROW || x.Op == token.AND {
+		// &p.f and &a[i] panic as p.f and a[i] do; &T{...} allocates (its elements are
+		// refused below).
+		if x.Op == token.ARROW {
 			g.ok = false
 			return
 		}

@@ -11,7 +11,7 @@ import (
 )
 
 // TestPanicTable runs testdata/src/work/panics: one loop per operation that can panic (index,
-// slice, conversion, nil dereference and field, nil map write, type assertion, division and
+// slice, conversion, nil dereference, field and its address, nil map write, type assertion, division and
 // modulo in statements, conditions and switch tags, shifts, interface comparison, send on a
 // closed channel, call), each panicking at iteration K = 4, and compares the counts with the
 // truth: whether the loop keeps its counts in registers (guards or a deferred flush) or not,
@@ -27,6 +27,7 @@ func TestPanicTable(t *testing.T) {
 		{"Convert", "s += i", "s += (*[2]int)(xs[i:])[0]"},
 		{"Deref", "s += i", "s += *ps[i]"},
 		{"Field", "s += i", "s += ps[i].b"},
+		{"Addr", "s += i", "s += *(&ps[i].b)"},
 		{"NilMap", "s += i", "m[i] = s"},
 		{"Assert", "s += i", "s += vs[i].(int)"},
 		{"Div", "s += i", "s += 100 / (k - i)"},

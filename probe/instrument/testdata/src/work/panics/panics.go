@@ -51,6 +51,15 @@ func Field(ps []*pair, k int) (s int) {
 	return s
 }
 
+// Addr panics taking the address of a field through ps[k], nil.
+func Addr(ps []*pair, k int) (s int) {
+	for i := 0; i < 10; i++ {
+		s += i
+		s += *(&ps[i].b)
+	}
+	return s
+}
+
 // NilMap panics writing to a nil map at i == k.
 func NilMap(k int) (s int) {
 	m := map[int]int{}

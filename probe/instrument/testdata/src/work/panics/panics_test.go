@@ -35,6 +35,7 @@ func TestAll(t *testing.T) {
 	}
 	catch(t, "Deref", func() { Deref(ps, K) })
 	catch(t, "Field", func() { Field(qs, K) })
+	catch(t, "Addr", func() { Addr(qs, K) })
 	catch(t, "NilMap", func() { NilMap(K) })
 	vs := make([]any, 10)
 	for i := range vs {
