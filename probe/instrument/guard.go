@@ -155,6 +155,17 @@ func (g *guardBuilder) expr(e ast.Expr) {
 	case *ast.StarExpr:
 		g.expr(x.X)
 		g.add(g.text(x.X) + " == nil")
+	case *ast.TypeAssertExpr:
+		// x.(T) panics unless x holds a T (a comma-ok assertion never panics: the term is
+		// then true more often than the node panics, which a guard allows). The closure,
+		// called where it stands, is inlined.
+		t, ok := g.src(x.Type)
+		if x.Type == nil || !ok {
+			g.ok = false
+			return
+		}
+		g.expr(x.X)
+		g.add("!func() _augur_r.Bool { _, _augur_ok := " + g.text(x.X) + ".(" + t + "); return _augur_ok }()")
 	case *ast.CompositeLit:
 		// A struct, array or slice literal panics only in its elements (the keys are field
 		// names and constant indexes); a map literal may hash an uncomparable key.

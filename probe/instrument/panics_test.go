@@ -11,9 +11,9 @@ import (
 )
 
 // TestPanicTable runs testdata/src/work/panics: one loop per operation that can panic (index,
-// slice, conversion, nil dereference, field and its address, nil map write, type assertion, division and
-// modulo in statements, conditions and switch tags, shifts, interface comparison, send on a
-// closed channel, call), each panicking at iteration K = 4, and compares the counts with the
+// slice, conversion, nil dereference, field and its address, nil map write, type assertion,
+// division and modulo in statements, conditions and switch tags, shifts, interface comparison, send
+// on a closed channel, call), each panicking at iteration K = 4, and compares the counts with the
 // truth: whether the loop keeps its counts in registers (guards or a deferred flush) or not,
 // nothing is lost when it unwinds.
 func TestPanicTable(t *testing.T) {

@@ -84,12 +84,16 @@ func Parallel(s string, g int) {
 	wg.Wait()
 }
 
-// Asserted adds twice i and vs[i] for each i until vs[i] is not an int: a type assertion has no
-// guard, so the locals of Asserted's loop are mirrored for a deferred flush.
+// Asserted adds twice i and vs[i] for each i until vs[i] is not an int, and one for each vs[i]
+// equal to vs[0]: comparing interfaces has no guard (whether it panics depends on the dynamic
+// types), so the locals of Asserted's loop are mirrored for a deferred flush.
 func Asserted(vs []any) int {
 	s := 0
 	for i := range vs {
 		s += twice(i)
+		if vs[i] == vs[0] {
+			s++
+		}
 		s += vs[i].(int)
 	}
 	return s
