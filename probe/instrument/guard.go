@@ -408,10 +408,13 @@ func isNonPointer(t types.Type) bool {
 // leaf must not count.
 func exprSource(src []byte, fset *token.FileSet, info *types.Info, rename map[*types.Func]bool) func(ast.Expr) (string, bool) {
 	shadow := false
-	for id := range info.Defs {
+	for id, obj := range info.Defs {
 		switch id.Name {
 		case "len", "cap", "uint64", "nil":
-			shadow = true
+			// A field or method (no scope) or label of that name shadows nothing.
+			if _, label := obj.(*types.Label); obj != nil && obj.Parent() != nil && !label {
+				shadow = true
+			}
 		}
 	}
 	return func(e ast.Expr) (string, bool) {

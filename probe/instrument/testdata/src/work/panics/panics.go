@@ -42,6 +42,10 @@ func Deref(ps []*int, k int) (s int) {
 
 type pair struct{ a, b int }
 
+// header's fields are named like builtins the guards call: they shadow nothing, and the
+// package's loops still get guards.
+type header struct{ len, cap int }
+
 // Field panics reading a field through ps[k], nil.
 func Field(ps []*pair, k int) (s int) {
 	for i := 0; i < 10; i++ {
