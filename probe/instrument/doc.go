@@ -76,12 +76,13 @@
 // word (counter 0); cuts clear it, the entry clears it when the twin returns, and the entry's
 // deferred rt.Put, finding it set, counts that path: no guard, no mirror, no deferred flush in the
 // twin. A return counts its path before its results are evaluated; where they may panic its spill
-// names its undo counter, subtracted from its returns. A call of a twin after which something in
-// the same node may still panic goes through the entry instead, unless the node starts a path (a
-// cut before it): the callee then clears the spill where it returns, and the panic, storing
-// nothing, is where the caller's last path ended. The calls of derived leaves (below) in a
-// decision's condition are bits of the path number, which the outcome, or the pure operands
-// re-evaluated there, decide (pathticks.go).
+// names its undo counter, subtracted from its returns. A call of a twin that may store the spill
+// after which something in the same node may still panic goes through the entry instead, unless the
+// node starts a path (a cut before it): the callee then clears the spill where it returns, and the
+// panic, storing nothing, is where the caller's last path ended. (A twin in which nothing may panic
+// and that cuts no path but to keep a loop's register constant never stores the spill: the caller's
+// stays.) The calls of derived leaves (below) in a decision's condition are bits of the path
+// number, which the outcome, or the pure operands re-evaluated there, decide (pathticks.go).
 //
 // An increment of the same counter on every iteration of a small loop is a chain of stores and
 // loads that costs more than the loop's body: a loop of a twin that nothing in cuts (it calls only

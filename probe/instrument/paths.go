@@ -1168,6 +1168,18 @@ func (pp *pathPlan) restart(n int) string {
 	return t
 }
 
+// quiet reports whether the twin never stores the spill word: nothing in it may panic (no spill)
+// and its only cuts are those of loops that keep the register constant (which call nothing and
+// leave the spill as it is).
+func (pp *pathPlan) quiet() bool {
+	for i := range pp.p.g.Nodes {
+		if pp.spill[i] || (pp.cutAll[i] || pp.cutEntry[i]) && !pp.loopCut[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // cutText is the code of a cut before node n: the path ends, the spill is cleared (n may call
 // what panics), the next starts.
 func (pp *pathPlan) cutText(n int) string { return pp.cutTextAt(n, pp.arr[n]) }

@@ -107,7 +107,8 @@ func findTwins(info *types.Info, files []*ast.File, list []*frontend.Func, plans
 				if part == nil {
 					break
 				}
-				if panicsAfter(info, part, x, func(c *ast.CallExpr) bool {
+				// A quiet callee leaves the caller's spill as it found it.
+				if !plans[j].pp.quiet() && panicsAfter(info, part, x, func(c *ast.CallExpr) bool {
 					_, twin := byObj[calleeOf(info, c)]
 					return twin || safeStdLeaf(calleeOf(info, c)) || slices.ContainsFunc(p.sites, func(s *callSite) bool { return s.call == c })
 				}) {

@@ -31,10 +31,10 @@ func TestTwins(t *testing.T) {
 	}
 	sort.Strings(entries)
 	sort.Strings(twins)
-	if got, want := strings.Join(entries, " "), "(*T).Sum Assert Cuts Deep Headers SafeSum Spawn SumAt T.Add Twice UsesGeneric Words mustPos"; got != want {
+	if got, want := strings.Join(entries, " "), "(*T).Sum Assert Cuts Deep Headers Late LateEvens LatePick SafeSum Spawn SumAt T.Add Twice UsesGeneric Words mustPos"; got != want {
 		t.Errorf("entries: %s, want %s", got, want)
 	}
-	if got, want := strings.Join(twins, " "), "(*T).Sum Assert At Cuts Deep Headers Late Max SafeSum Spawn SumAt T.Add Twice UsesGeneric Words add1 mustPos pick"; got != want {
+	if got, want := strings.Join(twins, " "), "(*T).Sum Assert At Cuts Deep Headers Late LateEvens LatePick Max SafeSum Spawn SumAt T.Add Twice UsesGeneric Words add1 evens mustPos pick"; got != want {
 		t.Errorf("twins: %s, want %s", got, want)
 	}
 
@@ -121,6 +121,7 @@ func TestTwins(t *testing.T) {
 			}
 		}()
 	}
+	call(9) // Late(xs, 9), which panics after the call
 	const P = "example.com/work/twins."
 	byName := funcsOf(fns)
 	for name, want := range map[string]uint64{
@@ -186,6 +187,18 @@ func TestTwinsAgree(t *testing.T) {
 	}
 	if at.Invocations != 60 || panics == 0 {
 		t.Errorf("At: %d invocations, %d panics", at.Invocations, panics)
+	}
+	// Late and LatePick: 50 calls from SumAt (At panics first in 10), and one that panics after
+	// the twin it calls returned; LateEvens: one that returns, one that panics.
+	for name, want := range map[string]uint64{"Late": 51, "LatePick": 51, "LateEvens": 2} {
+		f := profiles[0].Funcs["example.com/work/twins."+name]
+		panics = 0
+		for _, nd := range f.Nodes {
+			panics += nd.Panics
+		}
+		if f.Invocations != want || panics != 1 {
+			t.Errorf("%s: %d invocations, %d panics, want %d, 1", name, f.Invocations, panics, want)
+		}
 	}
 	// Cuts' paths end inside conditions with init and post statements (_augur_cx).
 	cuts := profiles[0].Funcs["example.com/work/twins.Cuts"]

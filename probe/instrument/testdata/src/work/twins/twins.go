@@ -101,14 +101,33 @@ func Assert(v any) int {
 	return v.(int) + add1(1)
 }
 
-// Late indexes after calling add1: the call goes through add1's entry (a panic after a twin's
-// return would find the twin's spill).
+// Late indexes after calling add1, in which nothing may panic: add1's twin never stores the
+// spill word, so Late's twin calls it.
 func Late(xs []int, i int) int { return add1(i) + xs[i] }
 
-// SumAt calls At, Assert and Late: an entry, the three twins.
+// evens counts the even numbers below n: a loop, and nothing that may panic.
+func evens(n int) int {
+	c := 0
+	for i := 0; i < n; i++ {
+		if i%2 == 0 {
+			c++
+		}
+	}
+	return c
+}
+
+// LateEvens indexes after calling evens, whose twin, like add1's, never stores the spill word.
+func LateEvens(xs []int, i int) int { return evens(i) + xs[i] }
+
+// LatePick indexes after calling pick, which may panic: a panic after a twin's return would
+// find the twin's spill word, so pick's twin clears it where it returns, and the node starts a
+// path of its own.
+func LatePick(xs []int, i int) int { return pick(xs, 0) + xs[i] }
+
+// SumAt calls At, Assert, Late and LatePick: an entry, the four twins.
 func SumAt(xs []int, vs []any, is ...int) (s int) {
 	for _, i := range is {
-		s += At(xs, i) + Late(xs, i%3)
+		s += At(xs, i) + Late(xs, i%3) + LatePick(xs, i%3)
 	}
 	for _, v := range vs {
 		s += Assert(v)

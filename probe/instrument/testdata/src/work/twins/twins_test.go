@@ -50,6 +50,14 @@ func TestTwins(t *testing.T) {
 			sink += SumAt(xs, vs, i%3, i%6)
 		}()
 	}
+	// Late, LatePick and LateEvens panic indexing after their calls.
+	for _, f := range []func(){func() { sink += Late(xs, 9) }, func() { sink += LatePick(xs, 9) },
+		func() { sink += LateEvens(xs, 3) }, func() { sink += LateEvens(xs, 9) }} {
+		func() {
+			defer func() { recover() }()
+			f()
+		}()
+	}
 	if v.n == 0 || sink == 0 {
 		t.Fatal("nothing ran")
 	}
