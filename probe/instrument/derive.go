@@ -295,12 +295,27 @@ type leafPlan struct {
 	counted map[*types.Func]bool
 	// clash marks the packages that use names starting with a copyPrefix: they call no copy.
 	clash map[string]bool
+	// leaves are the leaves of every package (see leafFuncs.leaf), whether each may panic, and
+	// the package that declares them (see leafFuncs.foreign).
+	leaves map[*types.Func]foreignLeaf
+}
+
+// foreignLeaf is a leaf as the packages that do not declare it see it.
+type foreignLeaf struct {
+	pkg string
+	may bool
 }
 
 // leafFuncs returns the leaves of the build's package pkg for its register loops and guards.
 func (lp *leafPlan) leafFuncs(pkg *packages.Package) *leafFuncs {
 	l := newLeafFuncs(pkg.TypesInfo, pkg.Syntax)
 	l.extern, l.counted, l.rename = lp.split, lp.counted, lp.split
+	l.foreign = map[*types.Func]bool{}
+	for fn, f := range lp.leaves {
+		if f.pkg != pkg.PkgPath {
+			l.foreign[fn] = f.may
+		}
+	}
 	if lp.clash[pkg.PkgPath] {
 		l.counted, l.rename = maps.Clone(lp.counted), nil
 		maps.Copy(l.counted, lp.split)
@@ -311,12 +326,21 @@ func (lp *leafPlan) leafFuncs(pkg *packages.Package) *leafFuncs {
 // findLeaves works out a build's leafPlan. Call sites are counted only in packages that may use
 // type parameters (the counting calls generic functions of the runtime).
 func findLeaves(pkgs []leafPkg) *leafPlan {
-	lp := &leafPlan{derived: map[string]map[int]bool{}, copies: map[string]map[int]string{}, sites: map[string]map[int][]*callSite{}, split: map[*types.Func]bool{}, counted: map[*types.Func]bool{}, clash: map[string]bool{}}
+	lp := &leafPlan{derived: map[string]map[int]bool{}, copies: map[string]map[int]string{}, sites: map[string]map[int][]*callSite{}, split: map[*types.Func]bool{}, counted: map[*types.Func]bool{}, clash: map[string]bool{}, leaves: map[*types.Func]foreignLeaf{}}
 	defer func() {
 		for _, lk := range pkgs {
+			own := newLeafFuncs(lk.pkg.TypesInfo, lk.pkg.Syntax)
+			own.extern = lp.split
 			for k, fn := range lk.list {
-				if obj, ok := lk.pkg.TypesInfo.Defs[fn.Decl.Name].(*types.Func); ok && !lp.derived[lk.pkg.PkgPath][k] && !lp.split[obj] {
+				obj, ok := lk.pkg.TypesInfo.Defs[fn.Decl.Name].(*types.Func)
+				if !ok {
+					continue
+				}
+				if !lp.derived[lk.pkg.PkgPath][k] && !lp.split[obj] {
 					lp.counted[obj] = true
+				}
+				if safe, may := own.leaf(obj); safe && fn.Lit == nil {
+					lp.leaves[obj] = foreignLeaf{lk.pkg.PkgPath, may}
 				}
 			}
 		}

@@ -121,8 +121,10 @@ func TestSplitLeaves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// The mechanism must be in use: use's files call the copies.
-	calls := 0
+	// The mechanism must be in use: use's files call the copies. Clamped's loop calls leafx's
+	// leaves Clamp and Pick, which count themselves, without flushing its locals before them:
+	// one pinned commit, at the end.
+	calls, clamped := 0, ""
 	for orig, dst := range b.Files {
 		if filepath.Base(filepath.Dir(orig)) == "use" {
 			data, err := os.ReadFile(dst)
@@ -130,7 +132,13 @@ func TestSplitLeaves(t *testing.T) {
 				t.Fatal(err)
 			}
 			calls += strings.Count(string(data), "AugurLeaf_")
+			if _, after, ok := strings.Cut(string(data), "\nfunc Clamped("); ok {
+				clamped, _, _ = strings.Cut(after, "\nfunc ")
+			}
 		}
+	}
+	if n := strings.Count(clamped, "_augur_r.Pin()"); n != 1 {
+		t.Errorf("Clamped pins %d times, want 1:\n%s", n, clamped)
 	}
 	if calls < 6 { // Score 3, Fill, Words, Doubled; twins and the paths' repeated conditions more
 		t.Errorf("package use calls the leaves' copies %d times, want 6 or more", calls)
@@ -193,8 +201,15 @@ func TestSplitLeaves(t *testing.T) {
 			otherDot++
 		}
 	}
+	// Bytes(xs, "abc") and Bytes(xs, "ab~c") score their strings; Clamp and Pick: three calls
+	// each from Bytes(xs, "abc"), two from Clamped(xs, "Ab"), three from Bytes(xs, "ab~c"),
+	// Pick panicking at '~'.
+	for _, s := range []string{"abc", "ab~c"} {
+		score(s)
+	}
+	clamp, pick := uint64(3+2+3), uint64(3+2+3)
 	const P = "example.com/work/leafx"
-	for name, want := range map[string]uint64{P + ".IsVowel": vowel, P + ".IsUpper": upper, P + ".Double": double, P + ".isDot": dot, P + "/other.isDot": otherDot} {
+	for name, want := range map[string]uint64{P + ".IsVowel": vowel, P + ".IsUpper": upper, P + ".Double": double, P + ".isDot": dot, P + "/other.isDot": otherDot, P + ".Clamp": clamp, P + ".Pick": pick} {
 		if f := p.Funcs[name]; f == nil || f.Invocations != want {
 			t.Errorf("%s: %v, want %d invocations", name, f, want)
 		}

@@ -236,6 +236,10 @@ type leafFuncs struct {
 	// extern are leaves of the build that cannot panic, declared in any of its packages (the
 	// split leaves: see leafPlan).
 	extern map[*types.Func]bool
+	// foreign are the leaves of the build's other packages, and whether each may panic. They
+	// count into their own packages' counters, never into this package's: like the standard
+	// library's leaves, a call of one may panic but does not suspend (see suspends).
+	foreign map[*types.Func]bool
 	// counted are the instrumented functions of the build that count their own invocations
 	// when called by name: a guard must not call them again (see guardBuilder.pure). rename are
 	// the split leaves whose calls in text a guard repeats call their copies instead (see
@@ -314,6 +318,9 @@ func (l *leafFuncs) leaf(fn *types.Func) (safe, mayPanic bool) {
 	}
 	if l.extern[fn] {
 		return true, false
+	}
+	if may, ok := l.foreign[fn]; ok {
+		return true, may
 	}
 	fd := l.decls[fn]
 	if fd == nil {
@@ -499,14 +506,14 @@ func isMapRange(info *types.Info, s *ast.RangeStmt) bool {
 
 // suspends reports whether running node nd may leave the function other than by returning or
 // unwinding where a guard sees it coming, or run other code first: it calls something that is
-// not a leaf of the package that cannot panic (which may panic, block, exit the process or run
-// for long), or does a channel, select or go operation, or ranges over a map. An index of a map
-// does not: it runs no code of the program and does not block. A concurrent write to the map is
-// a fatal error there, which ends the process without unwinding, as os.Exit in another goroutine
-// would: what the invocation holds in locals is lost and it counts as unwound where its counted
-// part stops, the counts consistent. (A flush before every map operation made the HashMap kernel
-// 1.40x, against 1.20x without; a map operation may panic, which no guard expresses, so in a
-// loop it is mirrored.)
+// neither a leaf of the package that cannot panic nor a leaf of the standard library or of the
+// build's other packages (which may panic, block, exit the process or run for long), or does a
+// channel, select or go operation, or ranges over a map. An index of a map does not: it runs no
+// code of the program and does not block. A concurrent write to the map is a fatal error there,
+// which ends the process without unwinding, as os.Exit in another goroutine would: what the
+// invocation holds in locals is lost and it counts as unwound where its counted part stops, the
+// counts consistent. (A flush before every map operation made the HashMap kernel 1.40x, against
+// 1.20x without; a map operation may panic, which no guard expresses, so in a loop it is mirrored.)
 //
 // With leafPanics, a call of a leaf that may panic does not count: it can only return or unwind.
 func suspends(info *types.Info, leaves *leafFuncs, nd *frontend.Node, leafPanics bool) bool {
@@ -560,10 +567,16 @@ func suspends(info *types.Info, leaves *leafFuncs, nd *frontend.Node, leafPanics
 					}
 				}
 				// A leaf that may panic gets no guard (see guardBuilder): flushed before.
-				// One of the standard library's does not touch the counters: its panic
-				// is an operation's (a spill, or mirrored locals).
+				// One of the standard library's, or of another package of the build, does
+				// not touch the counters: its panic is an operation's (a spill, or
+				// mirrored locals).
 				if std, _ := stdLeaf(calleeOf(info, x)); std {
 					break
+				}
+				if leaves != nil {
+					if _, foreign := leaves.foreign[calleeOf(info, x)]; foreign {
+						break
+					}
 				}
 				if safe, may := leaves.leaf(calleeOf(info, x)); !safe || may && !leafPanics {
 					found = true

@@ -40,3 +40,23 @@ func Dots(s string) int {
 	}
 	return n
 }
+
+// Clamp limits x to [lo, hi]: a leaf with branches, not a tiny one (it counts itself); called
+// from another package's loops, it neither suspends them nor cuts their paths.
+func Clamp(x, lo, hi int) int {
+	if x < lo {
+		return lo
+	}
+	if x > hi {
+		return hi
+	}
+	return x
+}
+
+// Pick is xs[i], or 0 for a negative i: a leaf that may panic (i beyond xs).
+func Pick(xs []int, i int) int {
+	if i < 0 {
+		return 0
+	}
+	return xs[i]
+}

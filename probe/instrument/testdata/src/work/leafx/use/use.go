@@ -74,3 +74,20 @@ func Parallel(s string, g int) {
 	}
 	wg.Wait()
 }
+
+// Clamped sums Clamp of s's bytes and Pick of xs at them less 'a': a loop calling another
+// package's leaves, one of which panics when a byte is beyond xs; Bytes calls it, and Score,
+// from its twin.
+func Clamped(xs []int, s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		n += lx.Clamp(int(s[i]), 'a', 'z')
+		n += lx.Pick(xs, int(s[i])-'a')
+	}
+	return n
+}
+
+// Bytes scores s, then sums its clamped bytes.
+func Bytes(xs []int, s string) int {
+	return Score(s) + Clamped(xs, s)
+}

@@ -26,6 +26,13 @@ func TestUse(t *testing.T) {
 		defer func() { recover() }()
 		Fill([]int{1, 2, 3}, make([]int, 2), 3)
 	}()
+	xs := make([]int, 26)
+	Bytes(xs, "abc")
+	Clamped(xs, "Ab")
+	func() {
+		defer func() { recover() }()
+		Bytes(xs, "ab~c") // Pick panics at '~'
+	}()
 	leafx.Vowels(text)
 	leafx.Dots(text)
 	// From the test, which is not instrumented: the leaves count these themselves.
