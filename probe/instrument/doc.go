@@ -206,22 +206,24 @@
 // nothing, never one that counts itself. See derive.go.
 //
 // Where the body cannot be a region, an outermost loop that calls nothing but leaves of the package
-// (functions that call only pure builtins and other leaves and do nothing that blocks or ends the
-// goroutine) and can end only by unwinding (no channel, map, go, select, defer; range only over
-// slices, arrays, strings and integers; no goto and no labelled jump out of it) counts in local
-// variables, added to the counters where the loop is left (after it, before a return in it). If
-// something in it may panic and every such operation is an index of a slice, string or array, a
-// slice of a slice or string, a dereference (*p, p.f, &p.f), a type assertion, an integer division
-// or modulo, or a shift by a signed count (in a statement, an if or switch without init, or the
-// condition of a for loop without init and post), each one is preceded by a guard that repeats the
-// runtime's check and flushes the locals only when it would fail (uint64(i) >= uint64(len(s)),
-// y == 0, n < 0, p == nil, x not holding a T): no defer, so the function stays inlinable, and the
-// compiler drops the guard wherever it drops the bounds check. Otherwise (a conversion to an array
-// or array pointer, a comparison of interfaces, a slice of an array, a leaf that may panic), each
-// local is also stored, after each increment, into a stack array that a deferred flush adds to the
-// counters when the function unwinds (normal exits leave it zeroed). Such locals are lost only when
-// the process ends while the loop runs (os.Exit or a crash elsewhere, main returning, a signal, a
-// fatal error): the invocation then counts as unwound where its counted part stops.
+// or of the build's other packages (functions that call only pure builtins and other leaves and do
+// nothing that blocks or ends the goroutine; those of another package count into their own
+// counters, so that their calls cut no twin's path either) and can end only by unwinding (no
+// channel, map, go, select, defer; range only over slices, arrays, strings and integers; no goto
+// and no labelled jump out of it) counts in local variables, added to the counters where the loop
+// is left (after it, before a return in it). If something in it may panic and every such operation
+// is an index of a slice, string or array, a slice of a slice or string, a dereference (*p, p.f,
+// &p.f), a type assertion, an integer division or modulo, or a shift by a signed count (in a
+// statement, an if or switch without init, or the condition of a for loop without init and post),
+// each one is preceded by a guard that repeats the runtime's check and flushes the locals only when
+// it would fail (uint64(i) >= uint64(len(s)), y == 0, n < 0, p == nil, x not holding a T): no
+// defer, so the function stays inlinable, and the compiler drops the guard wherever it drops the
+// bounds check. Otherwise (a conversion to an array or array pointer, a comparison of interfaces, a
+// slice of an array, a leaf that may panic), each local is also stored, after each increment, into
+// a stack array that a deferred flush adds to the counters when the function unwinds (normal exits
+// leave it zeroed). Such locals are lost only when the process ends while the loop runs (os.Exit or
+// a crash elsewhere, main returning, a signal, a fatal error): the invocation then counts as
+// unwound where its counted part stops.
 //
 // Otherwise panics the CFG does not show are found without recover: a function that defers (or
 // whose panics cannot be derived) keeps a local frame {cur, chain} and counts into a local
