@@ -363,9 +363,10 @@ func (p *funcPlan) useSlot(off int) {
 	}
 }
 
-// slotSites gives the counters of a frame function's call sites of derived leaves, known only
-// after planning (see derive.go), slots of its array: a site then counts by one increment on the
-// stack, added with the rest by the exit hook, instead of a pinned add per call.
+// slotSites gives the counters of a frame function's calls of leaves counted at their call sites
+// (derived or split), known only after planning (see derive.go), slots of its array: a site then
+// counts by one increment on the stack, added with the rest by the exit hook, instead of a pinned
+// add per call.
 func (p *funcPlan) slotSites() {
 	if !p.frame {
 		return
