@@ -476,11 +476,16 @@ func TestSchemesAgree(t *testing.T) {
 		}
 	}
 	m := got.Funcs["example.com/work/kern.MatMul"]
-	panics := uint64(0)
-	for _, nd := range m.Nodes {
-		panics += nd.Panics
-	}
-	if m.Invocations != 4 || panics != 3 {
+	if panics := panicsOf(m); m.Invocations != 4 || panics != 3 {
 		t.Errorf("MatMul: %d invocations, %d panics; want 4, 3", m.Invocations, panics)
 	}
+}
+
+// panicsOf is how often f's nodes panicked, in all.
+func panicsOf(f *profile.Func) uint64 {
+	n := uint64(0)
+	for _, nd := range f.Nodes {
+		n += nd.Panics
+	}
+	return n
 }

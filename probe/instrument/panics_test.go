@@ -50,10 +50,7 @@ func TestPanicTable(t *testing.T) {
 		if c.fn == "IndexCond" {
 			wantBody = K // the condition panics before the K+1th body
 		}
-		total := uint64(0)
-		for _, nd := range f.Nodes {
-			total += nd.Panics
-		}
+		total := panicsOf(f)
 		if f.Invocations != 1 || body.Count != wantBody || pan.Count != K+1 || pan.Panics != 1 || total != 1 ||
 			f.Nodes[g.Panic].Count != 1 || f.Nodes[g.End].Count != 0 {
 			t.Errorf("%s: %d calls, %q ran %d times (want %d), %q ran %d times and panicked %d (want %d, 1), %d panics in all, exits end %d panic %d",

@@ -181,42 +181,26 @@ func TestTwinsAgree(t *testing.T) {
 	})
 	checkAgree(t, "", fns, profiles)
 	at := profiles[0].Funcs["example.com/work/twins.At"]
-	panics := uint64(0)
-	for _, nd := range at.Nodes {
-		panics += nd.Panics
-	}
-	if at.Invocations != 60 || panics == 0 {
+	if panics := panicsOf(at); at.Invocations != 60 || panics == 0 {
 		t.Errorf("At: %d invocations, %d panics", at.Invocations, panics)
 	}
 	// Late and LatePick: 50 calls from SumAt (At panics first in 10), and one that panics after
 	// the twin it calls returned; LateEvens: one that returns, one that panics.
 	for name, want := range map[string]uint64{"Late": 51, "LatePick": 51, "LateEvens": 2} {
 		f := profiles[0].Funcs["example.com/work/twins."+name]
-		panics = 0
-		for _, nd := range f.Nodes {
-			panics += nd.Panics
-		}
-		if f.Invocations != want || panics != 1 {
+		if panics := panicsOf(f); f.Invocations != want || panics != 1 {
 			t.Errorf("%s: %d invocations, %d panics, want %d, 1", name, f.Invocations, panics, want)
 		}
 	}
 	// Cuts' paths end inside conditions with init and post statements (_augur_cx).
 	cuts := profiles[0].Funcs["example.com/work/twins.Cuts"]
-	panics = 0
-	for _, nd := range cuts.Nodes {
-		panics += nd.Panics
-	}
-	if cuts.Invocations != 7 || panics == 0 {
+	if panics := panicsOf(cuts); cuts.Invocations != 7 || panics == 0 {
 		t.Errorf("Cuts: %d invocations, %d panics", cuts.Invocations, panics)
 	}
 	// SafeSum divides by zero in a loop whose index cannot panic (a register loop with a
 	// mirror), after one whose index and call cannot (a register loop without).
 	ss := profiles[0].Funcs["example.com/work/twins.SafeSum"]
-	panics = 0
-	for _, nd := range ss.Nodes {
-		panics += nd.Panics
-	}
-	if ss.Invocations != 7 || panics != 3 {
+	if panics := panicsOf(ss); ss.Invocations != 7 || panics != 3 {
 		t.Errorf("SafeSum: %d invocations, %d panics", ss.Invocations, panics)
 	}
 }
