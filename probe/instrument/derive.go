@@ -15,18 +15,18 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// A tiny leaf (isDigit, isSpace: a function whose body is one return of an expression without calls
-// that cannot panic) costs a few instructions and is inlined where it is called; counting its
-// invocations inside it, exactly under concurrency, costs a pinning (two runtime calls) and stops
-// the inlining: ten times the function itself, in a lexer that calls one per byte. Its every node
-// runs once per invocation, so its invocations are all its profile needs, and when every reference
-// to it is a direct call in an instrumented function of its package, they are the sum of its call
-// sites' counts. The function is then left as it is, and each call site counts the calls that
-// returned (the callee cannot panic): in a local of the caller's register region (_augur_r.Tick,
-// inlined: one increment), flushed with the caller's other locals, where the region holds locals
-// and a panic of the caller's node cannot come after the call (else the increment, made after the
-// guard's flush, would be lost) or the region mirrors its locals for a deferred flush
-// (_augur_r.TickM); in a function with a frame, in a slot of its per-invocation array
+// A tiny leaf (isDigit, isSpace: a function or method whose body is one return of an expression
+// without calls that cannot panic) costs a few instructions and is inlined where it is called;
+// counting its invocations inside it, exactly under concurrency, costs a pinning (two runtime
+// calls) and stops the inlining: ten times the function itself, in a lexer that calls one per byte.
+// Its every node runs once per invocation, so its invocations are all its profile needs, and when
+// every reference to it is a direct call in an instrumented function of its package, they are the
+// sum of its call sites' counts. The function is then left as it is, and each call site counts the
+// calls that returned (the callee cannot panic): in a local of the caller's register region
+// (_augur_r.Tick, inlined: one increment), flushed with the caller's other locals, where the region
+// holds locals and a panic of the caller's node cannot come after the call (else the increment,
+// made after the guard's flush, would be lost) or the region mirrors its locals for a deferred
+// flush (_augur_r.TickM); in a function with a frame, in a slot of its per-invocation array
 // (_augur_r.Tick), added with the rest by its exit hook; elsewhere by a pinned add right after the
 // call (_augur_r.TickP). Collect adds the sites up into the callee's invocations. Such a leaf is
 // never seen running on several goroutines at once (profile.Func.Concurrent): nothing runs in it. A
@@ -275,10 +275,10 @@ type leafPkg struct {
 }
 
 // leafPlan is how a build counts its tiny leaves (see tinyLeaf), by package path and index in
-// the package's list. A derived leaf (unexported, every reference to it a call site found in
-// an instrumented function of its package) is left as it is and counted at its call sites
-// alone. A split leaf (exported, or also used otherwise: as a value, in a go or defer
-// statement, by a test file) keeps its own counting for the calls augur does not see, and its
+// the package's list. A derived leaf (an unexported function, every reference to it a call site
+// found in an instrumented function of its package) is left as it is and counted at its call
+// sites alone. A split leaf (exported, a method, or also used otherwise: as a value, in a go or
+// defer statement, by a test file) keeps its own counting for the calls augur does not see, and its
 // call sites in the build's instrumented packages, its own and those that import it, call a
 // copy without probes (copies, copyPrefix and its name) and count the calls themselves:
 // util.IsSpace, called per byte from another package of a Markdown parser, pinned once a call
@@ -412,6 +412,8 @@ func findLeaves(pkgs []leafPkg) *leafPlan {
 					case *ast.SelectorExpr:
 						if _, qualified := info.Uses[identOf(ast.Unparen(fun.X))].(*types.PkgName); qualified {
 							id = fun.Sel
+						} else if sel, ok := info.Selections[fun]; ok && sel.Kind() == types.MethodVal && !types.IsInterface(sel.Recv()) {
+							id = fun.Sel // a method called on a value of its type: a static call
 						}
 					}
 					if id == nil {
@@ -448,7 +450,8 @@ func findLeaves(pkgs []leafPkg) *leafPlan {
 		if names == nil || !typeParams(byPath[r.pkg]) && !ast.IsExported(f.Name()) {
 			continue // a test file cannot be read; or no site can be counted
 		}
-		if !ast.IsExported(f.Name()) && local[f] > 0 && local[f] == uses[f] && !names[f.Name()] {
+		// A method may also be called through an interface, which no Uses entry shows.
+		if f.Signature().Recv() == nil && !ast.IsExported(f.Name()) && local[f] > 0 && local[f] == uses[f] && !names[f.Name()] {
 			if lp.derived[r.pkg] == nil {
 				lp.derived[r.pkg] = map[int]bool{}
 			}
@@ -483,15 +486,29 @@ func findLeaves(pkgs []leafPkg) *leafPlan {
 	return lp
 }
 
-// tinyLeaf reports whether fn is a function (no receiver, no type parameters) whose body is one
-// return of one result computed without calls (conversions and len, cap, min, max, real, imag,
-// complex aside), channel operations or function literals, that cannot panic: it has no side
-// effects, and its every node runs once per invocation. Its plan must count nothing but the
-// invocations.
+// tinyLeaf reports whether fn is a function or a method (no type parameters, its receiver's
+// neither) whose body is one return of one result computed without calls (conversions and len,
+// cap, min, max, real, imag, complex aside), channel operations or function literals, that cannot
+// panic: it has no side effects, and its every node runs once per invocation. Its plan must count
+// nothing but the invocations.
 func tinyLeaf(info *types.Info, fn *frontend.Func) bool {
 	d := fn.Decl
-	if d.Recv != nil || d.Type.TypeParams != nil || d.Body == nil || d.Name.Name == "init" || d.Name.Name == "main" {
+	if d.Type.TypeParams != nil || d.Body == nil || d.Recv == nil && (d.Name.Name == "init" || d.Name.Name == "main") {
 		return false
+	}
+	if d.Recv != nil {
+		if len(d.Recv.List) != 1 {
+			return false
+		}
+		switch t := ast.Unparen(d.Recv.List[0].Type).(type) {
+		case *ast.StarExpr:
+			if _, ok := ast.Unparen(t.X).(*ast.Ident); !ok {
+				return false // a generic receiver type
+			}
+		case *ast.Ident:
+		default:
+			return false
+		}
 	}
 	if d.Type.Results == nil || d.Type.Results.NumFields() != 1 || len(d.Body.List) != 1 {
 		return false

@@ -187,7 +187,8 @@
 // (nothing, if nothing was): counted as unwound there.
 //
 // A tiny leaf (a function of the package, unexported, whose body is one return of an expression
-// without calls that cannot panic: isDigit, isSpace) that is referenced only by direct calls in
+// without calls that cannot panic: isDigit, isSpace; a dereference of a variable that the left
+// operand of an && compared unequal to nil cannot) that is referenced only by direct calls in
 // instrumented functions is not instrumented at all: its every node runs once per invocation, so
 // its invocations say everything, and they are counted at the call sites, where a call that
 // returned adds one to a counter of the caller (an increment of a local of the caller's region,
@@ -197,13 +198,14 @@
 // block; in a function with a frame, an increment of a slot of its array; else a pinned add).
 // Collect adds the sites up. Pinning in a function of two comparisons costs ten times the function
 // and stops its inlining; a lexer calls one per byte. Such a leaf is never seen running on several
-// goroutines at once. A tiny leaf that is exported, or referenced otherwise too (a value, a go or
-// defer statement, a test file), is split: it keeps its own probe for the calls augur does not see,
-// and the direct calls in the instrumented functions of the build, in its package or in another
-// that imports it, call a copy without probes (AugurLeaf_F; augurLeaf_f for an unexported leaf f)
-// and count as above; Collect adds them to the leaf's own count. A guard that evaluates part of a
-// node again calls a copy, or a function that counts nothing, never one that counts itself. See
-// derive.go.
+// goroutines at once. A tiny leaf that is exported, a method (which interfaces may call, unseen),
+// or referenced otherwise too (a value, a go or defer statement, a test file), is split: it keeps
+// its own probe for the calls augur does not see, and the direct calls in the instrumented
+// functions of the build, in its package or in another that imports it, call a copy without probes
+// (AugurLeaf_F; augurLeaf_f for an unexported leaf f; a method's copy is a method: go-toml's
+// Node.Valid, "n != nil && n.Kind != Invalid") and count as above; Collect adds them to the leaf's
+// own count. A guard that evaluates part of a node again calls a copy, or a function that counts
+// nothing, never one that counts itself. See derive.go.
 //
 // Where the body cannot be a region, an outermost loop that calls nothing but leaves of the package
 // or of the build's other packages (functions that call only pure builtins and other leaves and do

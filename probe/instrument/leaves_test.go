@@ -124,7 +124,7 @@ func TestSplitLeaves(t *testing.T) {
 	// The mechanism must be in use: use's files call the copies. Clamped's loop calls leafx's
 	// leaves Clamp and Pick, which count themselves, without flushing its locals before them:
 	// one pinned commit, at the end.
-	calls, clamped := 0, ""
+	calls, clamped, methods := 0, "", 0
 	for orig, dst := range b.Files {
 		if filepath.Base(filepath.Dir(orig)) == "use" {
 			data, err := os.ReadFile(dst)
@@ -132,6 +132,7 @@ func TestSplitLeaves(t *testing.T) {
 				t.Fatal(err)
 			}
 			calls += strings.Count(string(data), "AugurLeaf_")
+			methods += strings.Count(string(data), ".AugurLeaf_Empty()") + strings.Count(string(data), ".AugurLeaf_Len()")
 			if _, after, ok := strings.Cut(string(data), "\nfunc Clamped("); ok {
 				clamped, _, _ = strings.Cut(after, "\nfunc ")
 			}
@@ -140,7 +141,10 @@ func TestSplitLeaves(t *testing.T) {
 	if n := strings.Count(clamped, "_augur_r.Pin()"); n != 1 {
 		t.Errorf("Clamped pins %d times, want 1:\n%s", n, clamped)
 	}
-	if calls < 6 { // Score 3, Fill, Words, Doubled; twins and the paths' repeated conditions more
+	if methods < 2 { // Spans's static calls of Empty and Len
+		t.Errorf("package use calls the tiny methods' copies %d times, want 2 or more", methods)
+	}
+	if calls < 8 { // Score 3, Fill, Words, Doubled, Spans 2; twins and the paths' repeated conditions more
 		t.Errorf("package use calls the leaves' copies %d times, want 6 or more", calls)
 	}
 	bin := filepath.Join(t.TempDir(), "use.test")
@@ -208,8 +212,11 @@ func TestSplitLeaves(t *testing.T) {
 		score(s)
 	}
 	clamp, pick := uint64(3+2+3), uint64(3+2+3)
+	// Spans and Total: Empty for each of the three spans, Len for the two that are not empty;
+	// Spans's Len through the interface; the test's Empty on a nil *Span.
+	empty, length, mid := uint64(3+3+1), uint64(2+2+1), uint64(2+1)
 	const P = "example.com/work/leafx"
-	for name, want := range map[string]uint64{P + ".IsVowel": vowel, P + ".IsUpper": upper, P + ".Double": double, P + ".isDot": dot, P + "/other.isDot": otherDot, P + ".Clamp": clamp, P + ".Pick": pick} {
+	for name, want := range map[string]uint64{P + ".IsVowel": vowel, P + ".IsUpper": upper, P + ".Double": double, P + ".isDot": dot, P + "/other.isDot": otherDot, P + ".Clamp": clamp, P + ".Pick": pick, P + ".(*Span).Empty": empty, P + ".Span.Len": length, P + ".Span.mid": mid} {
 		if f := p.Funcs[name]; f == nil || f.Invocations != want {
 			t.Errorf("%s: %v, want %d invocations", name, f, want)
 		}

@@ -185,6 +185,15 @@ var safeBuiltins = map[string]bool{
 
 // exprMayPanic reports whether evaluating e may panic (conservatively).
 func exprMayPanic(info *types.Info, e ast.Expr) bool {
+	return mayPanicWith(info, e, nil)
+}
+
+// mayPanicWith is exprMayPanic where the local variables in nonNil are known not to be nil, so
+// that selecting a field of the struct one points to, or dereferencing it, cannot panic. The
+// right operand of an && knows the variables its left operand compares unequal to nil (of an ||,
+// equal), when neither calls anything but what cannot change a variable (go-toml's Node.Valid,
+// "n != nil && n.Kind != Invalid", is then a tiny leaf).
+func mayPanicWith(info *types.Info, e ast.Expr, nonNil map[types.Object]bool) bool {
 	if e == nil {
 		return false
 	}
@@ -229,10 +238,15 @@ func exprMayPanic(info *types.Info, e ast.Expr) bool {
 				return true
 			}
 			may = true
-		case *ast.IndexListExpr, *ast.SliceExpr, *ast.StarExpr, *ast.TypeAssertExpr:
+		case *ast.StarExpr:
+			if !nonNil[info.Uses[identOf(ast.Unparen(x.X))]] {
+				may = true
+			}
+		case *ast.IndexListExpr, *ast.SliceExpr, *ast.TypeAssertExpr:
 			may = true
 		case *ast.SelectorExpr:
-			if sel, ok := info.Selections[x]; ok && sel.Indirect() {
+			if sel, ok := info.Selections[x]; ok && sel.Indirect() &&
+				!(sel.Kind() == types.FieldVal && len(sel.Index()) == 1 && nonNil[info.Uses[identOf(ast.Unparen(x.X))]]) {
 				may = true
 			}
 			if _, ok := info.Uses[x.Sel]; ok {
@@ -242,6 +256,14 @@ func exprMayPanic(info *types.Info, e ast.Expr) bool {
 			}
 		case *ast.BinaryExpr:
 			switch x.Op {
+			case token.LAND, token.LOR:
+				if known := nonNilTerms(info, x.X, x.Op); len(known) > 0 && !callsAny(info, x) {
+					for k, v := range nonNil {
+						known[k] = v
+					}
+					may = mayPanicWith(info, x.X, nonNil) || mayPanicWith(info, x.Y, known)
+					return false
+				}
 			case token.QUO, token.REM:
 				if isInteger(info, x) && !nonZeroConst(info, x.Y) {
 					may = true
@@ -273,6 +295,62 @@ func exprMayPanic(info *types.Info, e ast.Expr) bool {
 		return !may
 	})
 	return may
+}
+
+// nonNilTerms are the local variables that the left operand e of an && (op) or || compares
+// unequal to nil in one of its conjuncts (x != nil && ...), or equal in one of its disjuncts (x
+// == nil || ...): those the right operand, evaluated when e is true or false, knows are not nil.
+func nonNilTerms(info *types.Info, e ast.Expr, op token.Token) map[types.Object]bool {
+	cmp := token.NEQ
+	if op == token.LOR {
+		cmp = token.EQL
+	}
+	known := map[types.Object]bool{}
+	var walk func(e ast.Expr)
+	walk = func(e ast.Expr) {
+		b, ok := ast.Unparen(e).(*ast.BinaryExpr)
+		if !ok {
+			return
+		}
+		switch b.Op {
+		case op:
+			walk(b.X)
+			walk(b.Y)
+		case cmp:
+			for _, ab := range [][2]ast.Expr{{b.X, b.Y}, {b.Y, b.X}} {
+				v, isVar := info.Uses[identOf(ast.Unparen(ab[0]))].(*types.Var)
+				if tv, ok := info.Types[ab[1]]; ok && tv.IsNil() && isVar && v.Parent() != nil && v.Parent() != v.Pkg().Scope() {
+					known[v] = true
+				}
+			}
+		}
+	}
+	walk(e)
+	return known
+}
+
+// callsAny reports whether e calls anything but a builtin or a conversion that cannot fail:
+// a call between a comparison with nil and a dereference could change the variable.
+func callsAny(info *types.Info, e ast.Expr) bool {
+	calls := false
+	ast.Inspect(e, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.FuncLit:
+			return false
+		case *ast.CallExpr:
+			if tv, ok := info.Types[x.Fun]; ok && tv.IsType() {
+				return true
+			}
+			if id, ok := ast.Unparen(x.Fun).(*ast.Ident); ok {
+				if b, ok := info.Uses[id].(*types.Builtin); ok && safeBuiltins[b.Name()] {
+					return true
+				}
+			}
+			calls = true
+		}
+		return !calls
+	})
+	return calls
 }
 
 func identOf(e ast.Expr) *ast.Ident {

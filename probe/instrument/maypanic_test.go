@@ -24,7 +24,9 @@ import (
 
 type S struct{ x any }
 
-func f(err error, a, b any, p *int, s string, bs []byte, st S, fn func() bool) {
+var gp *int
+
+func f(err error, a, b any, p *int, s string, bs []byte, st S, fn func() bool, q *S, pp **S) {
 	_ = err != nil // safe
 	_ = nil == a // safe
 	_ = p == nil // safe
@@ -39,6 +41,16 @@ func f(err error, a, b any, p *int, s string, bs []byte, st S, fn func() bool) {
 	_ = strings.IndexByte(s[1:], 'x') // may panic
 	_ = fn() // may panic
 	_ = utf8.EncodeRune(bs, 'é') // may panic
+	_ = p != nil && *p > 0 // safe
+	_ = p == nil || *p > 0 // safe
+	_ = (err != nil && p != nil) && (*p > 0 || len(s) > 1) // safe
+	_ = q != nil && q.x == nil // safe
+	_ = p != nil || *p > 0 // may panic
+	_ = p == nil && *p > 0 // may panic
+	_ = p != nil && fn() && *p > 0 // may panic
+	_ = gp != nil && *gp > 0 // may panic
+	_ = pp != nil && (*pp).x == nil // may panic
+	_ = *p > 0 && p != nil // may panic
 }
 `
 	fset, f, info := checkedFile(t, src)
@@ -55,7 +67,7 @@ func f(err error, a, b any, p *int, s string, bs []byte, st S, fn func() bool) {
 		n++
 		return true
 	})
-	if n != 14 {
+	if n != 24 {
 		t.Errorf("%d expressions checked", n)
 	}
 }

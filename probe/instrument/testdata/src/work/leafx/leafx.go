@@ -60,3 +60,32 @@ func Pick(xs []int, i int) int {
 	}
 	return xs[i]
 }
+
+// Span is a range of positions; its tiny methods are leaves too, split like the functions.
+type Span struct{ Lo, Hi int }
+
+// Len is a value method: nothing in it may panic.
+func (s Span) Len() int { return s.Hi - s.Lo }
+
+// Empty is a pointer method that compares its receiver with nil before it dereferences it.
+func (s *Span) Empty() bool { return s == nil || s.Hi <= s.Lo }
+
+// Lener is satisfied by Span: calls through it reach Len itself, which counts them.
+type Lener interface{ Len() int }
+
+// mid is unexported, and called directly only, but through an interface too (which no use of
+// the method shows): it is split, not derived.
+func (s Span) mid() int { return (s.Lo + s.Hi) / 2 }
+
+// Total sums the lengths and middles of the spans that are not empty, calling the methods from
+// their own package, and the first's middle through an interface.
+func Total(ss []Span) int {
+	t := 0
+	for i := range ss {
+		if !ss[i].Empty() {
+			t += ss[i].Len() + ss[i].mid()
+		}
+	}
+	var m interface{ mid() int } = ss[0]
+	return t + m.mid()
+}

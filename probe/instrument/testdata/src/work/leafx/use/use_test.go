@@ -40,4 +40,9 @@ func TestUse(t *testing.T) {
 		leafx.IsVowel(text[i])
 	}
 	leafx.Double(7)
+	ss := []leafx.Span{{1, 4}, {5, 5}, {2, 9}}
+	Spans(ss)
+	leafx.Total(ss)
+	var none *leafx.Span
+	none.Empty()
 }
