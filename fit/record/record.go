@@ -57,6 +57,9 @@ func Instrument(fn *frontend.Func, work string, o Options) (*Plan, error) {
 	if o.Rate < 0 || o.Rate > 1 {
 		return nil, fmt.Errorf("rate %v: want 0 < rate ≤ 1", o.Rate)
 	}
+	if fn.FromCgo() {
+		return nil, fmt.Errorf("%s is in a file that imports \"C\": the go command compiles such a file from cgo's output, which augur cannot rewrite", fn.Name)
+	}
 	fset := fn.CFG.Fset
 	info := fn.Pkg.TypesInfo
 	h := trace.Header{Function: fn.Name, Rate: o.Rate}

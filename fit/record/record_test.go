@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -184,5 +185,24 @@ func TestRecordSwitches(t *testing.T) {
 		if fmt.Sprint(rec.Q) != fmt.Sprint(want) {
 			t.Errorf("n=%v: counts %v, want %v", x, rec.Q, want)
 		}
+	}
+}
+
+// TestRecordRefusesCgo: a function in a file that imports "C" cannot be rewritten (the go command
+// compiles the file from cgo's output), so recording it is refused, by name.
+func TestRecordRefusesCgo(t *testing.T) {
+	if out, err := exec.Command("go", "env", "CGO_ENABLED").Output(); err != nil || strings.TrimSpace(string(out)) != "1" {
+		t.Skip("cgo is off")
+	}
+	prog, err := frontend.Load("testdata", "./withc")
+	if err != nil {
+		t.Skipf("no cgo build here: %v", err)
+	}
+	fns, err := prog.Select("example.com/withc.Scale")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Instrument(fns[0], t.TempDir(), Options{}); err == nil || !strings.Contains(err.Error(), `example.com/withc.Scale is in a file that imports "C"`) {
+		t.Errorf("Instrument: %v, want a refusal naming the function", err)
 	}
 }

@@ -31,6 +31,9 @@ type Build struct {
 	Packages []*Package
 	// Files maps each rewritten source file (as the user has it) to its rewritten copy.
 	Files map[string]string
+	// Cgo names the selected functions left uncounted because they are declared in files that
+	// import "C" (see frontend.Func.FromCgo); cgo's own functions are left out unnamed.
+	Cgo []string
 }
 
 // Package is one instrumented package.
@@ -81,6 +84,7 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 	if len(fns) == 0 {
 		return nil, errors.New("instrument: no functions selected")
 	}
+	b := &Build{Files: map[string]string{}}
 	byPkg := map[string][]*frontend.Func{}
 	seen := map[*ast.FuncDecl]bool{}
 	for _, fn := range fns {
@@ -88,14 +92,22 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 			continue
 		}
 		seen[fn.Decl] = true
+		if fn.FromCgo() {
+			if fn.UserCgo() {
+				b.Cgo = append(b.Cgo, fn.Name)
+			}
+			continue
+		}
 		byPkg[fn.Pkg.PkgPath] = append(byPkg[fn.Pkg.PkgPath], fn)
+	}
+	if len(byPkg) == 0 {
+		return nil, fmt.Errorf("instrument: every function selected is in a file that imports \"C\" (%s): the go command compiles such a file from cgo's output, which augur cannot rewrite", strings.Join(b.Cgo, ", "))
 	}
 	paths := make([]string, 0, len(byPkg))
 	for p := range byPkg {
 		paths = append(paths, p)
 	}
 	sort.Strings(paths)
-	b := &Build{Files: map[string]string{}}
 	replace := map[string]string{}
 	var lks []leafPkg
 	for _, path := range paths {

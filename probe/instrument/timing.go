@@ -87,10 +87,11 @@ func Time(prog *frontend.Program, fns []*frontend.Func, w Workload, self string,
 		return nil, err
 	}
 	defer os.RemoveAll(work)
-	overlay, pkgs, err := timingBuild(prog, fns, filepath.Join(work, "src"))
+	overlay, pkgs, cgo, err := timingBuild(prog, fns, filepath.Join(work, "src"))
 	if err != nil {
 		return nil, err
 	}
+	noteCgo(w.Stderr, cgo, "timed")
 	counters := filepath.Join(work, "counters")
 	if err := os.Mkdir(counters, 0o755); err != nil {
 		return nil, err
@@ -153,11 +154,13 @@ type timingPkg struct {
 
 // timingBuild writes the timing build of fns into dir: each file holding one of them, with
 // "_augurT_c[k·512+_augurT_slot()]++;" after the opening brace of its body (on the brace's line,
-// so that no line moves), and one runtime file per package. It returns the overlay's path.
-func timingBuild(prog *frontend.Program, fns []*frontend.Func, dir string) (string, []*timingPkg, error) {
+// so that no line moves), and one runtime file per package. It returns the overlay's path and
+// the functions left out because they are in files that import "C" (see Build.Cgo).
+func timingBuild(prog *frontend.Program, fns []*frontend.Func, dir string) (string, []*timingPkg, []string, error) {
 	if len(fns) == 0 {
-		return "", nil, errors.New("--time: no functions selected")
+		return "", nil, nil, errors.New("--time: no functions selected")
 	}
+	var cgo []string
 	type edit struct {
 		off int
 		k   int
@@ -171,6 +174,12 @@ func timingBuild(prog *frontend.Program, fns []*frontend.Func, dir string) (stri
 			continue
 		}
 		seen[fn.Decl] = true
+		if fn.FromCgo() {
+			if fn.UserCgo() {
+				cgo = append(cgo, fn.Name)
+			}
+			continue
+		}
 		tp := byPkg[fn.Pkg.PkgPath]
 		if tp == nil {
 			tp = &timingPkg{Path: fn.Pkg.PkgPath}
@@ -181,8 +190,11 @@ func timingBuild(prog *frontend.Program, fns []*frontend.Func, dir string) (stri
 		edits[pos.Filename] = append(edits[pos.Filename], edit{pos.Offset + 1, len(tp.Funcs)})
 		tp.Funcs = append(tp.Funcs, fn.Name)
 	}
+	if len(byPkg) == 0 && len(cgo) > 0 {
+		return "", nil, nil, fmt.Errorf("--time: every function selected is in a file that imports \"C\" (%s): the go command compiles such a file from cgo's output, which augur cannot rewrite", strings.Join(cgo, ", "))
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	replace := map[string]string{}
 	files := make([]string, 0, len(edits))
@@ -193,20 +205,20 @@ func timingBuild(prog *frontend.Program, fns []*frontend.Func, dir string) (stri
 	for i, name := range files {
 		src, err := os.ReadFile(name)
 		if err != nil {
-			return "", nil, err
+			return "", nil, nil, err
 		}
 		es := edits[name]
 		sort.Slice(es, func(a, b int) bool { return es[a].off > es[b].off })
 		for _, e := range es {
 			if e.off > len(src) || src[e.off-1] != '{' {
-				return "", nil, fmt.Errorf("%s: the file changed while augur read it", name)
+				return "", nil, nil, fmt.Errorf("%s: the file changed while augur read it", name)
 			}
 			inc := "_augurT_c[" + strconv.Itoa(e.k*slotStride*slots) + "+_augurT_slot()]++;"
 			src = append(src[:e.off], append([]byte(inc), src[e.off:]...)...)
 		}
 		dst := filepath.Join(dir, strconv.Itoa(i)+"_"+filepath.Base(name))
 		if err := os.WriteFile(dst, src, 0o644); err != nil {
-			return "", nil, err
+			return "", nil, nil, err
 		}
 		replace[name] = dst
 	}
@@ -221,14 +233,14 @@ func timingBuild(prog *frontend.Program, fns []*frontend.Func, dir string) (stri
 		header, _ := json.Marshal(tp)
 		dst := filepath.Join(dir, "rt"+strconv.Itoa(i)+".go")
 		if err := os.WriteFile(dst, []byte(timingRuntime(fn.Pkg.Types.Name(), tp, string(header), i == 0)), 0o644); err != nil {
-			return "", nil, err
+			return "", nil, nil, err
 		}
 		replace[filepath.Join(filepath.Dir(fn.Pkg.GoFiles[0]), TimingFile)] = dst
 		pkgs = append(pkgs, tp)
 	}
 	ov, _ := json.MarshalIndent(map[string]any{"Replace": replace}, "", " ")
 	overlay := filepath.Join(dir, "overlay.json")
-	return overlay, pkgs, os.WriteFile(overlay, ov, 0o644)
+	return overlay, pkgs, cgo, os.WriteFile(overlay, ov, 0o644)
 }
 
 // timingRuntime renders the runtime file of the timing build: the invocation counters, in a

@@ -108,6 +108,7 @@ func Measure(prog *frontend.Program, fns []*frontend.Func, w Workload) (*Measure
 	if err != nil {
 		return nil, err
 	}
+	noteCgo(w.Stderr, build.Cgo, "counted")
 	counters := filepath.Join(work, "counters")
 	if err := os.Mkdir(counters, 0o755); err != nil {
 		return nil, err
@@ -128,6 +129,15 @@ func Measure(prog *frontend.Program, fns []*frontend.Func, w Workload) (*Measure
 	p.Workload = w.Args
 	p.Partial = m.Signal != nil
 	return m, nil
+}
+
+// noteCgo says which functions (names) are not what (counted, timed) because they are declared in
+// files that import "C".
+func noteCgo(w io.Writer, names []string, what string) {
+	if len(names) == 0 {
+		return
+	}
+	fmt.Fprintf(orDiscard(w), "augur: %d function(s) in files that import \"C\" are not %s (the go command compiles such a file from cgo's output, which augur cannot rewrite): %s\n", len(names), what, strings.Join(names, ", "))
 }
 
 // runGo runs the workload with extra flags after the go subcommand (-overlay=...) and more

@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -39,6 +40,20 @@ type Func struct {
 	// Body are the literal's. Parent is the function whose body holds the literal.
 	Lit    *ast.FuncLit
 	Parent *Func
+}
+
+// FromCgo reports whether fn is declared in a file that the go command compiles from cgo's output
+// (a file that imports "C", or one cgo writes): what augur parsed is that output, which the go
+// command writes anew from the original file, so a rewrite of it given through -overlay never
+// reaches the compiler.
+func (fn *Func) FromCgo() bool {
+	return !slices.Contains(fn.Pkg.GoFiles, fn.Pkg.Fset.File(fn.Decl.Pos()).Name())
+}
+
+// UserCgo reports whether fn, FromCgo, is the user's (in a file of the package that imports "C"),
+// not cgo's own (_Cfunc_ wrappers).
+func (fn *Func) UserCgo() bool {
+	return slices.Contains(fn.Pkg.GoFiles, fn.Pkg.Fset.Position(fn.Decl.Pos()).Filename)
 }
 
 // Load loads the packages matching patterns (as the go command understands them) in the module
