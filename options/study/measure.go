@@ -24,9 +24,10 @@ type Target struct {
 	Args []string
 }
 
-// ParseTarget reads "PACKAGE / ARGS" (ARGS split at white space; " / ARGS" may be left out).
+// ParseTarget reads "PACKAGE / ARGS" (ARGS split at white space; " / ARGS" may be left out, or
+// ARGS alone).
 func ParseTarget(s string) (Target, error) {
-	pkg, rest, _ := strings.Cut(s, " / ")
+	pkg, rest, _ := strings.Cut(strings.TrimSuffix(strings.TrimSpace(s), " /")+" ", " / ")
 	pkg = strings.TrimSpace(pkg)
 	if pkg == "" || strings.Contains(pkg, " ") {
 		return Target{}, &sources.DeclError{Msg: fmt.Sprintf("--run %q: want 'PACKAGE / ARGS' (e.g. './examples/options / -unit=10ms')", s)}

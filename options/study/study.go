@@ -155,6 +155,9 @@ func Analyse(req Request) (*taint.Result, error) {
 		for _, w := range res.Options.Warnings {
 			fmt.Fprintf(req.Log, "warning: %v\n", w)
 		}
+		if len(res.Cgo) > 0 {
+			fmt.Fprintf(req.Log, "note: the decisions of %s are left out: a file that imports \"C\" is compiled from cgo's output, which augur cannot rewrite to time its regions\n", strings.Join(res.Cgo, ", "))
+		}
 	}
 	if len(res.Options.Options) == 0 {
 		return nil, &sources.DeclError{Msg: fmt.Sprintf("no configuration option found in %s: augur recognises the flag package, pflag/cobra, urfave/cli, viper, os.Getenv and os.LookupEnv, env-struct tags and configuration decoders; declare others with --source or --source-field", strings.Join(req.Patterns, " "))}

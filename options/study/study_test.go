@@ -15,8 +15,10 @@ func TestParseTarget(t *testing.T) {
 	if err != nil || got.Pkg != "./examples/options" || !slices.Equal(got.Args, []string{"-unit=10ms", "-v"}) {
 		t.Errorf("got %+v, %v", got, err)
 	}
-	if got, err := ParseTarget("./cmd/x"); err != nil || got.Pkg != "./cmd/x" || len(got.Args) != 0 {
-		t.Errorf("no args: %+v, %v", got, err)
+	for _, s := range []string{"./cmd/x", "./cmd/x /", " ./cmd/x / "} {
+		if got, err := ParseTarget(s); err != nil || got.Pkg != "./cmd/x" || len(got.Args) != 0 {
+			t.Errorf("%q, no args: %+v, %v", s, got, err)
+		}
 	}
 	var de *sources.DeclError
 	if _, err := ParseTarget("./a -v"); !errors.As(err, &de) {

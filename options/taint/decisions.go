@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/token"
 	"go/types"
+	"slices"
 	"sort"
 	"strings"
 
@@ -40,6 +41,15 @@ func (a *analysis) collectHeads(pkgs []*packages.Package) (map[*token.File][]hea
 				continue
 			}
 			seenFile[tf] = true
+			if !slices.Contains(pkg.GoFiles, tf.Name()) {
+				// cgo's output: the go command writes it anew from the original file, so a
+				// region in it could not be timed (a rewrite of it never reaches the
+				// compiler), and what cgo adds is not the user's.
+				if name := fset.Position(file.Package).Filename; slices.Contains(pkg.GoFiles, name) && !slices.Contains(a.res.Cgo, name) {
+					a.res.Cgo = append(a.res.Cgo, name)
+				}
+				continue
+			}
 			var fnName string
 			newDecision := func(pos token.Pos, kind, text string) *decisionBuild {
 				db := &decisionBuild{

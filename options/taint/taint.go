@@ -146,6 +146,9 @@ type Result struct {
 	Decisions []*Decision
 	// Irrelevant lists the options that influence no decision.
 	Irrelevant []string
+	// Cgo lists the files that import "C", whose decisions are left out: the go command
+	// compiles such a file from cgo's output, which augur analysed and cannot rewrite.
+	Cgo []string
 	// Prog, Packages and CallGraph are kept for the regions stage.
 	Prog      *ssa.Program
 	Packages  []*ssa.Package

@@ -1,0 +1,3 @@
+module example.com/taintcgo
+
+go 1.22
