@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -205,4 +206,27 @@ func ExampleSimulate() {
 	// Output:
 	// 60 site-runs from 30 sites, 2817 units
 	// rb, 6 variants of 141 probes: coverage 0.238
+}
+
+// Plan leaves out the functions of a file that imports "C" (their probes would be lost: the go
+// command compiles the file from cgo's output), names them, and plans the rest.
+func TestPlanLeavesCgoOut(t *testing.T) {
+	if out, err := exec.Command("go", "env", "CGO_ENABLED").Output(); err != nil || strings.TrimSpace(string(out)) != "1" {
+		t.Skip("cgo is off")
+	}
+	var log strings.Builder
+	r := pipeline.PlanRequest{Dir: "../../probe/instrument/testdata/src/work", Patterns: []string{"./withc"}, Release: "r1", Variants: 2, Probes: 2, Strategy: "rb", Seed: 7, Log: &log}
+	r.Out = filepath.Join(t.TempDir(), "release.json")
+	p, err := pipeline.Plan(r)
+	if err != nil {
+		t.Skipf("no cgo build here: %v", err)
+	}
+	for _, u := range p.Manifest.Units {
+		if u.Func != "example.com/work/withc.Sum" {
+			t.Errorf("unit %d at %s in %s, want Sum's alone", u.ID, u.Pos, u.Func)
+		}
+	}
+	if len(p.Manifest.Units) == 0 || !strings.Contains(log.String(), "example.com/work/withc.Box.Get, example.com/work/withc.Twice, example.com/work/withc.CTwice are left out") {
+		t.Errorf("%d units; log %q", len(p.Manifest.Units), log.String())
+	}
 }

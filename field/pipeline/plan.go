@@ -1,7 +1,10 @@
 package pipeline
 
 import (
+	"fmt"
 	"io"
+	"slices"
+	"strings"
 
 	"github.com/augur-perf/augur/field/build"
 	"github.com/augur-perf/augur/field/calibrate"
@@ -78,6 +81,21 @@ func Plan(r PlanRequest) (*Planned, error) {
 	_, fns, _, err := frontend.LoadAll(r.Dir, r.Patterns, nil)
 	if err != nil {
 		return nil, &InputError{err}
+	}
+	// A probe in a file that imports "C" would be lost (the go command compiles the file from
+	// cgo's output, which a variant's overlay cannot replace), and the unit reported never run.
+	var cgo []string
+	fns = slices.DeleteFunc(fns, func(fn *frontend.Func) bool {
+		if fn.FromCgo() && fn.UserCgo() {
+			cgo = append(cgo, fn.Name)
+		}
+		return fn.FromCgo()
+	})
+	if len(cgo) > 0 {
+		fmt.Fprintf(orDiscard(r.Log), "note: %s are left out: in files that import \"C\", which the go command compiles from cgo's output, they could carry no probe\n", strings.Join(cgo, ", "))
+	}
+	if len(fns) == 0 {
+		return nil, inputf("no function of %s can carry probes", strings.Join(r.Patterns, " "))
 	}
 	p, err := readOptional(r.Profile)
 	if err != nil {
