@@ -200,7 +200,7 @@ func Instrument(fn *frontend.Func, work string, o Options) (*Plan, error) {
 	if file == nil {
 		return nil, fmt.Errorf("%s: its file was not found", fn.Name)
 	}
-	src, err := os.ReadFile(fset.Position(file.Pos()).Filename)
+	src, err := os.ReadFile(fset.File(file.Pos()).Name())
 	if err != nil {
 		return nil, err
 	}

@@ -65,17 +65,19 @@ func SourceHash(text []byte) string {
 }
 
 // FuncHash is the digest of fn's source text as profiles record it, so that a profile measured on
-// other source can be recognised.
+// other source can be recognised. The text is the file's own, not the one a //line directive
+// names (generated code: goyacc's output names the grammar).
 func FuncHash(fn *frontend.Func) (string, error) {
-	pos, end := fn.Pkg.Fset.Position(fn.Decl.Pos()), fn.Pkg.Fset.Position(fn.Decl.End())
-	src, err := os.ReadFile(pos.Filename)
+	tf := fn.Pkg.Fset.File(fn.Decl.Pos())
+	src, err := os.ReadFile(tf.Name())
 	if err != nil {
 		return "", err
 	}
-	if end.Offset > len(src) {
-		return "", fmt.Errorf("%s: the file changed while augur read it", pos)
+	start, end := tf.Offset(fn.Decl.Pos()), tf.Offset(fn.Decl.End())
+	if end > len(src) {
+		return "", fmt.Errorf("%s: the file changed while augur read it", fn.Pkg.Fset.Position(fn.Decl.Pos()))
 	}
-	return SourceHash(src[pos.Offset:end.Offset]), nil
+	return SourceHash(src[start:end]), nil
 }
 
 // Instrument rewrites the files holding fns (functions selected from prog) into dir, adds the

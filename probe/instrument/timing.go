@@ -186,8 +186,10 @@ func timingBuild(prog *frontend.Program, fns []*frontend.Func, dir string) (stri
 			byPkg[tp.Path] = tp
 			pkgOf[tp.Path] = fn
 		}
-		pos := prog.Fset.Position(fn.Decl.Body.Lbrace)
-		edits[pos.Filename] = append(edits[pos.Filename], edit{pos.Offset + 1, len(tp.Funcs)})
+		// The file's own name, not one a //line directive gives (goyacc's output names the
+		// grammar).
+		tf := prog.Fset.File(fn.Decl.Body.Lbrace)
+		edits[tf.Name()] = append(edits[tf.Name()], edit{tf.Offset(fn.Decl.Body.Lbrace) + 1, len(tp.Funcs)})
 		tp.Funcs = append(tp.Funcs, fn.Name)
 	}
 	if len(byPkg) == 0 && len(cgo) > 0 {

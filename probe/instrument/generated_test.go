@@ -1,7 +1,9 @@
 package instrument
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -62,4 +64,35 @@ func TestCgoFilesLeftOut(t *testing.T) {
 		t.Fatalf("profile %v, want Sum alone, invoked once", p.Funcs)
 	}
 	checkIdentity(t, funcsOf(all)[P+"Sum"], sum, 7)
+}
+
+// TestLineDirectives instruments testdata/src/work/lined, whose F follows a //line directive
+// naming grammar.y: the hash a profile records and the one FuncHash computes for analyze are of
+// gen.go's text (FuncHash read grammar.y at gen.go's offsets: "the file changed while augur read
+// it"), and the timing build edits gen.go (it edited grammar.y, which the go command never reads).
+func TestLineDirectives(t *testing.T) {
+	prog, err := frontend.Load(workDir, "./lined")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fns, err := prog.Select("example.com/work/lined.F")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Instrument(prog, fns, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := FuncHash(fns[0])
+	if err != nil || h != b.Packages[0].Funcs[0].Hash {
+		t.Errorf("FuncHash %q (%v), want the profile's %q", h, err, b.Packages[0].Funcs[0].Hash)
+	}
+	overlay, _, _, err := timingBuild(prog, fns, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(overlay)
+	if err != nil || !strings.Contains(string(data), filepath.Join("lined", "gen.go")+`"`) || strings.Contains(string(data), "grammar.y") {
+		t.Errorf("timing overlay (%v):\n%s", err, data)
+	}
 }
