@@ -40,7 +40,7 @@ func (o *optimiser) index() *callIndex {
 	}
 	for _, fn := range fns {
 		if syn := fn.Syntax(); syn != nil {
-			p := o.res.Fset.Position(syn.Pos())
+			p := o.res.Fset.PositionFor(syn.Pos(), false)
 			k := funcKey{p.Filename, p.Offset}
 			ci.insts[k] = append(ci.insts[k], fn)
 		}
@@ -69,7 +69,7 @@ func (o *optimiser) index() *callIndex {
 }
 
 func (o *optimiser) keyOf(r *region) funcKey {
-	p := r.pf.Fset.Position(r.funcNode.Pos())
+	p := r.pf.Fset.PositionFor(r.funcNode.Pos(), false)
 	return funcKey{p.Filename, p.Offset}
 }
 
@@ -167,14 +167,14 @@ func (o *optimiser) callsCovered(insts []*ssa.Function, need []string) bool {
 // it) whose options contain need. Regions dropCovered removed still count:
 // they run inside covering regions whose options contain theirs.
 func (o *optimiser) insideRegion(caller *ssa.Function, pos token.Pos, need []string) bool {
-	p := o.res.Fset.Position(pos)
-	sp := o.res.Fset.Position(caller.Syntax().Pos())
+	p := o.res.Fset.PositionFor(pos, false)
+	sp := o.res.Fset.PositionFor(caller.Syntax().Pos(), false)
 	k := funcKey{sp.Filename, sp.Offset}
 	for _, r := range o.rs {
 		if (r.dead && !r.covered) || r.funcNode == nil {
 			continue
 		}
-		if r.pf.Fset.Position(r.funcNode.Pos()).Filename != p.Filename || o.keyOf(r) != k {
+		if r.pf.Fset.PositionFor(r.funcNode.Pos(), false).Filename != p.Filename || o.keyOf(r) != k {
 			continue
 		}
 		if r.startOff() <= p.Offset && p.Offset < r.endOff() && subset(need, r.opts) {

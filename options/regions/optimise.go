@@ -38,7 +38,7 @@ func (o *optimiser) live() []*region {
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		if out[i].pf != out[j].pf {
-			return out[i].pf.Fset.Position(out[i].pf.File.Pos()).Filename < out[j].pf.Fset.Position(out[j].pf.File.Pos()).Filename
+			return out[i].pf.Fset.PositionFor(out[i].pf.File.Pos(), false).Filename < out[j].pf.Fset.PositionFor(out[j].pf.File.Pos(), false).Filename
 		}
 		return out[i].startOff() < out[j].startOff()
 	})
@@ -289,7 +289,7 @@ func (o *optimiser) liftCallees() bool {
 				ok = false // go and defer statements run the callee elsewhere
 				break
 			}
-			p := o.res.Fset.Position(e.Site.Pos())
+			p := o.res.Fset.PositionFor(e.Site.Pos(), false)
 			pf, err := o.parse(p.Filename)
 			if err != nil {
 				ok = false

@@ -135,22 +135,22 @@ func (r *region) export() Region {
 	st := r.stmts()
 	out := Region{
 		Func:      r.fn.Name(),
-		File:      r.pf.Fset.Position(st[0].Pos()).Filename,
-		Start:     r.pf.Fset.Position(st[0].Pos()),
+		File:      r.pf.Fset.PositionFor(st[0].Pos(), false).Filename,
+		Start:     r.pf.Fset.PositionFor(st[0].Pos(), false),
 		Options:   append([]string(nil), r.opts...),
 		Decisions: append([]token.Position(nil), r.decs...),
 		Text:      strings.Join(r.texts, "; "),
 	}
 	switch {
 	case r.elseIf != nil:
-		out.End = r.pf.Fset.Position(r.elseIf.End())
+		out.End = r.pf.Fset.PositionFor(r.elseIf.End(), false)
 	case r.hi+1 < len(r.list):
-		out.End = r.pf.Fset.Position(r.list[r.hi+1].Pos())
+		out.End = r.pf.Fset.PositionFor(r.list[r.hi+1].Pos(), false)
 	default:
 		if b, ok := r.container.(*ast.BlockStmt); ok {
-			out.End = r.pf.Fset.Position(b.Rbrace)
+			out.End = r.pf.Fset.PositionFor(b.Rbrace, false)
 		} else {
-			out.End = r.pf.Fset.Position(st[len(st)-1].End())
+			out.End = r.pf.Fset.PositionFor(st[len(st)-1].End(), false)
 		}
 	}
 	return out
@@ -263,7 +263,7 @@ func fromDecision(pf *ParsedFile, d *taint.Decision) (*region, error) {
 	endPos := d.End
 	if ip := d.Regions[0].IPDom; ip != nil {
 		if p := ipdomPos(ip); p.IsValid() {
-			endPos = ip.Parent().Prog.Fset.Position(p)
+			endPos = ip.Parent().Prog.Fset.PositionFor(p, false)
 		}
 	}
 	if endPos.IsValid() && endPos.Filename == d.Pos.Filename {

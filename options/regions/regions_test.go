@@ -186,3 +186,13 @@ func TestNoCrossing(t *testing.T) {
 		t.Errorf("after:\n%s", text(t, after, "testdata"))
 	}
 }
+
+// TestLineDirectives finds the region of a decision in generated code whose //line directive
+// names another file (spec.rl): it is located, and reported, in the Go file (it was looked for
+// in spec.rl, at gen.go's offsets).
+func TestLineDirectives(t *testing.T) {
+	before, _ := find(t, "testdata/lined")
+	if got := text(t, before, "testdata/lined"); !strings.Contains(got, "gen.go:9:2-") || strings.Contains(got, "spec.rl") {
+		t.Errorf("regions:\n%s", got)
+	}
+}

@@ -53,7 +53,7 @@ func (a *analysis) collectHeads(pkgs []*packages.Package) (map[*token.File][]hea
 			var fnName string
 			newDecision := func(pos token.Pos, kind, text string) *decisionBuild {
 				db := &decisionBuild{
-					d:       &Decision{Pos: fset.Position(pos), Kind: kind, Text: text, Func: fnName},
+					d:       &Decision{Pos: fset.PositionFor(pos, false), Kind: kind, Text: text, Func: fnName},
 					key:     pos,
 					bits:    make([]uint64, a.words),
 					regions: map[*ssa.Function][]*ssa.BasicBlock{},
@@ -238,7 +238,7 @@ func (a *analysis) decisions(pkgs []*packages.Package) []*Decision {
 			r := d.Regions[0]
 			d.Func = r.Func.Name()
 			if r.IPDom != nil {
-				d.End = fset.Position(blockPos(r.IPDom))
+				d.End = fset.PositionFor(blockPos(r.IPDom), false)
 			}
 		}
 	}

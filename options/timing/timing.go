@@ -330,7 +330,7 @@ func findMain(res *taint.Result) string {
 			continue
 		}
 		if fn := p.Func("main"); fn != nil && fn.Pos().IsValid() {
-			return res.Fset.Position(fn.Pos()).Filename
+			return res.Fset.PositionFor(fn.Pos(), false).Filename
 		}
 	}
 	return ""
@@ -369,7 +369,7 @@ func mayFinalize(res *taint.Result) bool {
 				return true
 			}
 			first, _, _ := strings.Cut(c.Pkg.Pkg.Path(), "/")
-			file := res.Fset.Position(c.Pos()).Filename
+			file := res.Fset.PositionFor(c.Pos(), false).Filename
 			if !strings.Contains(first, ".") && (goroot == "" || file == "" || strings.HasPrefix(file, goroot)) {
 				continue
 			}
