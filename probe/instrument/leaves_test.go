@@ -144,7 +144,7 @@ func TestSplitLeaves(t *testing.T) {
 	if methods < 2 { // Spans's static calls of Empty and Len
 		t.Errorf("package use calls the tiny methods' copies %d times, want 2 or more", methods)
 	}
-	if calls < 8 { // Score 3, Fill, Words, Doubled, Spans 2; twins and the paths' repeated conditions more
+	if calls < 8 { // Score 3, Fill, Words, Doubled, Spans 2; twins and paths' repeated conditions more
 		t.Errorf("package use calls the leaves' copies %d times, want 6 or more", calls)
 	}
 	bin := filepath.Join(t.TempDir(), "use.test")
