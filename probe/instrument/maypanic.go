@@ -480,8 +480,8 @@ func safeStdLeaf(fn *types.Func) bool {
 
 // derefSafe marks the nodes of fn whose only way to panic is dereferencing a parameter (the
 // receiver included) that no statement assigns, which every path to them has dereferenced
-// already, unconditionally, in a node that calls nothing: the parameter is not nil there, so
-// they cannot panic. Such nodes then need no guard, spill or frame: goldmark's
+// already, unconditionally, in a node that calls nothing, or has left a decision by an outcome
+// that says it is not nil: the parameter is not nil there, so they cannot panic. Such nodes then need no guard, spill or frame: goldmark's
 // text.(*reader).LineOffset had a frame because nothing could count the panics of "i := r.head"
 // in a for header, r dereferenced by the if statement before it.
 func derefSafe(info *types.Info, fn *frontend.Func, leaves *leafFuncs, src func(ast.Expr) (string, bool)) []bool {
@@ -514,7 +514,49 @@ func derefSafe(info *types.Info, fn *frontend.Func, leaves *leafFuncs, src func(
 			}
 		}
 	}
-	avail := availDerefs(g, derefs)
+	// An outcome of a decision that compares a fixed parameter with nil (p != nil true, p == nil
+	// false, in a conjunct or a disjunct) tells that p is not nil after it: "if r == nil {
+	// return }" before dereferencing a receiver.
+	params := map[types.Object]bool{}
+	for _, fl := range []*ast.FieldList{fn.Decl.Recv, fn.Decl.Type.Params} {
+		if fl == nil {
+			continue
+		}
+		for _, f := range fl.List {
+			for _, id := range f.Names {
+				if o := info.Defs[id]; o != nil && fixed[id.Name] {
+					params[o] = true
+				}
+			}
+		}
+	}
+	edge := func(u, k int) []string {
+		nd := g.Nodes[u]
+		var cond ast.Expr
+		switch s := nd.AST.(type) {
+		case *ast.IfStmt:
+			cond = s.Cond
+		case *ast.ForStmt:
+			cond = s.Cond
+		}
+		op := token.LAND
+		switch {
+		case cond == nil || nd.Kind == frontend.KindLoop:
+			return nil
+		case nd.Succs[k].Outcome == frontend.OutFalse:
+			op = token.LOR
+		case nd.Succs[k].Outcome != frontend.OutTrue:
+			return nil
+		}
+		var ts []string
+		for o := range nonNilTerms(info, cond, op) {
+			if params[o] {
+				ts = append(ts, "("+o.Name()+") == nil")
+			}
+		}
+		return ts
+	}
+	avail := availDerefs(g, derefs, edge)
 	safe := make([]bool, len(g.Nodes))
 	for i, ts := range terms {
 		safe[i] = len(ts) > 0

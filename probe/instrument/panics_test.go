@@ -113,27 +113,32 @@ func TestNestedGuards(t *testing.T) {
 // (and the uses of r after them) cannot panic, so nothing counts their panics and the function
 // needs no frame (it used to get one: nothing could count the panics of a for loop's init
 // statement); the panics of a nil receiver and of an index past the end are counted where they
-// happen.
+// happen. (*Reader).Pos returns early for a nil receiver: the statements after that guard cannot
+// panic either.
 func TestDerefSafe(t *testing.T) {
 	prog, err := frontend.Load(workDir, "./panics")
 	if err != nil {
 		t.Fatal(err)
 	}
-	fns, err := prog.Select("example.com/work/panics.(*Reader).LineOffset")
-	if err != nil || len(fns) != 1 {
-		t.Fatalf("%v %v", fns, err)
+	plan := func(name string) (*frontend.Func, *funcPlan) {
+		fns, err := prog.Select("example.com/work/panics." + name)
+		if err != nil || len(fns) != 1 {
+			t.Fatalf("%v %v", fns, err)
+		}
+		fn, pkg := fns[0], fns[0].Pkg
+		noteSafeIndexes(pkg.TypesInfo, pkg.Syntax)
+		src, err := os.ReadFile(prog.Fset.File(fn.Decl.Pos()).Name())
+		if err != nil {
+			t.Fatal(err)
+		}
+		safe := derefSafe(pkg.TypesInfo, fn, newLeafFuncs(pkg.TypesInfo, pkg.Syntax), exprSource(src, prog.Fset, pkg.TypesInfo, nil))
+		p, err := newPlan(fn, 0, safe)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fn, p
 	}
-	fn, pkg := fns[0], fns[0].Pkg
-	noteSafeIndexes(pkg.TypesInfo, pkg.Syntax)
-	src, err := os.ReadFile(prog.Fset.File(fn.Decl.Pos()).Name())
-	if err != nil {
-		t.Fatal(err)
-	}
-	safe := derefSafe(pkg.TypesInfo, fn, newLeafFuncs(pkg.TypesInfo, pkg.Syntax), exprSource(src, prog.Fset, pkg.TypesInfo, nil))
-	p, err := newPlan(fn, 0, safe)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fn, p := plan("(*Reader).LineOffset")
 	for _, text := range []string{"i := r.head", "for i := r.head", "r.off = v", "return r.off"} {
 		if i := node(t, fn, text); p.mayPanic[i] {
 			t.Errorf("%q may panic, says the plan", text)
@@ -141,6 +146,12 @@ func TestDerefSafe(t *testing.T) {
 	}
 	if p.frame || !p.mayPanic[node(t, fn, "if r.off < 0")] {
 		t.Errorf("frame %v; the if statement may panic: %v", p.frame, p.mayPanic[node(t, fn, "if r.off < 0")])
+	}
+	fn, p = plan("(*Reader).Pos")
+	for _, text := range []string{"d := r.pos - r.off", "return d + r.head"} {
+		if i := node(t, fn, text); p.mayPanic[i] {
+			t.Errorf("Pos: %q may panic, says the plan", text)
+		}
 	}
 
 	prof, mfns := measureTest(t, "panics", "TestDeref", 0, 1)
@@ -156,4 +167,9 @@ func TestDerefSafe(t *testing.T) {
 		t.Errorf("%d invocations, want 5", f.Invocations)
 	}
 	checkIdentity(t, mfn, f, 9)
+	pos, pfn := prof.Funcs["example.com/work/panics.(*Reader).Pos"], funcsOf(mfns)["example.com/work/panics.(*Reader).Pos"]
+	if pos == nil || pos.Invocations != 2 || panicsOf(pos) != 0 || pos.Nodes[node(t, pfn, "return -1")].Count != 1 {
+		t.Errorf("Pos: %+v, want 2 invocations, one returning -1, no panics", pos)
+	}
+	checkIdentity(t, pfn, pos, 9)
 }

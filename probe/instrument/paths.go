@@ -804,13 +804,22 @@ func fixedParams(info *types.Info, d *ast.FuncDecl) map[string]bool {
 }
 
 // availDerefs returns, per node, the nil terms (of derefs) that every path from the entry has
-// passed a node dereferencing unconditionally: they are false when the node runs.
-func availDerefs(g *frontend.CFG, derefs [][]string) []map[string]bool {
+// passed a node dereferencing unconditionally, or an outcome of a decision that compared the
+// term's operand with nil (edge(u, k): those of node u's outcome k): they are false when the node
+// runs.
+func availDerefs(g *frontend.CFG, derefs [][]string, edge func(u, k int) []string) []map[string]bool {
 	n := len(g.Nodes)
 	all := map[string]bool{}
 	for _, ts := range derefs {
 		for _, t := range ts {
 			all[t] = true
+		}
+	}
+	for u, nd := range g.Nodes {
+		for k := range nd.Succs {
+			for _, t := range edge(u, k) {
+				all[t] = true
+			}
 		}
 	}
 	in := make([]map[string]bool, n)
@@ -835,20 +844,28 @@ func availDerefs(g *frontend.CFG, derefs [][]string) []map[string]bool {
 				if g.Nodes[u].Unreachable {
 					continue
 				}
-				out := map[string]bool{}
-				for t := range in[u] {
-					out[t] = true
-				}
-				for _, t := range derefs[u] {
-					out[t] = true
-				}
-				if first {
-					meet, first = out, false
-					continue
-				}
-				for t := range meet {
-					if !out[t] {
-						delete(meet, t)
+				for k, e := range g.Nodes[u].Succs {
+					if e.To != v {
+						continue
+					}
+					out := map[string]bool{}
+					for t := range in[u] {
+						out[t] = true
+					}
+					for _, t := range derefs[u] {
+						out[t] = true
+					}
+					for _, t := range edge(u, k) {
+						out[t] = true
+					}
+					if first {
+						meet, first = out, false
+						continue
+					}
+					for t := range meet {
+						if !out[t] {
+							delete(meet, t)
+						}
 					}
 				}
 			}

@@ -22,3 +22,13 @@ func (r *Reader) LineOffset() int {
 	}
 	return r.off
 }
+
+// Pos is pos less off, or -1 for a nil reader: the outcome of the guard tells the statements
+// after it that r is not nil (see instrument's derefSafe).
+func (r *Reader) Pos() int {
+	if r == nil {
+		return -1
+	}
+	d := r.pos - r.off
+	return d + r.head
+}

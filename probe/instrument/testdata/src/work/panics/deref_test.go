@@ -13,4 +13,7 @@ func TestDeref(t *testing.T) {
 	}
 	catch(t, "nil", func() { (*Reader)(nil).LineOffset() })
 	catch(t, "short", func() { (&Reader{pos: 9, off: -1, src: []byte("ab")}).LineOffset() })
+	if (*Reader)(nil).Pos() != -1 || (&Reader{head: 1, pos: 5, off: 2}).Pos() != 4 {
+		t.Error("Pos")
+	}
 }
