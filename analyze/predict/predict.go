@@ -252,7 +252,10 @@ func (sc Scenario) Predict(fn *frontend.Func, opt Options) (*Outcome, error) {
 
 // A Stmt is one statement's expected executions and expected reward per invocation.
 type Stmt struct {
-	Line       int
+	Line int
+	// Offset is the statement's byte offset in its file: with the file's own lines it places the
+	// statement where a //line directive names another file.
+	Offset     int
 	Text       string
 	Executions float64
 	Rewards    map[string]float64
@@ -273,7 +276,7 @@ func (o *Outcome) HotSpots(fn *frontend.Func) []Stmt {
 		if nd.IsExit() || nd.Pos.Line == 0 {
 			continue
 		}
-		st := Stmt{Line: nd.Pos.Line, Text: nd.Text, Rewards: map[string]float64{}}
+		st := Stmt{Line: nd.Pos.Line, Offset: nd.Pos.Offset, Text: nd.Text, Rewards: map[string]float64{}}
 		if n0 > 0 {
 			st.Executions = float64(o.Func.Nodes[id].Count) / n0
 		}

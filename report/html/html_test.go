@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -18,6 +19,7 @@ import (
 	"github.com/augur-perf/augur/analyze/predict"
 	"github.com/augur-perf/augur/analyze/synth"
 	"github.com/augur-perf/augur/markov/checker"
+	"github.com/augur-perf/augur/probe/profile"
 	"github.com/augur-perf/augur/source/frontend"
 )
 
@@ -343,5 +345,45 @@ func TestTarget(t *testing.T) {
 	var te *TargetError
 	if err := (Target{Open: true}).Check(); !errors.As(err, &te) || !te.UsageError() || err.Error() != "--open opens the --html report: give --html FILE" {
 		t.Errorf("open without a path: %v", err)
+	}
+}
+
+// A function after a //line directive that names another file (generated code: goyacc's output
+// names its grammar) is shown in its own file's text and lines, each statement on its line, as
+// the graph's states are (the page read the named file, at the named lines).
+func TestLineDirectiveSource(t *testing.T) {
+	_, fn, err := frontend.LoadFunc("../../probe/instrument/testdata/src/work", "example.com/work/lined.F")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &profile.Profile{Funcs: map[string]*profile.Func{fn.Name: {Invocations: 10,
+		Nodes: []profile.Node{{Count: 10, Outcomes: []uint64{6, 4}}, {Count: 6}, {Count: 4}, {Count: 10}, {}}}}}
+	base, err := predict.Baseline(fn, p, "p.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, err := base.Predict(fn, predict.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Build(Analysis{Func: fn, Outcomes: []*predict.Outcome{o}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(r.Function.Position, "gen.go:8") {
+		t.Errorf("position %s, want gen.go:8", r.Function.Position)
+	}
+	want := map[string]float64{"if x > 0 {": 1, "return 1": 0.6, "return 0": 0.4}
+	lines := map[int]string{}
+	for _, l := range r.Function.Heat[0].Lines {
+		lines[l.Number] = strings.TrimSpace(l.Text)
+		if e, ok := want[strings.TrimSpace(l.Text)]; ok != l.Statements || math.Abs(l.Executions-e) > 1e-9 {
+			t.Errorf("line %d %q: statements %v, executions %v; want %v", l.Number, l.Text, l.Statements, l.Executions, e)
+		}
+	}
+	for _, nd := range r.Function.Graph.Nodes {
+		if nd.Kind == "decision" && lines[nd.Line] != "if x > 0 {" {
+			t.Errorf("the decision's state is on line %d, %q", nd.Line, lines[nd.Line])
+		}
 	}
 }

@@ -221,7 +221,11 @@ func Build(a Analysis) (*Report, error) {
 		return nil, fmt.Errorf("report: no analysis to show (the baseline has no model)")
 	}
 	fn, base := a.Func, a.Outcomes[0]
-	pos := fn.Pkg.Fset.Position(fn.Decl.Pos())
+	// The page shows the text of the function's own file, in its own lines, even where a //line
+	// directive names another (goyacc's output names the grammar, whose lines hold other text).
+	tf := fn.Pkg.Fset.File(fn.Decl.Pos())
+	lineAt := func(offset int) int { return tf.PositionFor(tf.Pos(offset), false).Line }
+	pos := fn.Pkg.Fset.PositionFor(fn.Decl.Pos(), false)
 	f := &Function{Name: fn.Name, Position: relative(a.Root, pos.Filename) + fmt.Sprintf(":%d", pos.Line),
 		Profile: base.Scenario.ProfileName, Invocations: base.Func.Invocations}
 	src, err := sourceLines(fn)
@@ -237,6 +241,9 @@ func Build(a Analysis) (*Report, error) {
 		}
 	}
 	stmts := base.HotSpots(fn)
+	for i := range stmts {
+		stmts[i].Line = lineAt(stmts[i].Offset)
+	}
 	for _, r := range rewards {
 		f.Heat = append(f.Heat, heatMap(r, base.Units[r], pos.Line, src, stmts))
 	}
@@ -244,7 +251,7 @@ func Build(a Analysis) (*Report, error) {
 		// No reward: the heat map still shows the source and each line's executions.
 		f.Heat = append(f.Heat, heatMap("", "", pos.Line, src, stmts))
 	}
-	f.Graph = graphOf(fn, base, f.Heat[0])
+	f.Graph = graphOf(fn, base, f.Heat[0], lineAt)
 	for _, o := range a.Outcomes {
 		f.Scenarios = append(f.Scenarios, o.Scenario.Name)
 	}
@@ -325,10 +332,11 @@ func callGraph(rows []calls.Row) *Graph {
 
 func finiteValue(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
-// sourceLines reads the function's lines, from its func keyword to its closing brace.
+// sourceLines reads the function's lines, from its func keyword to its closing brace, in its own
+// file (not one a //line directive names).
 func sourceLines(fn *frontend.Func) ([]string, error) {
 	fset := fn.Pkg.Fset
-	start, end := fset.Position(fn.Decl.Pos()), fset.Position(fn.Decl.End())
+	start, end := fset.PositionFor(fn.Decl.Pos(), false), fset.PositionFor(fn.Decl.End(), false)
 	data, err := os.ReadFile(start.Filename)
 	if err != nil {
 		return nil, fmt.Errorf("report: the source of %s: %v", fn.Name, err)
@@ -407,7 +415,7 @@ func level(v, most float64) int {
 }
 
 // graphOf lists the baseline model's states and transitions.
-func graphOf(fn *frontend.Func, o *predict.Outcome, heat HeatMap) *Graph {
+func graphOf(fn *frontend.Func, o *predict.Outcome, heat HeatMap, lineAt func(offset int) int) *Graph {
 	m, res := o.Synth.Model, o.Synth
 	g := &Graph{States: m.N, Transitions: m.NumTransitions()}
 	if m.N > MaxGraphStates {
@@ -426,7 +434,7 @@ func graphOf(fn *frontend.Func, o *predict.Outcome, heat HeatMap) *Graph {
 		for _, id := range res.Nodes[s] {
 			c := cfg.Nodes[id]
 			if nd.Line == 0 && c.Pos.Line != 0 {
-				nd.Line = c.Pos.Line
+				nd.Line = lineAt(c.Pos.Offset)
 			}
 			if c.Text != "" {
 				texts = append(texts, c.Text)
