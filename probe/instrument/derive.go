@@ -112,20 +112,39 @@ func nodeParts(nd *frontend.Node) []ast.Node {
 }
 
 // siteNode is the node of p's CFG that makes call (the smallest part holding it), and that part,
-// or -1.
+// or -1. The calls' places are indexed once per plan: looking through every node for each call
+// took minutes on a generated function of thousands of cases.
 func siteNode(p *funcPlan, call *ast.CallExpr) (int, ast.Node) {
-	best, part := -1, ast.Node(nil)
-	for i, nd := range p.g.Nodes {
-		if nd.Unreachable {
-			continue
-		}
-		for _, x := range nodeParts(nd) {
-			if x.Pos() <= call.Pos() && call.End() <= x.End() && (part == nil || x.End()-x.Pos() < part.End()-part.Pos()) {
-				best, part = i, x
+	if p.sitesAt == nil {
+		p.sitesAt = map[*ast.CallExpr]nodePart{}
+		for i, nd := range p.g.Nodes {
+			if nd.Unreachable {
+				continue
+			}
+			for _, x := range nodeParts(nd) {
+				ast.Inspect(x, func(n ast.Node) bool {
+					c, ok := n.(*ast.CallExpr)
+					if !ok {
+						return true
+					}
+					if at, seen := p.sitesAt[c]; !seen || x.End()-x.Pos() < at.part.End()-at.part.Pos() {
+						p.sitesAt[c] = nodePart{i, x}
+					}
+					return true
+				})
 			}
 		}
 	}
-	return best, part
+	if at, ok := p.sitesAt[call]; ok {
+		return at.node, at.part
+	}
+	return -1, nil
+}
+
+// nodePart is a part of a node's statement (see nodeParts).
+type nodePart struct {
+	node int
+	part ast.Node
 }
 
 // siteExact reports whether nothing in part (a node's part holding call, a call of a derived
