@@ -3,7 +3,6 @@ package pipeline
 import (
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/augur-perf/augur/field/build"
@@ -84,13 +83,7 @@ func Plan(r PlanRequest) (*Planned, error) {
 	}
 	// A probe in a file that imports "C" would be lost (the go command compiles the file from
 	// cgo's output, which a variant's overlay cannot replace), and the unit reported never run.
-	var cgo []string
-	fns = slices.DeleteFunc(fns, func(fn *frontend.Func) bool {
-		if fn.FromCgo() && fn.UserCgo() {
-			cgo = append(cgo, fn.Name)
-		}
-		return fn.FromCgo()
-	})
+	fns, cgo := frontend.WithoutCgo(fns)
 	if len(cgo) > 0 {
 		fmt.Fprintf(orDiscard(r.Log), "note: %s are left out: in files that import \"C\", which the go command compiles from cgo's output, they could carry no probe\n", strings.Join(cgo, ", "))
 	}

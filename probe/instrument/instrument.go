@@ -32,7 +32,7 @@ type Build struct {
 	// Files maps each rewritten source file (as the user has it) to its rewritten copy.
 	Files map[string]string
 	// Cgo names the selected functions left uncounted because they are declared in files that
-	// import "C" (see frontend.Func.FromCgo); cgo's own functions are left out unnamed.
+	// import "C" (see frontend.WithoutCgo); cgo's own functions are left out unnamed.
 	Cgo []string
 }
 
@@ -87,6 +87,7 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 		return nil, errors.New("instrument: no functions selected")
 	}
 	b := &Build{Files: map[string]string{}}
+	fns, b.Cgo = frontend.WithoutCgo(fns)
 	byPkg := map[string][]*frontend.Func{}
 	seen := map[*ast.FuncDecl]bool{}
 	for _, fn := range fns {
@@ -94,12 +95,6 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 			continue
 		}
 		seen[fn.Decl] = true
-		if fn.FromCgo() {
-			if fn.UserCgo() {
-				b.Cgo = append(b.Cgo, fn.Name)
-			}
-			continue
-		}
 		byPkg[fn.Pkg.PkgPath] = append(byPkg[fn.Pkg.PkgPath], fn)
 	}
 	if len(byPkg) == 0 {

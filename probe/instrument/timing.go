@@ -160,7 +160,7 @@ func timingBuild(prog *frontend.Program, fns []*frontend.Func, dir string) (stri
 	if len(fns) == 0 {
 		return "", nil, nil, errors.New("--time: no functions selected")
 	}
-	var cgo []string
+	fns, cgo := frontend.WithoutCgo(fns)
 	type edit struct {
 		off int
 		k   int
@@ -174,12 +174,6 @@ func timingBuild(prog *frontend.Program, fns []*frontend.Func, dir string) (stri
 			continue
 		}
 		seen[fn.Decl] = true
-		if fn.FromCgo() {
-			if fn.UserCgo() {
-				cgo = append(cgo, fn.Name)
-			}
-			continue
-		}
 		tp := byPkg[fn.Pkg.PkgPath]
 		if tp == nil {
 			tp = &timingPkg{Path: fn.Pkg.PkgPath}

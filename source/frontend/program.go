@@ -50,10 +50,19 @@ func (fn *Func) FromCgo() bool {
 	return !slices.Contains(fn.Pkg.GoFiles, fn.Pkg.Fset.File(fn.Decl.Pos()).Name())
 }
 
-// UserCgo reports whether fn, FromCgo, is the user's (in a file of the package that imports "C"),
-// not cgo's own (_Cfunc_ wrappers).
-func (fn *Func) UserCgo() bool {
-	return slices.Contains(fn.Pkg.GoFiles, fn.Pkg.Fset.Position(fn.Decl.Pos()).Filename)
+// WithoutCgo returns fns without those FromCgo, and the names of those left out that are the
+// user's (in a file of the package that imports "C", not cgo's own _Cfunc_ wrappers), for the
+// tools that rewrite source to say what they leave uncounted.
+func WithoutCgo(fns []*Func) (kept []*Func, left []string) {
+	for _, fn := range fns {
+		switch {
+		case !fn.FromCgo():
+			kept = append(kept, fn)
+		case slices.Contains(fn.Pkg.GoFiles, fn.Pkg.Fset.Position(fn.Decl.Pos()).Filename) && !slices.Contains(left, fn.Name):
+			left = append(left, fn.Name)
+		}
+	}
+	return kept, left
 }
 
 // Load loads the packages matching patterns (as the go command understands them) in the module
