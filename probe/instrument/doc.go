@@ -53,12 +53,21 @@
 // gives the block back (deferred, so that a panic unwinding through it gives it back). The reader
 // adds every block up, so blocks are never zeroed nor merged; there are as many as goroutines
 // running in the package at once, plus those the caches hold. Function values, interfaces, go and
-// defer statements, function literals and callers outside the package go through entries. A twin is
-// appended to its function's file under a //line comment with the function's own line, so positions
-// stay the user's; frames are named after the twin. Functions that would behave otherwise under
-// another frame or name get none (recover, runtime.Caller and the like, testing's Helper, //go:
-// directives, init, a type parameter named _, functions that defer). A generic function's twin is
-// generic too; the entry instantiates it with its own type parameters.
+// defer statements, function literals and callers outside the build's instrumented packages go
+// through entries. A twin's static call of an exported function of another instrumented package
+// that its package imports calls that function's side entry, AugurSide_F, with a side slot of its
+// own block: the slot holds a block of the other package, taken the first time and kept for good
+// (rt.Side), so the twins of both packages count into blocks their goroutine holds, and the call
+// takes no block and pins nothing (goldmark's renderer calls util.EscapeHTMLByte per byte;
+// go-toml's decoder calls its parser's methods). The side entry looks as an entry does and ends
+// with rt.SideDone; a panic unwinding from the callee's twin leaves its spill in the slot's block,
+// which the entry's Put, finding its own spill set by the call's node, adds through the slot (rt's
+// unwound and the package's AugurUnwound_<digest>). A twin is appended to its function's file under
+// a //line comment with the function's own line, so positions stay the user's; frames are named
+// after the twin. Functions that would behave otherwise under another frame or name get none
+// (recover, runtime.Caller and the like, testing's Helper, //go: directives, init, a type parameter
+// named _, functions that defer). A generic function's twin is generic too; the entry instantiates
+// it with its own type parameters.
 //
 // A twin counts paths, not nodes (paths.go): its probes keep a path number in a register, add a
 // constant to it on the outcomes of its decisions (Ball and Larus's numbering of the paths of the

@@ -113,7 +113,16 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 		lks = append(lks, leafPkg{pkg, byPkg[path]})
 	}
 	lp := findLeaves(lks)
-	for pi, path := range paths {
+	// Plans first, for every package: twins reach across packages (see findTwins).
+	type pkgWork struct {
+		pk     *Package
+		list   []*frontend.Func
+		prefix string
+		srcs   map[*ast.File][]byte
+	}
+	var works []pkgWork
+	var tps []twinPkg
+	for _, path := range paths {
 		list := byPkg[path]
 		pkg := list[0].Pkg
 		if len(pkg.Syntax) == 0 || len(pkg.GoFiles) == 0 {
@@ -126,9 +135,7 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 		// package whose Go version predates them (nor do leaves' call sites count there).
 		generic := typeParams(pkg)
 		derived, sites := lp.derived[path], lp.sites[path]
-		files := map[*ast.File]*fileEdits{}
 		srcs := map[*ast.File][]byte{}
-		var order []*ast.File
 		for k, fn := range list {
 			file := fileOf(pkg.Syntax, fn.Decl)
 			if file == nil {
@@ -168,7 +175,15 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 				p.pp = pp
 			}
 		}
-		ts := findTwins(pkg.TypesInfo, pkg.Syntax, list, pk.plans)
+		works = append(works, pkgWork{pk, list, prefix, srcs})
+		tps = append(tps, twinPkg{prog.Fset, pkg.TypesInfo, pkg.Syntax, list, pk.plans})
+	}
+	tss := findTwins(tps)
+	for pi, w := range works {
+		pk, list, prefix, srcs, ts := w.pk, w.list, w.prefix, w.srcs, tss[pi]
+		path, pkg := pk.Path, list[0].Pkg
+		files := map[*ast.File]*fileEdits{}
+		var order []*ast.File
 		base := firstCounter // the first counters of every block are no function's (see paths.go)
 		for k, fn := range list {
 			p := pk.plans[k]
@@ -224,12 +239,19 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 			if !ts.twin[k] {
 				continue
 			}
-			text, err := twinText(prog.Fset, srcs[file], prefix, file, p, litsOf(fn, list, pk.plans), ts.calls[k], pkg.TypesInfo)
+			text, err := twinText(prog.Fset, srcs[file], prefix, file, p, litsOf(fn, list, pk.plans), ts.calls[k], ts.side[k], pkg.TypesInfo)
 			if err != nil {
 				return nil, fmt.Errorf("instrument: %s: twin: %v", fn.Name, err)
 			}
 			pos := prog.Fset.Position(fn.Decl.Pos())
 			twinsOf[file] = append(twinsOf[file], "\n//line "+pos.Filename+":"+strconv.Itoa(pos.Line)+"\n"+text+"\n")
+			if ts.sideEntry[k] {
+				text, err := sideText(prog.Fset, srcs[file], prefix, file, fn, p)
+				if err != nil {
+					return nil, fmt.Errorf("instrument: %s: side entry: %v", fn.Name, err)
+				}
+				twinsOf[file] = append(twinsOf[file], "\n//line "+pos.Filename+":"+strconv.Itoa(pos.Line)+"\n"+text+"\n")
+			}
 		}
 		pk.Counters = base
 		for _, p := range pk.plans {
@@ -263,7 +285,11 @@ func Instrument(prog *frontend.Program, fns []*frontend.Func, dir string) (*Buil
 			b.Files[orig] = dst
 		}
 		header, _ := json.Marshal(pk)
-		rt := strings.ReplaceAll(runtimeSource(pkg.Types.Name(), pk, "\x00"), "_augur_", prefix)
+		var sides []string
+		for _, j := range ts.sides {
+			sides = append(sides, works[j].pk.Path)
+		}
+		rt := strings.ReplaceAll(runtimeSource(pkg.Types.Name(), pk, "\x00", sides), "_augur_", prefix)
 		rt = strings.Replace(rt, strconv.Quote("\x00"), strconv.Quote(string(header)), 1)
 		dst := filepath.Join(pdir, RuntimeFile)
 		if err := os.WriteFile(dst, []byte(rt), 0o644); err != nil {

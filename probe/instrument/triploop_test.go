@@ -65,7 +65,7 @@ func planPackage(t *testing.T, pkg string) ([]*frontend.Func, []*funcPlan, *twin
 			}
 		}
 	}
-	return list, plans, findTwins(p0.TypesInfo, p0.Syntax, list, plans)
+	return list, plans, findTwins([]twinPkg{{prog.Fset, p0.TypesInfo, p0.Syntax, list, plans}})[0]
 }
 
 // TestTripLoops checks which loops of testdata/src/work/trips are counted without a path register

@@ -26,7 +26,9 @@ import (
 // too). Function values, method values, interface calls, go and defer statements, function literals
 // and calls from outside the package go through the entries: a block never leaves its goroutine. A
 // function called from twins but calling no instrumented function keeps its own body as well,
-// instrumented as before, for the calls from elsewhere.
+// instrumented as before, for the calls from elsewhere. A twin's static calls of exported functions
+// of the build's other instrumented packages call their side entries (AugurSide_F, see rt.Side and
+// sideText) with a slot of the twin's block, which holds a block of the callee's package for good.
 //
 // A twin is the function's text, rewritten, appended to the end of its file after a //line
 // comment that gives it the function's own file and line: positions in panics and stack traces
@@ -53,94 +55,173 @@ type twinSet struct {
 	// clear marks the twins called from a node that may panic after the call (see findTwins):
 	// they return with the spill word clear.
 	clear []bool
+	// side holds, by function, the calls its twin makes of twins of other packages of the build,
+	// through their side entries (see rt.Side); sideEntry marks the functions that have one.
+	side      map[int][]sideCall
+	sideEntry []bool
+	// sides are the packages (their indexes in the build) whose blocks the side slots of this
+	// package's blocks hold, in slot order.
+	sides []int
 }
 
-// findTwins works out the twins of one package's instrumented functions (list, with their
-// plans): among the functions that may have one and whose paths are numbered (p.pp), those
-// that call others, and those these reach.
-func findTwins(info *types.Info, files []*ast.File, list []*frontend.Func, plans []*funcPlan) *twinSet {
-	ts := &twinSet{twin: make([]bool, len(list)), entry: make([]bool, len(list)), clear: make([]bool, len(list)), calls: map[int][]*ast.CallExpr{}}
-	cgo := map[*ast.File]bool{}
-	for _, f := range files {
-		for _, im := range f.Imports {
-			if im.Path.Value == `"C"` {
-				cgo[f] = true
+// A sideCall is a twin's call of a function of another package through its side entry, with
+// the side slot for that package's blocks.
+type sideCall struct {
+	call *ast.CallExpr
+	slot int
+}
+
+// A twinPkg is what findTwins needs of one package of the build.
+type twinPkg struct {
+	fset  *token.FileSet
+	info  *types.Info
+	files []*ast.File
+	list  []*frontend.Func
+	plans []*funcPlan
+}
+
+// findTwins works out the twins of the build's instrumented functions (pkgs, in the build's
+// order; their plans): among the functions that may have one and whose paths are numbered
+// (p.pp), those that call others of their package, and those these reach, in their package and,
+// through side entries, in the build's other packages that it imports (a twin holds its
+// package's block; the blocks of the others hang from its side slots: see rt.Side). Calls of
+// other packages' functions make no entry: an entry takes a block for every call, more than the
+// pinned commits of a function without a twin cost.
+func findTwins(pkgs []twinPkg) []*twinSet {
+	type fref struct{ pkg, k int }
+	tss := make([]*twinSet, len(pkgs))
+	byObj := map[*types.Func]fref{}
+	for pi, tp := range pkgs {
+		n := len(tp.list)
+		tss[pi] = &twinSet{twin: make([]bool, n), entry: make([]bool, n), clear: make([]bool, n), sideEntry: make([]bool, n), calls: map[int][]*ast.CallExpr{}, side: map[int][]sideCall{}}
+		for k, fn := range tp.list {
+			if tp.plans[k].pp == nil || fn.FromCgo() {
+				continue
+			}
+			if obj, ok := tp.info.Defs[fn.Decl.Name].(*types.Func); ok {
+				byObj[obj] = fref{pi, k}
 			}
 		}
 	}
-	byObj := map[*types.Func]int{}
-	for k, fn := range list {
-		if plans[k].pp == nil || cgo[fileOf(files, fn.Decl)] {
-			continue
-		}
-		if obj, ok := info.Defs[fn.Decl.Name].(*types.Func); ok {
-			byObj[obj] = k
-		}
-	}
-	callees := map[int][]int{}
-	for k, fn := range list {
-		if obj, ok := info.Defs[fn.Decl.Name].(*types.Func); !ok || byObj[obj] != k || plans[k].pp == nil {
-			continue
-		}
-		p := plans[k]
-		ast.Inspect(fn.Decl.Body, func(n ast.Node) bool {
-			switch x := n.(type) {
-			case *ast.FuncLit, *ast.GoStmt, *ast.DeferStmt:
-				return false
-			case *ast.CallExpr:
-				j, ok := byObj[calleeOf(info, x)]
-				if !ok {
-					break
+	callees := map[fref][]fref{}
+	sideOf := map[fref][]*ast.CallExpr{}
+	for pi, tp := range pkgs {
+		ts := tss[pi]
+		imports := map[string]bool{}
+		for _, file := range tp.files {
+			if isTestFile(tp, file) {
+				continue
+			}
+			for _, im := range file.Imports {
+				if path, err := strconv.Unquote(im.Path.Value); err == nil {
+					imports[path] = true
 				}
-				if len(x.Args) == 1 {
-					if _, tuple := info.TypeOf(x.Args[0]).(*types.Tuple); tuple {
-						break // f(g()) passes g's results: no room for the block; the entry
-					}
-				}
-				// A twin may leave its panic path in the spill word when it returns (the
-				// entry clears it). If what else its caller's node does after the call
-				// may panic, the callee must clear it (spillClear), and that panic then
-				// stores nothing: the node must start a path (a cut before it), so that the
-				// path it ends without a count is the caller's last; or the call goes
-				// through the entry.
-				nd, part := siteNode(p, x)
-				if part == nil {
-					break
-				}
-				// A quiet callee leaves the caller's spill as it found it.
-				if !plans[j].pp.quiet() && panicsAfter(info, part, x, func(c *ast.CallExpr) bool {
-					_, twin := byObj[calleeOf(info, c)]
-					return twin || safeStdLeaf(calleeOf(info, c)) || slices.ContainsFunc(p.sites, func(s *callSite) bool { return s.call == c })
-				}) {
-					if !p.pp.cutAll[nd] || p.pp.cutExpr[nd] {
+			}
+		}
+		for k, fn := range tp.list {
+			if obj, ok := tp.info.Defs[fn.Decl.Name].(*types.Func); !ok || byObj[obj] != (fref{pi, k}) {
+				continue
+			}
+			p := tp.plans[k]
+			test := isTestFile(tp, fileOf(tp.files, fn.Decl))
+			ast.Inspect(fn.Decl.Body, func(n ast.Node) bool {
+				switch x := n.(type) {
+				case *ast.FuncLit, *ast.GoStmt, *ast.DeferStmt:
+					return false
+				case *ast.CallExpr:
+					callee := calleeOf(tp.info, x)
+					r, ok := byObj[callee]
+					if !ok {
 						break
 					}
-					ts.clear[j] = true
+					if len(x.Args) == 1 {
+						if _, tuple := tp.info.TypeOf(x.Args[0]).(*types.Tuple); tuple {
+							break // f(g()) passes g's results: no room for the block; the entry
+						}
+					}
+					nd, part := siteNode(p, x)
+					if part == nil {
+						break
+					}
+					if r.pkg != pi {
+						// Another package's function, exported, of a package the non-test
+						// files import (the runtime file imports it too, for its
+						// AugurUnwound): its side entry.
+						if !test && callee.Exported() && imports[callee.Pkg().Path()] {
+							callees[fref{pi, k}] = append(callees[fref{pi, k}], r)
+							sideOf[fref{pi, k}] = append(sideOf[fref{pi, k}], x)
+						}
+						break
+					}
+					j := r.k
+					// A twin may leave its panic path in the spill word when it returns (the
+					// entry clears it). If what else its caller's node does after the call
+					// may panic, the callee must clear it (spillClear), and that panic then
+					// stores nothing: the node must start a path (a cut before it), so that the
+					// path it ends without a count is the caller's last; or the call goes
+					// through the entry.
+					// A quiet callee leaves the caller's spill as it found it.
+					if !tp.plans[j].pp.quiet() && panicsAfter(tp.info, part, x, func(c *ast.CallExpr) bool {
+						r, twin := byObj[calleeOf(tp.info, c)]
+						return twin && r.pkg == pi || safeStdLeaf(calleeOf(tp.info, c)) || slices.ContainsFunc(p.sites, func(s *callSite) bool { return s.call == c })
+					}) {
+						if !p.pp.cutAll[nd] || p.pp.cutExpr[nd] {
+							break
+						}
+						ts.clear[j] = true
+					}
+					ts.calls[k] = append(ts.calls[k], x)
+					callees[fref{pi, k}] = append(callees[fref{pi, k}], r)
 				}
-				ts.calls[k] = append(ts.calls[k], x)
-				callees[k] = append(callees[k], j)
-			}
-			return true
-		})
+				return true
+			})
+		}
 	}
-	var work []int
-	for k := range list {
-		if len(ts.calls[k]) > 0 {
-			ts.entry[k], ts.twin[k] = true, true
-			work = append(work, k)
+	var work []fref
+	for pi, ts := range tss {
+		for k := range pkgs[pi].list {
+			if len(ts.calls[k]) > 0 {
+				ts.entry[k], ts.twin[k] = true, true
+				work = append(work, fref{pi, k})
+			}
 		}
 	}
 	for len(work) > 0 {
-		k := work[len(work)-1]
+		f := work[len(work)-1]
 		work = work[:len(work)-1]
-		for _, j := range callees[k] {
-			if !ts.twin[j] {
-				ts.twin[j] = true
-				work = append(work, j)
+		for _, g := range callees[f] {
+			if !tss[g.pkg].twin[g.k] {
+				tss[g.pkg].twin[g.k] = true
+				work = append(work, g)
 			}
 		}
 	}
-	return ts
+	// The side calls of the twins, and a slot per package they call.
+	for pi, ts := range tss {
+		slotOf := map[int]int{}
+		for k := range pkgs[pi].list {
+			if !ts.twin[k] {
+				continue
+			}
+			for _, c := range sideOf[fref{pi, k}] {
+				r := byObj[calleeOf(pkgs[pi].info, c)]
+				tss[r.pkg].sideEntry[r.k] = true
+				s, ok := slotOf[r.pkg]
+				if !ok {
+					s = len(ts.sides)
+					slotOf[r.pkg] = s
+					ts.sides = append(ts.sides, r.pkg)
+				}
+				ts.side[k] = append(ts.side[k], sideCall{c, s})
+			}
+		}
+	}
+	return tss
+}
+
+// isTestFile reports whether file is one of tp's _test.go files.
+func isTestFile(tp twinPkg, file *ast.File) bool {
+	return file != nil && strings.HasSuffix(tp.fset.File(file.Pos()).Name(), "_test.go")
 }
 
 // panicsAfter reports whether something in part (a node's part holding call) may panic once the
@@ -158,6 +239,23 @@ func panicsAfter(info *types.Info, part ast.Node, call *ast.CallExpr, ok func(*a
 		}
 	case *ast.IncDecStmt:
 		lhs[s.X] = true
+	}
+	// callPanics reports whether a call (or conversion) c, run after the call returned, may
+	// panic.
+	callPanics := func(c *ast.CallExpr) bool {
+		if tv, ok2 := info.Types[c.Fun]; ok2 && tv.IsType() {
+			switch tv.Type.Underlying().(type) {
+			case *types.Array, *types.Pointer:
+				return true
+			}
+			return false
+		}
+		if id, isID := ast.Unparen(c.Fun).(*ast.Ident); isID {
+			if b, isB := info.Uses[id].(*types.Builtin); isB && pureBuiltins[b.Name()] {
+				return false
+			}
+		}
+		return !ok(c)
 	}
 	found := false
 	ast.Inspect(part, func(n ast.Node) bool {
@@ -189,21 +287,7 @@ func panicsAfter(info *types.Info, part ast.Node, call *ast.CallExpr, ok func(*a
 		}
 		after := e.Pos() >= call.End()
 		if c, isCall := e.(*ast.CallExpr); isCall && after {
-			if tv, ok2 := info.Types[c.Fun]; ok2 && tv.IsType() {
-				switch tv.Type.Underlying().(type) {
-				case *types.Array, *types.Pointer:
-					found = true
-				}
-				return !found
-			}
-			if id, isID := ast.Unparen(c.Fun).(*ast.Ident); isID {
-				if b, isB := info.Uses[id].(*types.Builtin); isB && pureBuiltins[b.Name()] {
-					return true
-				}
-			}
-			if !ok(c) {
-				found = true
-			}
+			found = callPanics(c)
 			return !found
 		}
 		if after && ownMayPanic(info, e) {
@@ -214,7 +298,8 @@ func panicsAfter(info *types.Info, part ast.Node, call *ast.CallExpr, ok func(*a
 	if found {
 		return true
 	}
-	// The operations that hold the call (x[f()], f() / y, *f()): checked after it returns.
+	// The operations that hold the call (x[f()], f() / y, *f(), g(f())): checked after it
+	// returns.
 	var stack []ast.Node
 	ast.Inspect(part, func(n ast.Node) bool {
 		if n == nil {
@@ -224,6 +309,9 @@ func panicsAfter(info *types.Info, part ast.Node, call *ast.CallExpr, ok func(*a
 		if n == ast.Node(call) {
 			for _, a := range stack {
 				if e, ok := a.(ast.Expr); ok && ownMayPanic(info, e) {
+					found = true
+				}
+				if c, isCall := a.(*ast.CallExpr); isCall && callPanics(c) {
 					found = true
 				}
 			}
@@ -295,6 +383,25 @@ func twinEligible(info *types.Info, fn *frontend.Func, p *funcPlan) bool {
 // ownership, which Put gives up), calls the twin with the block and gives it back. Parameters
 // without a name (or named _) get one from names (see nameParams).
 func entryCode(fn *frontend.Func, p *funcPlan, names map[*ast.Field][]string) string {
+	pro := "_augur_bb := _augur_r.Get[_augur_blk](_augur_c); defer _augur_r.Put(_augur_c, _augur_bb); " +
+		fmt.Sprintf("if !_augur_r.Shut(_augur_c.Window()) {_augur_r.HeldEnter(_augur_c, %d, %d, _augur_bb)}; ", p.k, p.overlaps())
+	// The twin returned: no panic path is pending (see paths.go).
+	return callTwin(fn, names, pro, "_augur_bb[0] = 0")
+}
+
+// sideCode is the body of fn's side entry (see rt.Side): it takes the block of side slot _augur_k
+// of the caller's block (_augur_w its spill word), looks as the entry does, calls the twin with the block and ends with
+// rt.SideDone, which the entry's deferred Put does otherwise; a panic unwinding from the twin
+// leaves the block to the caller's Put (rt's unwound).
+func sideCode(fn *frontend.Func, p *funcPlan, names map[*ast.Field][]string) string {
+	pro := "_augur_bb := _augur_r.Side[_augur_blk](_augur_c, _augur_w, _augur_k); " +
+		fmt.Sprintf("if !_augur_r.Shut(_augur_c.Window()) {_augur_r.HeldEnter(_augur_c, %d, %d, _augur_bb)}; ", p.k, p.overlaps())
+	return callTwin(fn, names, pro, "_augur_r.SideDone(_augur_c, _augur_bb, _augur_sc, _augur_w)")
+}
+
+// callTwin is the body of an entry of fn: pro, the call of fn's twin with the parameters (named
+// by names) and the block _augur_bb, and then done, before the return of its results.
+func callTwin(fn *frontend.Func, names map[*ast.Field][]string, pro, done string) string {
 	d := fn.Decl
 	var args []string
 	for _, f := range d.Type.Params.List {
@@ -323,19 +430,46 @@ func entryCode(fn *frontend.Func, p *funcPlan, names map[*ast.Field][]string) st
 	if d.Recv != nil {
 		call = names[d.Recv.List[0]][0] + "." + call
 	}
-	// The twin returned: no panic path is pending (see paths.go).
-	const clear = "_augur_bb[0] = 0"
-	pro := "_augur_bb := _augur_r.Get[_augur_blk](_augur_c); defer _augur_r.Put(_augur_c, _augur_bb); " +
-		fmt.Sprintf("if !_augur_r.Shut(_augur_c.Window()) {_augur_r.HeldEnter(_augur_c, %d, %d, _augur_bb)}; ", p.k, p.overlaps())
 	n := fn.Sig.Results().Len()
 	if n == 0 {
-		return pro + call + "; " + clear
+		return pro + call + "; " + done
 	}
 	var rs []string
 	for i := range n {
 		rs = append(rs, "_augur_r"+strconv.Itoa(i))
 	}
-	return pro + "var " + strings.Join(rs, ", ") + " = " + call + "; " + clear + "; return " + strings.Join(rs, ", ")
+	return pro + "var " + strings.Join(rs, ", ") + " = " + call + "; " + done + "; return " + strings.Join(rs, ", ")
+}
+
+// sidePrefix starts the name of a side entry (see rt.Side): exported, for other packages call it.
+const sidePrefix = "AugurSide_"
+
+// sideText is the declaration of fn's side entry, AugurSide_F (a method stays a method), with two
+// extra first parameters: the caller's block (its spill word) and the word of its side slot for
+// this package (see rt.Side).
+func sideText(fset *token.FileSet, src []byte, prefix string, file *ast.File, fn *frontend.Func, p *funcPlan) (string, error) {
+	f := &fileEdits{File: srcedit.New(fset, src, prefix), file: file}
+	d := fn.Decl
+	f.AddAt(f.Off(d.Pos()), -1000, "\x00")
+	f.AddAt(f.Off(d.End()), 1000, "\x00")
+	names := nameParams(f, d)
+	f.Add(d.Name.Pos(), token.NoPos, 20, sidePrefix)
+	arg := "_augur_w *_augur_r.Uint64, _augur_k _augur_r.Int"
+	if len(d.Type.Params.List) > 0 {
+		arg += ", "
+	}
+	f.Add(d.Type.Params.Opening+1, token.NoPos, -20, arg)
+	f.Add(d.Body.Lbrace+1, d.Body.Rbrace, 1, sideCode(fn, p, names))
+	out, err := f.Apply()
+	if err != nil {
+		return "", err
+	}
+	i := bytes.IndexByte(out, 0)
+	j := bytes.LastIndexByte(out, 0)
+	if i < 0 || j <= i {
+		return "", fmt.Errorf("%s: internal error: the side entry's text is lost", fn.Name)
+	}
+	return string(out[i+1 : j]), nil
 }
 
 // nameParams gives every parameter and the receiver of an entry's declaration a name it can pass
@@ -374,7 +508,7 @@ func nameParams(f *fileEdits, d *ast.FuncDecl) map[*ast.Field][]string {
 // twinText rewrites the text of fn's declaration into its twin: the probes (with twin set:
 // counting into _augur_bb), those of the function literals in it (lits, counting as everywhere
 // else), the calls of twins (calls) and the signature. It returns the declaration's new text.
-func twinText(fset *token.FileSet, src []byte, prefix string, file *ast.File, p *funcPlan, lits []*funcPlan, calls []*ast.CallExpr, info *types.Info) (string, error) {
+func twinText(fset *token.FileSet, src []byte, prefix string, file *ast.File, p *funcPlan, lits []*funcPlan, calls []*ast.CallExpr, sides []sideCall, info *types.Info) (string, error) {
 	f := &fileEdits{File: srcedit.New(fset, src, prefix), file: file}
 	d := p.fn.Decl
 	f.AddAt(f.Off(d.Pos()), -1000, "\x00")
@@ -398,6 +532,22 @@ func twinText(fset *token.FileSet, src []byte, prefix string, file *ast.File, p 
 			return "", fmt.Errorf("%s: internal error: a twin call of %T", fset.Position(c.Pos()), c.Fun)
 		}
 		arg := "_augur_bb"
+		if len(c.Args) > 0 {
+			arg += ", "
+		}
+		f.Add(c.Lparen+1, token.NoPos, -20, arg)
+	}
+	for _, sc := range sides {
+		c := sc.call
+		switch fun := calleeExpr(c).(type) {
+		case *ast.Ident: // a dot import's
+			f.Add(fun.Pos(), token.NoPos, 20, sidePrefix)
+		case *ast.SelectorExpr:
+			f.Add(fun.Sel.Pos(), token.NoPos, 20, sidePrefix)
+		default:
+			return "", fmt.Errorf("%s: internal error: a side call of %T", fset.Position(c.Pos()), c.Fun)
+		}
+		arg := "&_augur_bb[0], _augur_sb+" + strconv.Itoa(sc.slot)
 		if len(c.Args) > 0 {
 			arg += ", "
 		}

@@ -9,7 +9,8 @@ import (
 // The choice of probe (see package instrument's probe): a function with two probes per call,
 // called from 64 goroutines, counting with plain adds to one block (inexact: increments race),
 // adds pinned to the P's block (what probes do), sync/atomic adds to one block, and plain adds
-// to a block an entry takes and gives back (what twins do).
+// to a block an entry takes and gives back (what twins do), or that a side slot holds (what twins
+// called from another package's twins do).
 
 var (
 	sharedBlock [64]uint64
@@ -108,3 +109,41 @@ func entryWork(x int) int {
 }
 
 func BenchmarkProbeEntry(b *testing.B) { benchGoroutines(b, entryWork) }
+
+// sideWork is entryWork through a side entry (see Side): the caller holds a block of another
+// package's counters (w its spill word), whose side slot holds one of benchC's.
+//
+//go:noinline
+func sideWork(w *uint64, x int) int {
+	const b = 64 + 1 + 2 // benchC's and benchCaller's blocks: 64 counters and a journal of 1
+	bb := Side[[b]uint64](benchC, w, b+1)
+	bb[11]++
+	r := x - 1
+	if x&1 == 0 {
+		bb[12]++
+		r = x + 1
+	}
+	SideDone(benchC, bb, b, w)
+	return r
+}
+
+var benchCaller = Open("AUGUR_RT_BENCH_UNSET", "", "", "", 64, 1, 1, benchC.Unwound)
+
+func BenchmarkProbeSide(b *testing.B) {
+	var wg sync.WaitGroup
+	n := b.N/64 + 1
+	for range 64 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cb := Get[[64 + 1 + 2]uint64](benchCaller)
+			defer Put(benchCaller, cb)
+			s := 0
+			for i := range n {
+				s += sideWork(&cb[0], i)
+			}
+			_ = s
+		}()
+	}
+	wg.Wait()
+}

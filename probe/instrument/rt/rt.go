@@ -47,6 +47,7 @@ type (
 	Uint64     = uint64
 	Uintptr    = uintptr
 	Any        = any
+	Pointer    = unsafe.Pointer
 )
 
 // Pin pins the goroutine to its P and returns the P's id: until Unpin, the goroutine is not
@@ -74,13 +75,20 @@ func getm() uintptr
 // Counters are one package's counter blocks: one per P, then the overflow block the Ps beyond
 // them share under a spin lock, then the blocks that goroutines take for a while (see Get). A
 // block is n counters, the length of its journal and the journal, pairs (counter, new value)
-// (see commit), padded to a whole number of pages (stride words).
+// (see commit), then the count of its side calls and its side slots (see Side), padded to a
+// whole number of pages (stride words).
 type Counters struct {
 	n, j, b int
 	stride  int
-	blocks  [][]uint64
-	ov      []uint64
-	lock    uint32
+	// sides are, per side slot of a block, the Unwound of the package whose blocks the slot
+	// holds.
+	sides []func(Pointer)
+	// chunks keeps blocks made from the Go heap alive (see anon): a side slot holding one is
+	// not a reference the collector sees.
+	chunks [][]byte
+	blocks [][]uint64
+	ov     []uint64
+	lock   uint32
 	// owners holds, per function, the thread (getm) of one invocation in flight, or 0 (see
 	// Enter).
 	owners []uintptr
@@ -108,17 +116,17 @@ type cache struct {
 	b       [7]unsafe.Pointer
 }
 
-// Open makes the counter blocks of a package with n counters, flushes of at most j at once and
-// nf functions:
+// Open makes the counter blocks of a package with n counters, flushes of at most j at once, nf
+// functions and a side slot per function of sides (see Side):
 // a MAP_SHARED mapping of a file in the directory the environment variable env names (with the
 // header before them), so that counts survive os.Exit and crashes, anonymous memory otherwise.
 // The race detector does not shadow mappings: the probes' plain adds, exclusive by pinning, are
 // not reported as races.
 //
-// The blocks are stride words apart: n + 1 + 2j rounded up to a whole number of pages (Stride),
-// so that blocks added later (see Get) map at page offsets of the file.
-func Open(env, magic, header, stem string, n, j, nf int) *Counters {
-	c := &Counters{n: n, j: j, b: n + 1 + 2*j, stride: Stride(n, j, os.Getpagesize())}
+// The blocks are stride words apart: n + 2 + 2j + len(sides) rounded up to a whole number of
+// pages (Stride), so that blocks added later (see Get) map at page offsets of the file.
+func Open(env, magic, header, stem string, n, j, nf int, sides ...func(Pointer)) *Counters {
+	c := &Counters{n: n, j: j, b: n + 1 + 2*j, stride: Stride(n+1+len(sides), j, os.Getpagesize()), sides: sides}
 	// In a mapping too, for the race detector: the owners are read and written by any
 	// goroutine, atomically.
 	if own, err := syscall.Mmap(-1, 0, 8*max(nf, 1), syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE); err == nil {
@@ -132,7 +140,7 @@ func Open(env, magic, header, stem string, n, j, nf int) *Counters {
 	size := 8 * c.stride * (ns + 1)
 	data := c.mapFile(os.Getenv(env), magic, header, stem, size)
 	if data == nil {
-		data = anon(size)
+		data = c.anon(size)
 	}
 	for i := range ns + 1 {
 		c.blocks = append(c.blocks, unsafe.Slice((*uint64)(unsafe.Pointer(&data[i*8*c.stride])), c.b))
@@ -140,7 +148,7 @@ func Open(env, magic, header, stem string, n, j, nf int) *Counters {
 	c.ov = c.blocks[ns]
 	c.blocks = c.blocks[:ns]
 	// The caches: a cache line each.
-	cs := anon(ns * int(unsafe.Sizeof(cache{})))
+	cs := c.anon(ns * int(unsafe.Sizeof(cache{})))
 	for i := range ns {
 		c.caches = append(c.caches, (*cache)(unsafe.Pointer(&cs[i*int(unsafe.Sizeof(cache{}))])))
 	}
@@ -155,10 +163,11 @@ func Stride(n, j, page int) int {
 }
 
 // anon maps size bytes of zeroed memory, from the Go heap if mapping fails.
-func anon(size int) []byte {
+func (c *Counters) anon(size int) []byte {
 	data, err := syscall.Mmap(-1, 0, size, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
 	if err != nil || len(data) < size {
-		return make([]byte, size)
+		data = make([]byte, size)
+		c.chunks = append(c.chunks, data)
 	}
 	return data
 }
@@ -245,9 +254,17 @@ func HeldEnter[A any](c *Counters, f int, ctr int32, b *A) {
 	}
 }
 
-// unwound adds to block w what its spill and mirror words hold (see Put) and clears them, and
-// gives up the function its ownership slot holds.
+// unwound adds to block w what its spill and mirror words hold (see Put) and clears them, gives
+// up the function its ownership slot holds, and does the same in the blocks of its side slots
+// (see Side): a panic unwinding from a twin of another package called through one of them
+// leaves its state there, and the spill word of the block whose twin made the call is set (by
+// the call's node, or Side).
 func (c *Counters) unwound(w []uint64) {
+	for i, f := range c.sides {
+		if s := *c.slot(unsafe.Pointer(&w[0]), i); s != nil {
+			f(s)
+		}
+	}
 	if w[9] != 0 {
 		c.Leave(int(w[9]-1), uintptr(w[10]))
 		w[9], w[10] = 0, 0
@@ -265,6 +282,80 @@ func (c *Counters) unwound(w []uint64) {
 			}
 			w[j] = 0
 		}
+	}
+}
+
+// Unwound is Put's work for a block b of this package held in another package's side slot, when
+// the block holding that slot unwound: its AugurUnwound calls it (see Side).
+func (c *Counters) Unwound(b Pointer) {
+	if w := (*[10]uint64)(b); w[0]|w[1]|w[2]|w[3]|w[4]|w[9] != 0 {
+		c.unwound(unsafe.Slice((*uint64)(b), c.n))
+		return
+	}
+	for i, f := range c.sides {
+		if s := *c.slot(b, i); s != nil {
+			f(s)
+		}
+	}
+}
+
+// slot is side slot i of block b.
+func (c *Counters) slot(b unsafe.Pointer, i int) *unsafe.Pointer {
+	return (*unsafe.Pointer)(unsafe.Add(b, 8*(c.b+1+i)))
+}
+
+// Side returns the block of this package that side slot k of a block of another package holds
+// (w is that block's spill word, word 0), taking one (as Get does) the first time: it is that
+// block's for good, as the blocks of the slots of its own slots are. A twin of another package
+// that holds its block calls a function of this package through the function's side entry
+// (AugurSide_F), which counts in its twin, with plain adds, into the slot's block: the goroutine
+// holding the caller's block holds it too, and the static calls between the packages of a build
+// take no block and pin nothing.
+//
+// A panic unwinding from the twin leaves its state in the slot's block, for the caller's entry's
+// Put to add (see unwound), which it looks for only where its own spill word is set. So Side sets
+// a clear one to SideMark (the caller's node stores nothing where a twin it called right before
+// cleared it), and SideDone clears it again.
+func Side[A any](c *Counters, w *Uint64, k int) *A {
+	s := (*unsafe.Pointer)(unsafe.Add(unsafe.Pointer(w), 8*k))
+	if *s == nil {
+		*s = c.get()
+	}
+	if *w == 0 {
+		*w = SideMark
+	}
+	return (*A)(*s)
+}
+
+// SideMark is the spill word of a block while one of its side slots' blocks is in a call (see
+// Side): above every counter's index, it adds nothing where the block unwinds.
+const SideMark = ^Uint64(0)
+
+// SideDone ends a side entry's call of its twin with block b (see Side), as Put ends an entry's:
+// it clears the spill word, and the caller's w if Side set it, gives up the function if the side
+// entry became its owner, and reopens the package's entries' window where the calls through b
+// pass a multiple of WindowPeriod (word at of b counts them), as Get does where the blocks taken
+// on a P do.
+func SideDone[A any](c *Counters, b *A, at int, w *Uint64) {
+	if *w == SideMark {
+		*w = 0
+	}
+	x := (*[11]uint64)(unsafe.Pointer(b))
+	x[0] = 0
+	n := (*uint64)(unsafe.Add(unsafe.Pointer(b), 8*at))
+	if *n++; x[9] != 0 || *n&(WindowPeriod-1) == 0 {
+		c.sideDone(x, *n)
+	}
+}
+
+//go:noinline
+func (c *Counters) sideDone(w *[11]uint64, n uint64) {
+	if w[9] != 0 {
+		c.Leave(int(w[9]-1), uintptr(w[10]))
+		w[9], w[10] = 0, 0
+	}
+	if n&(WindowPeriod-1) == 0 {
+		Reopen(&c.win)
 	}
 }
 
@@ -330,7 +421,7 @@ func (c *Counters) getSlow() unsafe.Pointer {
 	}
 	if data == nil {
 		// Not in the file (or no file): counts that do not reach it, but exact elsewhere.
-		data = anon(size)
+		data = c.anon(size)
 	}
 	for i := 1; i < k; i++ {
 		c.free = append(c.free, unsafe.Pointer(&data[i*8*c.stride]))
