@@ -137,12 +137,14 @@
 // assigns but its post statement (safeindex.go); an index of an array by a constant, or by a byte
 // where the array has 256 elements or more (a lexer's table); a comparison with nil; a read of a
 // map whose key's type holds no interface (a write panics on a nil map); a dereference of a
-// parameter (the receiver included) that nothing assigns, which every path to it has dereferenced
-// already (derefSafe: a method that reads r.x in a for header after "if r.y < 0" needs no frame for
-// it). Such a loop, indexByte's, needs no spill, guard or mirror for its indexes. Calls of
-// standard-library functions that return for every argument without panicking, blocking or calling
-// back (strings.IndexByte, utf8.DecodeRuneInString, unicode.IsSpace, strconv.Atoi: stdLeaves) are
-// leaves of every package: nothing commits before them.
+// parameter (the receiver included) that nothing assigns, or of a local variable that nothing
+// assigns but its definition, which every path to it has dereferenced already or left a comparison
+// with nil by the outcome that says it is not nil (derefSafe: a method that reads r.x in a for
+// header after "if r.y < 0" needs no frame for it; "if v != nil { return *v }"). Such a loop,
+// indexByte's, needs no spill, guard or mirror for its indexes. Calls of standard-library functions
+// that return for every argument without panicking, blocking or calling back (strings.IndexByte,
+// utf8.DecodeRuneInString, unicode.IsSpace, strconv.Atoi: stdLeaves) are leaves of every package:
+// nothing commits before them.
 //
 // Once the counts are read, every function's are checked against all flow equations (the
 // redundant ones too) and for counts below zero, and a twin's paths for a node left more often

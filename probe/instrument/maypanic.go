@@ -472,6 +472,88 @@ func qualName(fn *types.Func) string {
 	return name + fn.Name()
 }
 
+// fixedLocals returns fn's local variables (not its parameters, nor its function literals') that
+// nothing assigns but their definition (a := or a var declaration that is a node of fn's CFG),
+// whose address nothing takes, and whose name fn declares nowhere else (derefSafe's terms are
+// names). What derefSafe knows of such a variable needs no undoing where the definition runs again
+// (in a loop): nothing can be known of it on the first path to the definition, outside its scope,
+// so nothing is on entering it by every path.
+func fixedLocals(info *types.Info, fn *frontend.Func) []types.Object {
+	defs := map[string]int{} // declarations per name, parameters and literals' included
+	var cands []types.Object
+	ast.Inspect(fn.Decl, func(n ast.Node) bool {
+		if id, ok := n.(*ast.Ident); ok {
+			if o, isVar := info.Defs[id].(*types.Var); isVar && !o.IsField() {
+				defs[id.Name]++
+				cands = append(cands, o)
+			}
+		}
+		return true
+	})
+	// The candidates that nodes define.
+	defined := map[types.Object]bool{}
+	for _, nd := range fn.CFG.Nodes {
+		var ids []*ast.Ident
+		switch s := nd.AST.(type) {
+		case *ast.AssignStmt:
+			if s.Tok == token.DEFINE {
+				for _, e := range s.Lhs {
+					if id, ok := e.(*ast.Ident); ok {
+						ids = append(ids, id)
+					}
+				}
+			}
+		case *ast.DeclStmt:
+			if gd, ok := s.Decl.(*ast.GenDecl); ok && gd.Tok == token.VAR {
+				for _, sp := range gd.Specs {
+					ids = append(ids, sp.(*ast.ValueSpec).Names...)
+				}
+			}
+		}
+		for _, id := range ids {
+			if o := info.Defs[id]; o != nil {
+				defined[o] = true
+			}
+		}
+	}
+	// Assigned otherwise (a := that redeclares it included: not in Defs), or addressed.
+	changed := map[types.Object]bool{}
+	lhs := func(e ast.Expr) {
+		if id, ok := ast.Unparen(e).(*ast.Ident); ok && info.Defs[id] == nil {
+			changed[info.Uses[id]] = true
+		}
+	}
+	ast.Inspect(fn.Decl.Body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			for _, e := range x.Lhs {
+				lhs(e)
+			}
+		case *ast.IncDecStmt:
+			lhs(x.X)
+		case *ast.RangeStmt:
+			if x.Tok == token.ASSIGN {
+				lhs(x.Key)
+				lhs(x.Value)
+			}
+		case *ast.UnaryExpr:
+			if x.Op == token.AND {
+				if id, ok := ast.Unparen(x.X).(*ast.Ident); ok {
+					changed[info.Uses[id]] = true
+				}
+			}
+		}
+		return true
+	})
+	var out []types.Object
+	for _, o := range cands {
+		if defined[o] && defs[o.Name()] == 1 && !changed[o] {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
 // safeStdLeaf reports whether fn is one of stdLeaves that cannot panic.
 func safeStdLeaf(fn *types.Func) bool {
 	leaf, may := stdLeaf(fn)
@@ -479,16 +561,23 @@ func safeStdLeaf(fn *types.Func) bool {
 }
 
 // derefSafe marks the nodes of fn whose only way to panic is dereferencing a parameter (the
-// receiver included) that no statement assigns, which every path to them has dereferenced
-// already, unconditionally, in a node that calls nothing, or has left a decision by an outcome
-// that says it is not nil: the parameter is not nil there, so they cannot panic. Such nodes then need no guard, spill or frame: goldmark's
-// text.(*reader).LineOffset had a frame because nothing could count the panics of "i := r.head"
-// in a for header, r dereferenced by the if statement before it.
+// receiver included) that no statement assigns, or a local variable that none assigns but its
+// definition, which every path to them has dereferenced already (since the definition),
+// unconditionally, in a node that calls nothing, or has left a decision by an outcome that says it
+// is not nil: the variable is not nil there, so they cannot panic. Such nodes then need no guard,
+// spill or frame: goldmark's text.(*reader).LineOffset had a frame because nothing could count the
+// panics of "i := r.head" in a for header, r dereferenced by the if statement before it; its
+// util.EscapeHTMLByte, "v := htmlEscapeTable[b]; if v != nil { return *v }", called per byte,
+// committed pinned before the dereference.
 func derefSafe(info *types.Info, fn *frontend.Func, leaves *leafFuncs, src func(ast.Expr) (string, bool)) []bool {
 	g := fn.CFG
 	fixed := fixedParams(info, fn.Decl)
+	locals := fixedLocals(info, fn)
+	for _, o := range locals {
+		fixed[o.Name()] = true
+	}
 	terms := make([][]string, len(g.Nodes))
-	derefs := make([][]string, len(g.Nodes)) // nil terms of fixed parameters, unconditional
+	derefs := make([][]string, len(g.Nodes)) // nil terms of fixed variables, unconditional
 	for i, nd := range g.Nodes {
 		if nd.AST == nil || nd.IsExit() || nd.Unreachable || nd.Kind == frontend.KindLoop ||
 			!nodeMayPanic(info, nd) || suspends(info, leaves, nd, false) {
@@ -514,10 +603,13 @@ func derefSafe(info *types.Info, fn *frontend.Func, leaves *leafFuncs, src func(
 			}
 		}
 	}
-	// An outcome of a decision that compares a fixed parameter with nil (p != nil true, p == nil
+	// An outcome of a decision that compares a fixed variable with nil (p != nil true, p == nil
 	// false, in a conjunct or a disjunct) tells that p is not nil after it: "if r == nil {
 	// return }" before dereferencing a receiver.
 	params := map[types.Object]bool{}
+	for _, o := range locals {
+		params[o] = true
+	}
 	for _, fl := range []*ast.FieldList{fn.Decl.Recv, fn.Decl.Type.Params} {
 		if fl == nil {
 			continue

@@ -153,6 +153,16 @@ func TestDerefSafe(t *testing.T) {
 			t.Errorf("Pos: %q may panic, says the plan", text)
 		}
 	}
+	// A local that nothing assigns but its definition: after the guard in Escape; not in Chain,
+	// whose loop defines p again before dereferencing it.
+	fn, p = plan("Escape")
+	if i := node(t, fn, "return *v"); p.mayPanic[i] {
+		t.Error("Escape: \"return *v\" may panic, says the plan")
+	}
+	fn, p = plan("Chain")
+	if i := node(t, fn, "s += *p"); !p.mayPanic[i] {
+		t.Error("Chain: \"s += *p\" cannot panic, says the plan")
+	}
 
 	prof, mfns := measureTest(t, "panics", "TestDeref", 0, 1)
 	const name = "example.com/work/panics.(*Reader).LineOffset"
@@ -172,4 +182,8 @@ func TestDerefSafe(t *testing.T) {
 		t.Errorf("Pos: %+v, want 2 invocations, one returning -1, no panics", pos)
 	}
 	checkIdentity(t, pfn, pos, 9)
+	esc, chain := prof.Funcs["example.com/work/panics.Escape"], prof.Funcs["example.com/work/panics.Chain"]
+	if esc.Invocations != 2 || panicsOf(esc) != 0 || chain.Invocations != 2 || panicsOf(chain) != 1 {
+		t.Errorf("Escape: %d invocations, %d panics, want 2, 0; Chain: %d, %d, want 2, 1", esc.Invocations, panicsOf(esc), chain.Invocations, panicsOf(chain))
+	}
 }

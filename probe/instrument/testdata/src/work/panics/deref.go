@@ -32,3 +32,28 @@ func (r *Reader) Pos() int {
 	d := r.pos - r.off
 	return d + r.head
 }
+
+// Escape is the escape of b, or nil: the outcome of the guard tells the return after it that v, a
+// local that nothing assigns but its definition, is not nil (goldmark's util.EscapeHTMLByte).
+func Escape(b byte) []byte {
+	v := escapes[b]
+	if v != nil {
+		return *v
+	}
+	return nil
+}
+
+var escapes = [256]*[]byte{'&': {'&', 'a'}, '<': {'&', 'l'}}
+
+// Chain adds up *ps until a nil one, which it dereferences first: each iteration defines p
+// anew, so what the last one's guard said of p says nothing of this one's.
+func Chain(ps []*int) (s int) {
+	for _, q := range ps {
+		p := q
+		s += *p
+		if p == nil {
+			break
+		}
+	}
+	return s
+}

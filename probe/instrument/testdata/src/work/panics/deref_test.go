@@ -16,4 +16,12 @@ func TestDeref(t *testing.T) {
 	if (*Reader)(nil).Pos() != -1 || (&Reader{head: 1, pos: 5, off: 2}).Pos() != 4 {
 		t.Error("Pos")
 	}
+	if string(Escape('&')) != "&a" || Escape('x') != nil {
+		t.Error("Escape")
+	}
+	one := 1
+	if Chain([]*int{&one, &one}) != 2 {
+		t.Error("Chain")
+	}
+	catch(t, "chain", func() { Chain([]*int{&one, nil}) })
 }
