@@ -518,32 +518,10 @@ func fixedLocals(info *types.Info, fn *frontend.Func) []types.Object {
 	}
 	// Assigned otherwise (a := that redeclares it included: not in Defs), or addressed.
 	changed := map[types.Object]bool{}
-	lhs := func(e ast.Expr) {
-		if id, ok := ast.Unparen(e).(*ast.Ident); ok && info.Defs[id] == nil {
+	assignedIdents(fn.Decl.Body, func(id *ast.Ident) {
+		if info.Defs[id] == nil {
 			changed[info.Uses[id]] = true
 		}
-	}
-	ast.Inspect(fn.Decl.Body, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.AssignStmt:
-			for _, e := range x.Lhs {
-				lhs(e)
-			}
-		case *ast.IncDecStmt:
-			lhs(x.X)
-		case *ast.RangeStmt:
-			if x.Tok == token.ASSIGN {
-				lhs(x.Key)
-				lhs(x.Value)
-			}
-		case *ast.UnaryExpr:
-			if x.Op == token.AND {
-				if id, ok := ast.Unparen(x.X).(*ast.Ident); ok {
-					changed[info.Uses[id]] = true
-				}
-			}
-		}
-		return true
 	})
 	var out []types.Object
 	for _, o := range cands {

@@ -766,29 +766,9 @@ func fixedParams(info *types.Info, d *ast.FuncDecl) map[string]bool {
 			}
 		}
 	}
-	lhs := func(e ast.Expr) {
-		if id, ok := ast.Unparen(e).(*ast.Ident); ok {
-			delete(fixed, id.Name)
-		}
-	}
+	assignedIdents(d.Body, func(id *ast.Ident) { delete(fixed, id.Name) })
 	ast.Inspect(d.Body, func(n ast.Node) bool {
-		switch x := n.(type) {
-		case *ast.AssignStmt:
-			for _, e := range x.Lhs {
-				lhs(e)
-			}
-		case *ast.IncDecStmt:
-			lhs(x.X)
-		case *ast.RangeStmt:
-			if x.Tok == token.ASSIGN {
-				lhs(x.Key)
-				lhs(x.Value)
-			}
-		case *ast.UnaryExpr:
-			if x.Op == token.AND {
-				lhs(x.X)
-			}
-		case *ast.Ident:
+		if x, ok := n.(*ast.Ident); ok {
 			// A parameter shadowed anywhere: its name means something else there.
 			if obj, ok := info.Defs[x]; ok && obj != nil {
 				if _, isVar := obj.(*types.Var); isVar && fixed[x.Name] {
@@ -801,6 +781,36 @@ func fixedParams(info *types.Info, d *ast.FuncDecl) map[string]bool {
 		return true
 	})
 	return fixed
+}
+
+// assignedIdents calls f with every identifier that body assigns (=, :=, op=, ++, --, a range with
+// =) or takes the address of.
+func assignedIdents(body ast.Node, f func(*ast.Ident)) {
+	id := func(e ast.Expr) {
+		if x, ok := ast.Unparen(e).(*ast.Ident); ok {
+			f(x)
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch x := n.(type) {
+		case *ast.AssignStmt:
+			for _, e := range x.Lhs {
+				id(e)
+			}
+		case *ast.IncDecStmt:
+			id(x.X)
+		case *ast.RangeStmt:
+			if x.Tok == token.ASSIGN {
+				id(x.Key)
+				id(x.Value)
+			}
+		case *ast.UnaryExpr:
+			if x.Op == token.AND {
+				id(x.X)
+			}
+		}
+		return true
+	})
 }
 
 // availDerefs returns, per node, the nil terms (of derefs) that every path from the entry has

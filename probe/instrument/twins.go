@@ -460,6 +460,12 @@ func sideText(fset *token.FileSet, src []byte, prefix string, file *ast.File, fn
 	}
 	f.Add(d.Type.Params.Opening+1, token.NoPos, -20, arg)
 	f.Add(d.Body.Lbrace+1, d.Body.Rbrace, 1, sideCode(fn, p, names))
+	return declText(f, fn)
+}
+
+// declText applies f's edits to fn's declaration, marked with a NUL byte at either end, and
+// returns the declaration's new text.
+func declText(f *fileEdits, fn *frontend.Func) (string, error) {
 	out, err := f.Apply()
 	if err != nil {
 		return "", err
@@ -467,7 +473,7 @@ func sideText(fset *token.FileSet, src []byte, prefix string, file *ast.File, fn
 	i := bytes.IndexByte(out, 0)
 	j := bytes.LastIndexByte(out, 0)
 	if i < 0 || j <= i {
-		return "", fmt.Errorf("%s: internal error: the side entry's text is lost", fn.Name)
+		return "", fmt.Errorf("%s: internal error: the declaration's new text is lost", fn.Name)
 	}
 	return string(out[i+1 : j]), nil
 }
@@ -566,16 +572,7 @@ func twinText(fset *token.FileSet, src []byte, prefix string, file *ast.File, p 
 		}
 	}
 	f.Add(params.Opening+1, token.NoPos, -20, arg)
-	out, err := f.Apply()
-	if err != nil {
-		return "", err
-	}
-	i := bytes.IndexByte(out, 0)
-	j := bytes.LastIndexByte(out, 0)
-	if i < 0 || j <= i {
-		return "", fmt.Errorf("%s: internal error: the twin's text is lost", p.fn.Name)
-	}
-	return string(out[i+1 : j]), nil
+	return declText(f, p.fn)
 }
 
 // syncLits returns the function literals of a twin's body (not those in other literals) that
