@@ -474,18 +474,34 @@ func qualName(fn *types.Func) string {
 
 // fixedLocals returns fn's local variables (not its parameters, nor its function literals') that
 // nothing assigns but their definition (a := or a var declaration that is a node of fn's CFG),
-// whose address nothing takes, and whose name fn declares nowhere else (derefSafe's terms are
-// names). What derefSafe knows of such a variable needs no undoing where the definition runs again
-// (in a loop): nothing can be known of it on the first path to the definition, outside its scope,
-// so nothing is on entering it by every path.
+// whose address nothing takes, and whose name means no other variable anywhere in fn (derefSafe's
+// terms are names: not a type switch's variable, nor a package's read after the local's scope).
+// What derefSafe knows of such a variable needs no undoing where the definition runs again (in a
+// loop): nothing can be known of it on the first path to the definition, outside its scope, so
+// nothing is on entering it by every path.
 func fixedLocals(info *types.Info, fn *frontend.Func) []types.Object {
-	defs := map[string]int{} // declarations per name, parameters and literals' included
+	// The variables each name means in fn: declared (parameters and literals' included, a type
+	// switch's clauses' implicit ones too) or used (a package's variable).
+	objs := map[string]map[types.Object]bool{}
+	note := func(o types.Object) {
+		if v, isVar := o.(*types.Var); isVar && !v.IsField() {
+			if objs[o.Name()] == nil {
+				objs[o.Name()] = map[types.Object]bool{}
+			}
+			objs[o.Name()][o] = true
+		}
+	}
 	var cands []types.Object
 	ast.Inspect(fn.Decl, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok {
-			if o, isVar := info.Defs[id].(*types.Var); isVar && !o.IsField() {
-				defs[id.Name]++
+		switch x := n.(type) {
+		case *ast.Ident:
+			note(info.ObjectOf(x))
+			if o, isVar := info.Defs[x].(*types.Var); isVar && !o.IsField() {
 				cands = append(cands, o)
+			}
+		case *ast.CaseClause:
+			if o := info.Implicits[x]; o != nil {
+				note(o)
 			}
 		}
 		return true
@@ -525,7 +541,7 @@ func fixedLocals(info *types.Info, fn *frontend.Func) []types.Object {
 	})
 	var out []types.Object
 	for _, o := range cands {
-		if defined[o] && defs[o.Name()] == 1 && !changed[o] {
+		if defined[o] && len(objs[o.Name()]) == 1 && !changed[o] {
 			out = append(out, o)
 		}
 	}

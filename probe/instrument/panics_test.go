@@ -154,14 +154,17 @@ func TestDerefSafe(t *testing.T) {
 		}
 	}
 	// A local that nothing assigns but its definition: after the guard in Escape; not in Chain,
-	// whose loop defines p again before dereferencing it.
+	// whose loop defines p again before dereferencing it, nor where its name means another
+	// variable too (Switched's clause's v, the package's gp in Shadowed).
 	fn, p = plan("Escape")
 	if i := node(t, fn, "return *v"); p.mayPanic[i] {
 		t.Error("Escape: \"return *v\" may panic, says the plan")
 	}
-	fn, p = plan("Chain")
-	if i := node(t, fn, "s += *p"); !p.mayPanic[i] {
-		t.Error("Chain: \"s += *p\" cannot panic, says the plan")
+	for _, c := range [][2]string{{"Chain", "s += *p"}, {"Switched", "return v.name"}, {"Shadowed", "return *gp"}} {
+		fn, p = plan(c[0])
+		if i := node(t, fn, c[1]); !p.mayPanic[i] {
+			t.Errorf("%s: %q cannot panic, says the plan", c[0], c[1])
+		}
 	}
 
 	prof, mfns := measureTest(t, "panics", "TestDeref", 0, 1)
@@ -182,8 +185,10 @@ func TestDerefSafe(t *testing.T) {
 		t.Errorf("Pos: %+v, want 2 invocations, one returning -1, no panics", pos)
 	}
 	checkIdentity(t, pfn, pos, 9)
-	esc, chain := prof.Funcs["example.com/work/panics.Escape"], prof.Funcs["example.com/work/panics.Chain"]
-	if esc.Invocations != 2 || panicsOf(esc) != 0 || chain.Invocations != 2 || panicsOf(chain) != 1 {
-		t.Errorf("Escape: %d invocations, %d panics, want 2, 0; Chain: %d, %d, want 2, 1", esc.Invocations, panicsOf(esc), chain.Invocations, panicsOf(chain))
+	for name, want := range map[string][2]uint64{"Escape": {2, 0}, "Chain": {2, 1}, "Switched": {2, 1}, "Shadowed": {1, 1}} {
+		f := prof.Funcs["example.com/work/panics."+name]
+		if f.Invocations != want[0] || panicsOf(f) != want[1] {
+			t.Errorf("%s: %d invocations, %d panics, want %d, %d", name, f.Invocations, panicsOf(f), want[0], want[1])
+		}
 	}
 }

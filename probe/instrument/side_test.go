@@ -84,6 +84,7 @@ func TestSideEntries(t *testing.T) {
 		{"side.Scan", 4000, 0}, {"side.Dot", 4000, 0}, {"side/b.Class", 40000, 0}, {"side.Pick", 4000, 1000},
 		{"side.Late", 4000, 1000}, {"side/b.At", 20000, 2000}, {"side/b.(*Acc).Add", 4000, negative},
 		{"side/b.Sq", 12000, 0}, {"side/b.Max", 8000 - 2*negative, 0}, // Sq's panic is a node
+		{"side/b.Twice", 4000 - negative, 0},
 	} {
 		f := profiles[0].Funcs["example.com/work/"+c.name]
 		if f == nil {
@@ -99,5 +100,9 @@ func TestSideEntries(t *testing.T) {
 		if !strings.Contains(sources, call) {
 			t.Errorf("no side call %s in the instrumented sources", call)
 		}
+	}
+	// b declares an AugurSide_Twice of its own: Twice is called through its entry.
+	if strings.Contains(sources, "b.AugurSide_Twice(&") || !strings.Contains(sources, "b.Twice(n)") {
+		t.Error("Twice is called through a side entry, or not at all")
 	}
 }

@@ -124,57 +124,103 @@ func findTwins(pkgs []twinPkg) []*twinSet {
 			}
 			p := tp.plans[k]
 			test := isTestFile(tp, fileOf(tp.files, fn.Decl))
-			ast.Inspect(fn.Decl.Body, func(n ast.Node) bool {
-				switch x := n.(type) {
-				case *ast.FuncLit, *ast.GoStmt, *ast.DeferStmt:
+			// candidate reports whether c may call a twin of the package (see scan).
+			candidate := func(c *ast.CallExpr) bool {
+				r, ok := byObj[calleeOf(tp.info, c)]
+				if !ok || r.pkg != pi {
 					return false
-				case *ast.CallExpr:
-					callee := calleeOf(tp.info, x)
-					r, ok := byObj[callee]
-					if !ok {
-						break
+				}
+				if len(c.Args) == 1 {
+					if _, tuple := tp.info.TypeOf(c.Args[0]).(*types.Tuple); tuple {
+						return false
 					}
-					if len(x.Args) == 1 {
-						if _, tuple := tp.info.TypeOf(x.Args[0]).(*types.Tuple); tuple {
-							break // f(g()) passes g's results: no room for the block; the entry
-						}
-					}
-					nd, part := siteNode(p, x)
-					if part == nil {
-						break
-					}
-					if r.pkg != pi {
-						// Another package's function, exported, of a package the non-test
-						// files import (the runtime file imports it too, for its
-						// AugurUnwound): its side entry.
-						if !test && callee.Exported() && imports[callee.Pkg().Path()] {
-							callees[fref{pi, k}] = append(callees[fref{pi, k}], r)
-							sideOf[fref{pi, k}] = append(sideOf[fref{pi, k}], x)
-						}
-						break
-					}
-					j := r.k
-					// A twin may leave its panic path in the spill word when it returns (the
-					// entry clears it). If what else its caller's node does after the call
-					// may panic, the callee must clear it (spillClear), and that panic then
-					// stores nothing: the node must start a path (a cut before it), so that the
-					// path it ends without a count is the caller's last; or the call goes
-					// through the entry.
-					// A quiet callee leaves the caller's spill as it found it.
-					if !tp.plans[j].pp.quiet() && panicsAfter(tp.info, part, x, func(c *ast.CallExpr) bool {
-						r, twin := byObj[calleeOf(tp.info, c)]
-						return twin && r.pkg == pi || safeStdLeaf(calleeOf(tp.info, c)) || slices.ContainsFunc(p.sites, func(s *callSite) bool { return s.call == c })
-					}) {
-						if !p.pp.cutAll[nd] || p.pp.cutExpr[nd] {
+				}
+				_, part := siteNode(p, c)
+				return part != nil
+			}
+			// scan finds the calls of twins (calls) and those of other packages' side entries
+			// (sides) in fn, and the callees that must clear the spill word (clears), taking
+			// the calls in direct, and no other of the package's, for calls of twins.
+			scan := func(direct map[*ast.CallExpr]bool) (calls, sides []*ast.CallExpr, clears []int) {
+				ast.Inspect(fn.Decl.Body, func(n ast.Node) bool {
+					switch x := n.(type) {
+					case *ast.FuncLit, *ast.GoStmt, *ast.DeferStmt:
+						return false
+					case *ast.CallExpr:
+						callee := calleeOf(tp.info, x)
+						r, ok := byObj[callee]
+						if !ok {
 							break
 						}
-						ts.clear[j] = true
+						if len(x.Args) == 1 {
+							if _, tuple := tp.info.TypeOf(x.Args[0]).(*types.Tuple); tuple {
+								break // f(g()) passes g's results: no room for the block; the entry
+							}
+						}
+						nd, part := siteNode(p, x)
+						if part == nil {
+							break
+						}
+						if r.pkg != pi {
+							// Another package's function, exported, of a package the non-test
+							// files import (the runtime file imports it too, for its
+							// AugurUnwound): its side entry.
+							if !test && callee.Exported() && imports[callee.Pkg().Path()] && !sideClash(callee) {
+								sides = append(sides, x)
+							}
+							break
+						}
+						if direct != nil && !direct[x] {
+							break
+						}
+						// A twin may leave its panic path in the spill word when it returns
+						// (the entry clears it). If what else its caller's node does after the
+						// call may panic, the callee must clear it (spillClear), and that panic
+						// then stores nothing: the node must start a path (a cut before it), so
+						// that the path it ends without a count is the caller's last; or the call
+						// goes through the entry. A call of a twin after it is no such panic: it
+						// stores its own spill first. A quiet callee leaves the caller's spill as
+						// it found it.
+						if !tp.plans[r.k].pp.quiet() && panicsAfter(tp.info, part, x, func(c *ast.CallExpr) bool {
+							return direct == nil && candidate(c) || direct[c] ||
+								safeStdLeaf(calleeOf(tp.info, c)) || slices.ContainsFunc(p.sites, func(s *callSite) bool { return s.call == c })
+						}) {
+							if !p.pp.cutAll[nd] || p.pp.cutExpr[nd] {
+								break
+							}
+							clears = append(clears, r.k)
+						}
+						calls = append(calls, x)
 					}
-					ts.calls[k] = append(ts.calls[k], x)
-					callees[fref{pi, k}] = append(callees[fref{pi, k}], r)
+					return true
+				})
+				return calls, sides, clears
+			}
+			// A call taken for a twin's that goes through the entry after all leaves the spill
+			// as the call before it left it: scan again without it, until no call drops out.
+			calls, sides, clears := scan(nil)
+			for {
+				direct := map[*ast.CallExpr]bool{}
+				for _, c := range calls {
+					direct[c] = true
 				}
-				return true
-			})
+				var again []*ast.CallExpr
+				if again, _, clears = scan(direct); len(again) == len(calls) {
+					break
+				}
+				calls = again
+			}
+			for _, j := range clears {
+				ts.clear[j] = true
+			}
+			ts.calls[k] = calls
+			for _, c := range calls {
+				callees[fref{pi, k}] = append(callees[fref{pi, k}], byObj[calleeOf(tp.info, c)])
+			}
+			for _, c := range sides {
+				callees[fref{pi, k}] = append(callees[fref{pi, k}], byObj[calleeOf(tp.info, c)])
+			}
+			sideOf[fref{pi, k}] = sides
 		}
 	}
 	var work []fref
@@ -217,6 +263,17 @@ func findTwins(pkgs []twinPkg) []*twinSet {
 		}
 	}
 	return tss
+}
+
+// sideClash reports whether fn's package, or its receiver's type, already has something named as
+// fn's side entry would be.
+func sideClash(fn *types.Func) bool {
+	name := sidePrefix + fn.Name()
+	if recv := fn.Type().(*types.Signature).Recv(); recv != nil {
+		obj, _, _ := types.LookupFieldOrMethod(recv.Type(), true, fn.Pkg(), name)
+		return obj != nil
+	}
+	return fn.Pkg().Scope().Lookup(name) != nil
 }
 
 // isTestFile reports whether file is one of tp's _test.go files.

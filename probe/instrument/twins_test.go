@@ -31,10 +31,10 @@ func TestTwins(t *testing.T) {
 	}
 	sort.Strings(entries)
 	sort.Strings(twins)
-	if got, want := strings.Join(entries, " "), "(*T).Sum Assert Cuts Deep Headers Late LateEvens LatePick SafeSum Spawn SumAt T.Add Twice UsesGeneric Words mustPos"; got != want {
+	if got, want := strings.Join(entries, " "), "(*T).Sum Assert Cuts Deep Headers Late LateEvens LatePick SafeSum Spawn SumAt T.Add Tupled Twice UsesGeneric Words mustPos sum2"; got != want {
 		t.Errorf("entries: %s, want %s", got, want)
 	}
-	if got, want := strings.Join(twins, " "), "(*T).Sum Assert At Cuts Deep Headers Late LateEvens LatePick Max SafeSum Spawn SumAt T.Add Twice UsesGeneric Words add1 evens mustPos pick"; got != want {
+	if got, want := strings.Join(twins, " "), "(*T).Sum Assert At Cuts Deep Headers Late LateEvens LatePick Max SafeSum Spawn SumAt T.Add Tupled Twice UsesGeneric Words add1 evens idxOf mustPos pick sum2"; got != want {
 		t.Errorf("twins: %s, want %s", got, want)
 	}
 

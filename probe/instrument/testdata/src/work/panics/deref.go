@@ -57,3 +57,28 @@ func Chain(ps []*int) (s int) {
 	}
 	return s
 }
+
+type named struct{ name string }
+
+// Switched's clause variable v is not the local v that the guard found not nil.
+func Switched(m map[string]any, k string) string {
+	v := m[k]
+	if v == nil {
+		return ""
+	}
+	switch v := v.(type) {
+	case *named:
+		return v.name
+	}
+	return "?"
+}
+
+var gp *int
+
+// Shadowed's "return *gp" reads the package's gp, not the local that the guard found not nil.
+func Shadowed(p *int) int {
+	if gp := p; gp == nil {
+		return 0
+	}
+	return *gp
+}

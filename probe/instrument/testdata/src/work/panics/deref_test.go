@@ -24,4 +24,10 @@ func TestDeref(t *testing.T) {
 		t.Error("Chain")
 	}
 	catch(t, "chain", func() { Chain([]*int{&one, nil}) })
+	var nilNamed *named
+	if Switched(map[string]any{"a": &named{"x"}}, "a") != "x" {
+		t.Error("Switched")
+	}
+	catch(t, "switched", func() { Switched(map[string]any{"a": nilNamed}, "a") })
+	catch(t, "shadowed", func() { Shadowed(&one) })
 }

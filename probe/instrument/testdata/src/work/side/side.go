@@ -46,7 +46,7 @@ func clamp(n int) int {
 	if n > 1000 {
 		return 1000
 	}
-	return n
+	return b.Twice(n) / 2
 }
 
 // Late indexes xs through b.At at idx(i, 1): idx's twin, which may panic, returns with the spill word clear (At may

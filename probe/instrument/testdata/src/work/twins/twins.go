@@ -3,6 +3,8 @@
 // recovered by callers, goroutines and function values in twins, and functions that get no twin.
 package twins
 
+import "unicode/utf8"
+
 // T has methods that call functions of the package: entries.
 type T struct{ n int }
 
@@ -227,4 +229,24 @@ func SafeSum(xs []int, d int) (s int) {
 		}
 	}
 	return s
+}
+
+// Tupled calls sum2 with DecodeRuneInString's results, through sum2's entry (no room for the
+// block), after idxOf's twin returned with its spill set: sum2's panic must not count as idxOf's.
+func Tupled(s string, i int) int {
+	return idxOf(i, 1) + sum2(utf8.DecodeRuneInString(s))
+}
+
+func sum2(r rune, n int) int {
+	if n == 0 {
+		panic("empty")
+	}
+	return idxOf(int(r), 1) + n
+}
+
+func idxOf(i, d int) int {
+	if i > 2 {
+		return i/d + 1
+	}
+	return i
 }

@@ -21,6 +21,12 @@ func TestTwins(t *testing.T) {
 		}
 	}
 	sink += Deep(10)
+	for _, s := range []string{"ab", "", "c"} {
+		func() {
+			defer func() { recover() }()
+			sink += Tupled(s, 5)
+		}()
+	}
 	for k := 0; k < 7; k++ {
 		func() {
 			defer func() { recover() }()

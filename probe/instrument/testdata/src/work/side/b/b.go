@@ -43,3 +43,14 @@ func Max[T int | float64](x, y T) T {
 	}
 	return y
 }
+
+// Twice is called by side's twins through its entry: its package has an AugurSide_Twice already.
+func Twice(x int) int {
+	if x < 0 {
+		return -2 * x
+	}
+	return 2 * x
+}
+
+// AugurSide_Twice is named as Twice's side entry would be.
+func AugurSide_Twice(x int) int { return Twice(x) }
