@@ -127,13 +127,8 @@ func findTwins(pkgs []twinPkg) []*twinSet {
 			// candidate reports whether c may call a twin of the package (see scan).
 			candidate := func(c *ast.CallExpr) bool {
 				r, ok := byObj[calleeOf(tp.info, c)]
-				if !ok || r.pkg != pi {
+				if !ok || r.pkg != pi || passesTuple(tp.info, c) {
 					return false
-				}
-				if len(c.Args) == 1 {
-					if _, tuple := tp.info.TypeOf(c.Args[0]).(*types.Tuple); tuple {
-						return false
-					}
 				}
 				_, part := siteNode(p, c)
 				return part != nil
@@ -149,13 +144,8 @@ func findTwins(pkgs []twinPkg) []*twinSet {
 					case *ast.CallExpr:
 						callee := calleeOf(tp.info, x)
 						r, ok := byObj[callee]
-						if !ok {
+						if !ok || passesTuple(tp.info, x) {
 							break
-						}
-						if len(x.Args) == 1 {
-							if _, tuple := tp.info.TypeOf(x.Args[0]).(*types.Tuple); tuple {
-								break // f(g()) passes g's results: no room for the block; the entry
-							}
 						}
 						nd, part := siteNode(p, x)
 						if part == nil {
@@ -164,7 +154,7 @@ func findTwins(pkgs []twinPkg) []*twinSet {
 						if r.pkg != pi {
 							// Another package's function, exported, of a package the non-test
 							// files import (the runtime file imports it too, for its
-							// AugurUnwound): its side entry.
+							// AugurUnwound_<digest>): its side entry.
 							if !test && callee.Exported() && imports[callee.Pkg().Path()] && !sideClash(callee) {
 								sides = append(sides, x)
 							}
@@ -263,6 +253,16 @@ func findTwins(pkgs []twinPkg) []*twinSet {
 		}
 	}
 	return tss
+}
+
+// passesTuple reports whether call passes another call's results, f(g()): there is no room for a
+// block argument, so it goes through the entry.
+func passesTuple(info *types.Info, call *ast.CallExpr) bool {
+	if len(call.Args) != 1 {
+		return false
+	}
+	_, tuple := info.TypeOf(call.Args[0]).(*types.Tuple)
+	return tuple
 }
 
 // sideClash reports whether fn's package, or its receiver's type, already has something named as
@@ -447,9 +447,9 @@ func entryCode(fn *frontend.Func, p *funcPlan, names map[*ast.Field][]string) st
 }
 
 // sideCode is the body of fn's side entry (see rt.Side): it takes the block of side slot _augur_k
-// of the caller's block (_augur_w its spill word), looks as the entry does, calls the twin with the block and ends with
-// rt.SideDone, which the entry's deferred Put does otherwise; a panic unwinding from the twin
-// leaves the block to the caller's Put (rt's unwound).
+// of the caller's block (_augur_w its spill word), looks as the entry does, calls the twin with
+// the block and ends with rt.SideDone, which the entry's deferred Put does otherwise; a panic
+// unwinding from the twin leaves the block to the caller's Put (rt's unwound).
 func sideCode(fn *frontend.Func, p *funcPlan, names map[*ast.Field][]string) string {
 	pro := "_augur_bb := _augur_r.Side[_augur_blk](_augur_c, _augur_w, _augur_k); " +
 		fmt.Sprintf("if !_augur_r.Shut(_augur_c.Window()) {_augur_r.HeldEnter(_augur_c, %d, %d, _augur_bb)}; ", p.k, p.overlaps())
@@ -570,7 +570,8 @@ func nameParams(f *fileEdits, d *ast.FuncDecl) map[*ast.Field][]string {
 
 // twinText rewrites the text of fn's declaration into its twin: the probes (with twin set:
 // counting into _augur_bb), those of the function literals in it (lits, counting as everywhere
-// else), the calls of twins (calls) and the signature. It returns the declaration's new text.
+// else), the calls of twins (calls) and of other packages' side entries (sides), and the
+// signature. It returns the declaration's new text.
 func twinText(fset *token.FileSet, src []byte, prefix string, file *ast.File, p *funcPlan, lits []*funcPlan, calls []*ast.CallExpr, sides []sideCall, info *types.Info) (string, error) {
 	f := &fileEdits{File: srcedit.New(fset, src, prefix), file: file}
 	d := p.fn.Decl
