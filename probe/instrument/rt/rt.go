@@ -260,11 +260,7 @@ func HeldEnter[A any](c *Counters, f int, ctr int32, b *A) {
 // leaves its state there, and the spill word of the block whose twin made the call is set (by
 // the call's node, or Side).
 func (c *Counters) unwound(w []uint64) {
-	for i, f := range c.sides {
-		if s := *c.slot(unsafe.Pointer(&w[0]), i); s != nil {
-			f(s)
-		}
-	}
+	c.unwoundSides(unsafe.Pointer(&w[0]))
 	if w[9] != 0 {
 		c.Leave(int(w[9]-1), uintptr(w[10]))
 		w[9], w[10] = 0, 0
@@ -286,12 +282,17 @@ func (c *Counters) unwound(w []uint64) {
 }
 
 // Unwound is Put's work for a block b of this package held in another package's side slot, when
-// the block holding that slot unwound: its AugurUnwound calls it (see Side).
+// the block holding that slot unwound: the package's AugurUnwound_<digest> calls it (see Side).
 func (c *Counters) Unwound(b Pointer) {
 	if w := (*[10]uint64)(b); w[0]|w[1]|w[2]|w[3]|w[4]|w[9] != 0 {
 		c.unwound(unsafe.Slice((*uint64)(b), c.n))
 		return
 	}
+	c.unwoundSides(b)
+}
+
+// unwoundSides does unwound's work in the blocks that block b's side slots hold.
+func (c *Counters) unwoundSides(b unsafe.Pointer) {
 	for i, f := range c.sides {
 		if s := *c.slot(b, i); s != nil {
 			f(s)
