@@ -183,14 +183,15 @@ func siteExact(info *types.Info, f *fileEdits, part ast.Node, call *ast.CallExpr
 		}
 		switch x := e.(type) {
 		case *ast.CallExpr:
-			if tv, ok := info.Types[x.Fun]; ok && tv.IsType() {
+			// (No ok declared in these headers: the else branches set the function's.)
+			if tv, known := info.Types[x.Fun]; known && tv.IsType() {
 				switch tv.Type.Underlying().(type) {
 				case *types.Array, *types.Pointer:
 				default:
 					return true // a conversion that cannot fail
 				}
 			} else if id, isID := ast.Unparen(x.Fun).(*ast.Ident); isID {
-				if b, ok := info.Uses[id].(*types.Builtin); ok && pureBuiltins[b.Name()] {
+				if b, isB := info.Uses[id].(*types.Builtin); isB && pureBuiltins[b.Name()] {
 					return true
 				}
 				if leafCall(x) {

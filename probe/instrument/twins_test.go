@@ -31,10 +31,10 @@ func TestTwins(t *testing.T) {
 	}
 	sort.Strings(entries)
 	sort.Strings(twins)
-	if got, want := strings.Join(entries, " "), "(*T).Sum Assert Cuts Deep Headers Late LateEvens LatePick SafeSum Spawn SumAt T.Add Tupled Twice UsesGeneric Words mustPos sum2"; got != want {
+	if got, want := strings.Join(entries, " "), "(*T).Sum Assert Cuts Deep Halved Halved2 Headers Late LateEvens LatePick SafeSum Spawn SumAt T.Add Tupled Twice UsesGeneric Words mustPos sum2 sum4"; got != want {
 		t.Errorf("entries: %s, want %s", got, want)
 	}
-	if got, want := strings.Join(twins, " "), "(*T).Sum Assert At Cuts Deep Headers Late LateEvens LatePick Max SafeSum Spawn SumAt T.Add Tupled Twice UsesGeneric Words add1 evens idxOf mustPos pick sum2"; got != want {
+	if got, want := strings.Join(twins, " "), "(*T).Sum Assert At Cuts Deep Halved Halved2 Headers Late LateEvens LatePick Max SafeSum Spawn SumAt T.Add Tupled Twice UsesGeneric Words add1 evens idxOf mustPos pick sum2 sum4"; got != want {
 		t.Errorf("twins: %s, want %s", got, want)
 	}
 
@@ -191,6 +191,10 @@ func TestTwinsAgree(t *testing.T) {
 		if panics := panicsOf(f); f.Invocations != want || panics != 1 {
 			t.Errorf("%s: %d invocations, %d panics, want %d, 1", name, f.Invocations, panics, want)
 		}
+	}
+	// half returned 9 times, 6 of them before the call it is an argument of panicked.
+	if h := profiles[0].Funcs["example.com/work/twins.half"]; h.Invocations != 9 {
+		t.Errorf("half: %d invocations, want 9", h.Invocations)
 	}
 	// Cuts' paths end inside conditions with init and post statements (_augur_cx).
 	cuts := profiles[0].Funcs["example.com/work/twins.Cuts"]

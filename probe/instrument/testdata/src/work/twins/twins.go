@@ -250,3 +250,28 @@ func idxOf(i, d int) int {
 	}
 	return i
 }
+
+// half is a derived leaf: its calls count at their sites (see package instrument's derive.go).
+func half(xs []int) int { return len(xs) / 2 }
+
+func sum4(n int) int {
+	if n == 0 {
+		panic("empty")
+	}
+	return idxOf(n, 1)
+}
+
+// Halved, Halved2 and Halved3 pass half's result to a call that then panics: half returned, and
+// its call counts (with twins, without, and in a function that calls a function value).
+func Halved(xs []int) int {
+	return sum4(half(xs))
+}
+
+func Halved2(xs []int) int {
+	k := idxOf(len(xs), 1)
+	return sum4(half(xs)) + k
+}
+
+func Halved3(xs []int, f func(int) int) int {
+	return f(half(xs))
+}

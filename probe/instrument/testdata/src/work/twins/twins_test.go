@@ -26,6 +26,18 @@ func TestTwins(t *testing.T) {
 			defer func() { recover() }()
 			sink += Tupled(s, 5)
 		}()
+		func() {
+			defer func() { recover() }()
+			sink += Halved(make([]int, len(s)))
+		}()
+		func() {
+			defer func() { recover() }()
+			sink += Halved2(make([]int, len(s)))
+		}()
+		func() {
+			defer func() { recover() }()
+			sink += Halved3(make([]int, len(s)), sum4)
+		}()
 	}
 	for k := 0; k < 7; k++ {
 		func() {
