@@ -153,9 +153,8 @@ type nodePart struct {
 // call, or repeats (same text) such an operation, part calling nothing but derived leaves
 // (which change nothing), conversions and builtins without effects, so that the repetition
 // gives the same result. Then a counter incremented when the call returns is lost only when
-// the call did not happen.
-func siteExact(info *types.Info, f *fileEdits, part ast.Node, call *ast.CallExpr, leafCall func(*ast.CallExpr) bool) bool {
-	text := func(n ast.Node) string { return string(f.Src[f.Off(n.Pos()):f.Off(n.End())]) }
+// the call did not happen. text is an expression's source text.
+func siteExact(info *types.Info, text func(ast.Node) string, part ast.Node, call *ast.CallExpr, leafCall func(*ast.CallExpr) bool) bool {
 	before := map[string]bool{}
 	var after []ast.Node
 	ok := true
@@ -242,6 +241,30 @@ func siteExact(info *types.Info, f *fileEdits, part ast.Node, call *ast.CallExpr
 		}
 	}
 	return true
+}
+
+// siteExactNode is siteExact for a call of a derived leaf in node n of p (part holds the call),
+// also false where n may panic after it beyond part: a send (on a closed channel), a switch whose
+// case expressions evaluated after part may (or that compares interfaces).
+func siteExactNode(info *types.Info, p *funcPlan, text func(ast.Node) string, n int, part ast.Node, call *ast.CallExpr, leafCall func(*ast.CallExpr) bool) bool {
+	switch s := p.g.Nodes[n].AST.(type) {
+	case *ast.SendStmt:
+		return false
+	case *ast.SwitchStmt:
+		if s.Tag != nil && types.IsInterface(info.TypeOf(s.Tag)) {
+			return false
+		}
+		later := part == ast.Node(s.Tag)
+		for _, c := range s.Body.List {
+			for _, e := range c.(*ast.CaseClause).List {
+				if later && !siteExact(info, text, e, call, leafCall) {
+					return false
+				}
+				later = later || e == part
+			}
+		}
+	}
+	return siteExact(info, text, part, call, leafCall)
 }
 
 // binaryMayPanic reports whether the operation of x itself (not its operands) may panic.

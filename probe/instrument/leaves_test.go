@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/augur-perf/augur/probe/profile"
 	"github.com/augur-perf/augur/source/frontend"
 	"golang.org/x/tools/go/packages"
 )
@@ -238,4 +239,38 @@ func TestSplitLeaves(t *testing.T) {
 func derivedLeaves(pkg *packages.Package, list []*frontend.Func) (map[int]bool, map[int][]*callSite) {
 	lp := findLeaves([]leafPkg{{pkg, list}})
 	return lp.derived[pkg.PkgPath], lp.sites[pkg.PkgPath]
+}
+
+// TestLeafSites measures testdata/src/work/leafsites, whose derived leaves are called in nodes
+// that may panic after they returned (a send on a closed channel, a later case of a switch, the
+// right operand of an && in an if or a for condition), with twins, without and with frames: every
+// call that returned counts.
+func TestLeafSites(t *testing.T) {
+	var fns []*frontend.Func
+	profiles := inModes(func(string) (p *profile.Profile) {
+		p, fns = measureTest(t, "leafsites", "TestAll", 0, 1)
+		return p
+	})
+	checkAgree(t, "", fns, profiles)
+	// Each shape runs twice on each length n of 0 to 6.
+	want := map[string]uint64{}
+	for n := range 7 {
+		want["lv19"] += 2
+		want["lv31"] += 2 * 2 // both cases
+		want["lv45"] += 2
+		want["lv63"] += 2
+		for i := 0; ; i++ { // S64's condition, until false or xs[i+2] panics
+			want["lv64"] += 2
+			if n/2+1 <= i || i+2 >= n {
+				break
+			}
+		}
+	}
+	for i, mode := range modes {
+		for name, w := range want {
+			if got := profiles[i].Funcs["example.com/work/leafsites."+name].Invocations; got != w {
+				t.Errorf("%s: %s: %d invocations, want %d", mode, name, got, w)
+			}
+		}
+	}
 }

@@ -5,6 +5,7 @@ import (
 	"go/token"
 	"go/types"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/augur-perf/augur/source/frontend"
@@ -43,8 +44,29 @@ func (pp *pathPlan) planTicks(info *types.Info, src func(ast.Expr) (string, bool
 			sitesAt[n] = append(sitesAt[n], s)
 		}
 	}
+	// A node that may panic after a call ran takes a path without its ticks: such calls count at
+	// their sites.
+	text := func(e ast.Node) string {
+		if x, ok := e.(ast.Expr); ok {
+			if t, ok := src(x); ok {
+				return t
+			}
+		}
+		return "\x00" + strconv.Itoa(int(e.Pos())) // no other expression's
+	}
+	isSite := func(c *ast.CallExpr) bool {
+		return slices.ContainsFunc(p.sites, func(s *callSite) bool { return s.call == c })
+	}
+	exact := func(n int, sites []*callSite) bool {
+		for _, s := range sites {
+			if _, part := siteNode(p, s.call); part == nil || !siteExactNode(info, p, text, n, part, s.call, isSite) {
+				return false
+			}
+		}
+		return true
+	}
 	for n, sites := range sitesAt {
-		if len(sites) > 6 || pp.cutAll[n] || pp.cutEntry[n] {
+		if len(sites) > 6 || pp.cutAll[n] || pp.cutEntry[n] || !exact(n, sites) {
 			continue
 		}
 		nd := g.Nodes[n]

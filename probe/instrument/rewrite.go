@@ -21,6 +21,9 @@ type fileEdits struct {
 	file *ast.File
 }
 
+// text is n's source text.
+func (f *fileEdits) text(n ast.Node) string { return string(f.Src[f.Off(n.Pos()):f.Off(n.End())]) }
+
 // regState maps the counters incremented inside register loops to locals (_augur_l<j>) and,
 // in loops that may panic, to slots of the mirror array _augur_m.
 type regState struct {
@@ -455,7 +458,7 @@ func rewriteFunc(f *fileEdits, p *funcPlan, info *types.Info, held bool) error {
 			// A return flushes before its results are evaluated, unless its outflow is
 			// counted after them. A mirrored local reaches the counters through the
 			// deferred flush, whatever panics after the call.
-			s.local = (!ret || p.resultsFirst(s.node)) && (l.mirror || siteExact(info, f, part, s.call, leafCall))
+			s.local = (!ret || p.resultsFirst(s.node)) && (l.mirror || siteExactNode(info, p, f.text, s.node, part, s.call, leafCall))
 		}
 	}
 	e0 := f.Len()
