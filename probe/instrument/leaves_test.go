@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/augur-perf/augur/probe/profile"
 	"github.com/augur-perf/augur/source/frontend"
 	"golang.org/x/tools/go/packages"
 )
@@ -246,12 +245,7 @@ func derivedLeaves(pkg *packages.Package, list []*frontend.Func) (map[int]bool, 
 // right operand of an && in an if or a for condition), with twins, without and with frames: every
 // call that returned counts.
 func TestLeafSites(t *testing.T) {
-	var fns []*frontend.Func
-	profiles := inModes(func(string) (p *profile.Profile) {
-		p, fns = measureTest(t, "leafsites", "TestAll", 0, 1)
-		return p
-	})
-	checkAgree(t, "", fns, profiles)
+	profiles := agreeTest(t, "", "leafsites", "TestAll", 1)
 	// Each shape runs twice on each length n of 0 to 6.
 	want := map[string]uint64{}
 	for n := range 7 {

@@ -174,12 +174,7 @@ func counterBlocks(t *testing.T, dir string) int {
 // through spills), without (every function counting in itself), and with every function keeping
 // a frame, and requires the same profile from the three: twins count what ran, panics included.
 func TestTwinsAgree(t *testing.T) {
-	var fns []*frontend.Func
-	profiles := inModes(func(string) (p *profile.Profile) {
-		p, fns = measureTest(t, "twins", "TestTwins", 0, 4)
-		return p
-	})
-	checkAgree(t, "", fns, profiles)
+	profiles := agreeTest(t, "", "twins", "TestTwins", 4)
 	at := profiles[0].Funcs["example.com/work/twins.At"]
 	if panics := panicsOf(at); at.Invocations != 60 || panics == 0 {
 		t.Errorf("At: %d invocations, %d panics", at.Invocations, panics)
@@ -248,12 +243,7 @@ func TestPackagesAgree(t *testing.T) {
 		{"panics", "TestAll"}, {"panics", "TestVia"}, {"leaves", "TestLeaves"}, {"shadow", "TestAll"}, {"kern", "TestRealKernels"},
 		{"trips", "TestTrips"}, {"twinedges", "TestAll"}, {"generics", "TestAll"},
 	} {
-		var fns []*frontend.Func
-		profiles := inModes(func(string) (p *profile.Profile) {
-			p, fns = measureTest(t, c.pkg, c.test, 0, 4)
-			return p
-		})
-		checkAgree(t, c.pkg+", ", fns, profiles)
+		agreeTest(t, c.pkg+", ", c.pkg, c.test, 4)
 	}
 	// The lib program, run with "all".
 	var fns []*frontend.Func
@@ -289,6 +279,19 @@ func inModes(measure func(mode string) *profile.Profile) []*profile.Profile {
 		}())
 	}
 	return ps
+}
+
+// agreeTest measures test name of testdata package pkg (with cpu Ps) in every mode, requires the
+// same counts from all of them (label starts the errors) and returns the profiles.
+func agreeTest(t *testing.T, label, pkg, name string, cpu int) []*profile.Profile {
+	t.Helper()
+	var fns []*frontend.Func
+	profiles := inModes(func(string) (p *profile.Profile) {
+		p, fns = measureTest(t, pkg, name, 0, cpu)
+		return p
+	})
+	checkAgree(t, label, fns, profiles)
+	return profiles
 }
 
 // checkAgree requires the functions fns to have the same counts in the profiles of every mode.
